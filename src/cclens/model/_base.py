@@ -22,7 +22,7 @@ from msgspec import UNSET, UnsetType
 T = TypeVar("T")
 
 #: A field that may be absent (``UNSET``), ``null`` (``None``) or a value.
-Opt: TypeAlias = Union[T, None, UnsetType]  # noqa: UP007 - a generic alias needs Union
+Opt: TypeAlias = Union[T, UnsetType, None]  # noqa: UP007 - a generic alias needs Union
 
 #: The JSON name under which a struct keeps the fields it does not declare.
 EXTRA_KEY = "__extra__"
@@ -46,14 +46,14 @@ def value(field: Opt[T], default: T) -> T:
     """Return ``field`` unless it is absent or null, else ``default``."""
     if field is None or field is UNSET:
         return default
-    return field  # type: ignore[return-value]
+    return field
 
 
 def present(field: Opt[T]) -> T | None:
     """Return ``field`` or ``None`` when it is absent."""
     if field is UNSET:
         return None
-    return field  # type: ignore[return-value]
+    return field
 
 
 __all__ = [

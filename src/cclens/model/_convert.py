@@ -68,13 +68,17 @@ def _expand(root: Any, pattern: list[Segment]) -> list[tuple[Path, Any]]:
         following: list[tuple[Path, Any]] = []
         for path, node in found:
             if segment == _ANY_KEY and isinstance(node, dict):
-                following.extend((path + (key,), child) for key, child in node.items())
-            elif isinstance(segment, int) and isinstance(node, list) and segment < len(node):
-                following.append((path + (segment,), node[segment]))
-            elif isinstance(segment, str) and isinstance(node, dict) and segment in node:
-                following.append((path + (segment,), node[segment]))
+                following.extend(((*path, key), child) for key, child in node.items())
+            elif _has(node, segment):
+                following.append(((*path, segment), node[segment]))
         found = following
     return found
+
+
+def _has(node: Any, segment: Segment) -> bool:
+    if isinstance(segment, int):
+        return isinstance(node, list) and segment < len(node)
+    return isinstance(node, dict) and segment in node
 
 
 def _get(root: Any, path: Path) -> Any:
@@ -108,7 +112,7 @@ class _Repairer:
 
     def move_to_extra(self, holder: Path, key: str) -> None:
         """Move field ``key`` of the object at ``holder`` into that object's extras."""
-        self._forget_under(holder + (key,))
+        self._forget_under((*holder, key))
         original = _get(self.pristine, holder)[key]
         del _get(self.work, holder)[key]
         self.repairs.extras.setdefault(holder, {})[key] = original

@@ -74,9 +74,9 @@ class ToolCaller(Model):
 class ToolUseBlock(Block, tag="tool_use"):
     """A tool call. ``input`` stays raw JSON here; :mod:`cclens.model.tools` types it by name."""
 
-    id: Opt[str] = UNSET
     name: str
     input: Any
+    id: Opt[str] = UNSET
     caller: Opt[ToolCaller] = UNSET
     cache_control: Opt[CacheControl] = UNSET
 
@@ -163,9 +163,9 @@ class ToolResultBlock(Block, tag="tool_result"):
 class ServerToolUseBlock(Block, tag="server_tool_use"):
     """A tool the API ran itself (web search, web fetch, code execution)."""
 
-    id: Opt[str] = UNSET
     name: str
     input: Any
+    id: Opt[str] = UNSET
     caller: Opt[ToolCaller] = UNSET
 
 
@@ -202,10 +202,10 @@ class ToolSearchToolResultBlock(_ServerToolResult, tag="tool_search_tool_result"
 
 
 class McpToolUseBlock(Block, tag="mcp_tool_use"):
-    id: Opt[str] = UNSET
     name: str
-    server_name: Opt[str] = UNSET
     input: Any
+    id: Opt[str] = UNSET
+    server_name: Opt[str] = UNSET
 
 
 class McpToolResultBlock(Block, tag="mcp_tool_result"):
@@ -256,7 +256,7 @@ ContentBlock: TypeAlias = Union[  # noqa: UP007
 
 #: The ``type`` value of every block kind the model knows.
 BLOCK_KINDS: frozenset[str] = frozenset(
-    b.__struct_config__.tag  # type: ignore[misc]
+    b.__struct_config__.tag
     for b in ContentBlock.__args__  # type: ignore[attr-defined]
     if b is not UnknownBlock
 )

@@ -1,4 +1,7 @@
-"""The ``data`` of progress records: what a hook, shell, subagent or MCP call reported while running."""
+"""The ``data`` of progress records.
+
+What a hook, shell command, subagent or MCP call reported while it was running.
+"""
 
 from __future__ import annotations
 

@@ -391,7 +391,7 @@ CHAIN_TYPES: tuple[type[ChainRecord], ...] = (
 
 #: The ``type`` value of every record kind the model knows.
 RECORD_TYPES: frozenset[str] = frozenset(
-    r.__struct_config__.tag  # type: ignore[misc]
+    r.__struct_config__.tag
     for r in AnyRecord.__args__  # type: ignore[attr-defined]
     if r is not UnknownRecord
 )

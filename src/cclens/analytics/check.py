@@ -1,0 +1,168 @@
+"""``cclens check``: read every transcript under some paths and report what was in them.
+
+The report says how much was read, what kinds of records it held, which lines were malformed,
+what cclens did not know (record types, content blocks, tools), how tool calls paired with their
+results, and how subagent transcripts were attached to the calls that spawned them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+import msgspec
+
+from ..model.blocks import ToolResultBlock, UnknownBlock
+from ..model.records import AssistantRecord, UnknownRecord, UserRecord
+from ..model.tools import is_known_tool
+from ..parse import Discovery, Session, discover, load, read_file
+from ..parse.read import Diagnostic, Entry
+from .inventory import tool_usage
+
+
+class MalformedLine(msgspec.Struct):
+    file: str
+    line: int
+    reason: str
+
+
+class UnknownKinds(msgspec.Struct):
+    """What cclens read but has no type for, with counts."""
+
+    record_types: dict[str, int]
+    content_blocks: dict[str, int]
+    tools: dict[str, int]
+
+
+class ToolCounts(msgspec.Struct):
+    calls: int
+    results: int
+    errors: int
+    unpaired: int
+
+
+class SubagentCounts(msgspec.Struct):
+    files: int
+    attached: int
+
+
+class CheckReport(msgspec.Struct):
+    """The result of ``cclens check`` (``--json`` prints exactly this)."""
+
+    files: int
+    bytes: int
+    lines: int
+    records: int
+    record_types: dict[str, int]
+    malformed: list[MalformedLine]
+    unknown: UnknownKinds
+    tools: dict[str, ToolCounts]
+    sessions: int
+    subagents: SubagentCounts
+    #: Paths given that could not be read (missing or unreadable).
+    unreadable: list[str]
+
+
+def _sorted(counter: Counter[str]) -> dict[str, int]:
+    return dict(sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+class _Tally:
+    """Running totals over the files read."""
+
+    def __init__(self) -> None:
+        self.files = self.bytes = self.lines = self.records = 0
+        self.kinds: Counter[str] = Counter()
+        self.unknown_records: Counter[str] = Counter()
+        self.unknown_blocks: Counter[str] = Counter()
+        self.malformed: list[MalformedLine] = []
+
+    def add(
+        self, entries: Iterable[Entry], diagnostics: Iterable[Diagnostic], size: int, lines: int
+    ) -> None:
+        self.files += 1
+        self.bytes += size
+        self.lines += lines
+        self.malformed.extend(
+            MalformedLine(str(d.path), d.line, d.reason) for d in diagnostics if d.line
+        )
+        for entry in entries:
+            self.records += 1
+            record = entry.record
+            self.kinds[record.kind] += 1
+            if isinstance(record, UnknownRecord):
+                self.unknown_records[record.kind] += 1
+            elif isinstance(record, UserRecord | AssistantRecord) and record.message:
+                self._blocks(record.message.blocks)
+
+    def _blocks(self, blocks: Iterable[object]) -> None:
+        for block in blocks:
+            if isinstance(block, UnknownBlock):
+                self.unknown_blocks[block.kind] += 1
+            elif isinstance(block, ToolResultBlock) and isinstance(block.content, list):
+                self._blocks(block.content)
+
+    def add_session(self, session: Session) -> None:
+        self.add(session.entries, session.diagnostics, session.file_size, session.lines)
+
+    def add_file(self, path: Path) -> None:
+        result = read_file(path)
+        self.add(result.entries, result.diagnostics, result.bytes, result.lines)
+
+
+def check(paths: Iterable[Path | str]) -> CheckReport:
+    """Read and assemble every transcript under ``paths`` and count what was found.
+
+    Paths that cannot be read are listed in ``unreadable``; malformed lines never stop the run.
+    """
+    found: Discovery = discover(*paths)
+    tally = _Tally()
+    sessions: list[Session] = []
+    unreadable = [f"{path}: {reason}" for path, reason in found.errors]
+    subagent_files = attached = 0
+    for file in found.sessions:
+        try:
+            session = load(file)
+        except OSError as error:
+            unreadable.append(f"{file.path}: {error.strerror or error}")
+            continue
+        sessions.append(session)
+        tally.add_session(session)
+        for agent in session.subagents:
+            if agent.path == session.path:
+                continue  # sidechains inside the session file were counted with it
+            tally.add_session(agent)
+            subagent_files += 1
+            attached += agent.parent_tool_use_id is not None
+        for journal in file.journals:
+            tally.add_file(journal)
+    for path in [agent.path for agent in found.orphans] + found.orphan_journals:
+        try:
+            tally.add_file(path)
+        except OSError as error:
+            unreadable.append(f"{path}: {error.strerror or error}")
+    subagent_files += len(found.orphans)
+
+    usage = tool_usage(sessions)
+    unknown_tools = Counter({n: row.calls for n, row in usage.items() if not is_known_tool(n)})
+    return CheckReport(
+        files=tally.files,
+        bytes=tally.bytes,
+        lines=tally.lines,
+        records=tally.records,
+        record_types=_sorted(tally.kinds),
+        malformed=tally.malformed,
+        unknown=UnknownKinds(
+            record_types=_sorted(tally.unknown_records),
+            content_blocks=_sorted(tally.unknown_blocks),
+            tools=_sorted(unknown_tools),
+        ),
+        tools={
+            name: ToolCounts(row.calls, row.results, row.errors, row.unpaired)
+            for name, row in sorted(usage.items(), key=lambda kv: (-kv[1].calls, kv[0]))
+        },
+        sessions=len(sessions),
+        subagents=SubagentCounts(files=subagent_files, attached=attached),
+        unreadable=unreadable,
+    )

@@ -1,0 +1,86 @@
+"""``cclens check``: read transcripts and report what they hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from ..analytics.check import CheckReport, check
+from ._output import console, human_bytes, json_option, print_json
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@json_option
+def command(paths: tuple[Path, ...], as_json: bool) -> None:
+    """Read every transcript under PATHS and report what was found.
+
+    PATHS may be Claude config folders, project folders or single .jsonl files; with none,
+    $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude are read. The report counts files, bytes,
+    non-empty lines and records by type; lists malformed lines (file, line, reason); counts record
+    types, content blocks and tools cclens does not know; counts tool calls per tool (calls,
+    results, errors, unpaired); and says how many subagent files were attached to the call that
+    spawned them.
+
+    Malformed lines do not make the command fail. A path that cannot be read does (exit code 2).
+    With --json the report is one JSON object with the keys files, bytes, lines, records,
+    record_types, malformed, unknown (record_types, content_blocks, tools), tools (per name:
+    calls, results, errors, unpaired), sessions, subagents (files, attached) and unreadable.
+    """
+    report = check(paths)
+    if as_json:
+        print_json(report)
+    else:
+        _print(report)
+    if report.unreadable:
+        for problem in report.unreadable:
+            click.echo(f"cclens: cannot read {problem}", err=True)
+        raise SystemExit(2)
+
+
+def _counts(title: str, counts: dict[str, int]) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("kind")
+    table.add_column("count", justify="right")
+    for name, count in counts.items():
+        table.add_row(name, f"{count:,}")
+    return table
+
+
+def _print(report: CheckReport) -> None:
+    out = console()
+    out.print(
+        f"Read [bold]{report.files:,}[/] files ({human_bytes(report.bytes)}, "
+        f"{report.lines:,} non-empty lines): [bold]{report.records:,}[/] records, "
+        f"[bold]{len(report.malformed):,}[/] malformed lines."
+    )
+    out.print(
+        f"Sessions: {report.sessions:,}. Subagent files: {report.subagents.files:,}, "
+        f"{report.subagents.attached:,} attached to the call that spawned them."
+    )
+    out.print(_counts("Records by type", report.record_types))
+    if report.malformed:
+        out.print("[bold]Malformed lines[/]")
+        for line in report.malformed:
+            out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, soft_wrap=True)
+    unknown = report.unknown
+    if unknown.record_types or unknown.content_blocks or unknown.tools:
+        for title, counts in (
+            ("Unknown record types", unknown.record_types),
+            ("Unknown content blocks", unknown.content_blocks),
+            ("Unknown tools", unknown.tools),
+        ):
+            if counts:
+                out.print(_counts(title, counts))
+    else:
+        out.print("Every record type, content block and tool is known.")
+    table = Table(title="Tool calls", title_justify="left")
+    for column in ("tool", "calls", "results", "errors", "unpaired"):
+        table.add_column(column, justify="left" if column == "tool" else "right")
+    for name, tool in report.tools.items():
+        table.add_row(
+            name, f"{tool.calls:,}", f"{tool.results:,}", f"{tool.errors:,}", f"{tool.unpaired:,}"
+        )
+    out.print(table)

@@ -1,0 +1,46 @@
+"""``cclens tools``: the tool inventory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from ..analytics.inventory import inventory
+from ..parse import discover, load
+from ._output import console, json_option, print_json
+
+
+@click.command("tools")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@json_option
+def command(paths: tuple[Path, ...], as_json: bool) -> None:
+    """List every tool called in the transcripts under PATHS, most-called first.
+
+    For each tool: how many calls, how many failed (errors, rejections by the user and
+    interruptions), and what the tool does; MCP tools name their server. With no PATHS,
+    $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude are read. With --json, a list of objects
+    with name, calls, results, errors, rejected, interrupted, unpaired, description and server.
+    """
+    found = discover(*paths)
+    for path, reason in found.errors:
+        click.echo(f"cclens: cannot read {path}: {reason}", err=True)
+    sessions = []
+    for file in found.sessions:
+        try:
+            sessions.append(load(file))
+        except OSError as error:
+            click.echo(f"cclens: cannot read {file.path}: {error.strerror or error}", err=True)
+    rows = inventory(sessions)
+    if as_json:
+        print_json(rows)
+    else:
+        table = Table(title_justify="left")
+        for column in ("tool", "calls", "errors", "what it does"):
+            table.add_column(column, justify="right" if column in ("calls", "errors") else "left")
+        for row in rows:
+            table.add_row(row.name, f"{row.calls:,}", f"{row.errors:,}", row.description)
+        console().print(table)
+    if found.errors:
+        raise SystemExit(2)

@@ -1,0 +1,75 @@
+"""The catalogue: every tool cclens knows, by every name it has had."""
+
+from __future__ import annotations
+
+import functools
+
+from . import agents, files, interaction, mcp, misc, plans, schedule, search, shell, tasks, web
+from ._spec import ToolSpec
+from .generic import UnknownToolInput, UnknownToolResult
+from .mcp import mcp_parts, mcp_spec
+
+#: Every built-in tool, current and removed, grouped by family.
+BUILTIN_TOOLS: tuple[ToolSpec, ...] = (
+    *shell.SPECS,
+    *files.SPECS,
+    *search.SPECS,
+    *web.SPECS,
+    *agents.SPECS,
+    *tasks.SPECS,
+    *plans.SPECS,
+    *interaction.SPECS,
+    *mcp.SPECS,
+    *schedule.SPECS,
+    *misc.SPECS,
+)
+
+
+def _index(specs: tuple[ToolSpec, ...]) -> dict[str, ToolSpec]:
+    index: dict[str, ToolSpec] = {}
+    for spec in specs:
+        for name in spec.names:
+            if name in index:
+                raise ValueError(f"tool name {name!r} is claimed twice")
+            index[name] = spec
+    return index
+
+
+_BY_NAME = _index(BUILTIN_TOOLS)
+
+
+def _unknown_spec(name: str) -> ToolSpec:
+    return ToolSpec(
+        name=name,
+        aliases=(),
+        input_type=UnknownToolInput,
+        result_type=UnknownToolResult,
+        description="Not a built-in Claude Code tool that cclens knows",
+        family="unknown",
+    )
+
+
+def tool_spec(name: str) -> ToolSpec:
+    """The spec of the tool called ``name``; never raises.
+
+    An alias gives the canonical tool's spec (``Task`` gives ``Agent``'s), an MCP name an
+    :class:`~cclens.model.tools.McpToolSpec`, and any other name a spec of family ``unknown``.
+    """
+    spec = _BY_NAME.get(name)
+    if spec is not None:
+        return spec
+    return _dynamic_spec(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _dynamic_spec(name: str) -> ToolSpec:
+    """The spec of an MCP or unknown tool name (built once per name)."""
+    parts = mcp_parts(name)
+    if parts is not None:
+        return mcp_spec(name, parts.server, parts.tool)
+    return _unknown_spec(name)
+
+
+def is_known_tool(name: str) -> bool:
+    """Whether cclens has a spec for ``name`` (every MCP tool counts as known)."""
+    return name in _BY_NAME or mcp_parts(name) is not None

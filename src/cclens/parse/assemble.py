@@ -1,0 +1,534 @@
+"""Turn the records of one transcript into a :class:`~cclens.parse.session.Session`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import msgspec
+
+from ..model.blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from ..model.progress import AgentProgress
+from ..model.records import (
+    AiTitleRecord,
+    AssistantRecord,
+    AttachmentRecord,
+    ChainRecord,
+    CustomTitleRecord,
+    ProgressRecord,
+    SummaryRecord,
+    SystemRecord,
+    UserRecord,
+)
+from .discover import SubagentFile
+from .read import Diagnostic, Entry, read_file
+from .session import (
+    INTERRUPTION_MARKERS,
+    AssistantItem,
+    AttachmentItem,
+    Branch,
+    Compaction,
+    Item,
+    MetaItem,
+    ProgressItem,
+    Session,
+    SystemItem,
+    TitleSource,
+    ToolCall,
+    UserItem,
+    UserKind,
+)
+
+_TITLE_LENGTH = 100
+_COMMAND_MARKERS = ("<command-name>", "<command-message>", "<bash-input>")
+_OUTPUT_MARKERS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>")
+
+
+def _user_kind(record: UserRecord) -> UserKind:
+    message = record.message
+    content = message.content if message else None
+    if record.is_compact_summary:
+        return "compact_summary"
+    if isinstance(content, list) and any(isinstance(b, ToolResultBlock) for b in content):
+        return "tool_results"
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        text = "\n".join(b.text for b in content if isinstance(b, TextBlock))
+    else:
+        text = ""
+    stripped = text.lstrip()
+    if any(stripped.startswith(marker) for marker in INTERRUPTION_MARKERS):
+        return "interrupt"
+    if any(marker in stripped[:200] for marker in _OUTPUT_MARKERS):
+        return "command_output"
+    if any(marker in stripped[:400] for marker in _COMMAND_MARKERS):
+        return "command"
+    if record.is_meta:
+        return "meta"
+    return "prompt"
+
+
+def _block_key(block: ContentBlock) -> object:
+    if isinstance(block, ToolUseBlock) and block.id:
+        return ("tool_use", block.id)
+    return msgspec.json.encode(block)
+
+
+def _build_items(entries: Sequence[Entry]) -> list[Item]:
+    items: list[Item] = []
+    responses: dict[str, AssistantItem] = {}
+    seen_uuids: set[str] = set()
+    for entry in entries:
+        record = entry.record
+        if isinstance(record, ChainRecord) and record.uuid:
+            if record.uuid in seen_uuids and not record.uuid.startswith("["):
+                continue  # a copy of a record already read (resumed sessions repeat them)
+            seen_uuids.add(record.uuid)
+        if isinstance(record, AssistantRecord):
+            message = record.message
+            key = (message.id if message else None) or record.uuid or f"line-{entry.line}"
+            blocks = message.blocks if message else []
+            existing = responses.get(key)
+            if existing is None:
+                item = AssistantItem([entry], blocks=list(blocks))
+                responses[key] = item
+                items.append(item)
+            else:
+                existing.entries.append(entry)
+                known = {_block_key(b) for b in existing.blocks}
+                existing.blocks.extend(b for b in blocks if _block_key(b) not in known)
+        elif isinstance(record, UserRecord):
+            items.append(UserItem([entry], kind=_user_kind(record)))
+        elif isinstance(record, SystemRecord):
+            items.append(SystemItem([entry]))
+        elif isinstance(record, AttachmentRecord):
+            items.append(AttachmentItem([entry]))
+        elif isinstance(record, ProgressRecord):
+            items.append(ProgressItem([entry]))
+        else:
+            items.append(MetaItem([entry]))
+    return items
+
+
+def _pair_tool_calls(items: Sequence[Item]) -> dict[str, ToolCall]:
+    calls: dict[str, ToolCall] = {}
+    for item in items:
+        if not isinstance(item, AssistantItem):
+            continue
+        for entry in item.entries:
+            record = entry.record
+            assert isinstance(record, AssistantRecord)
+            for block in record.message.blocks if record.message else []:
+                if isinstance(block, ToolUseBlock):
+                    call = ToolCall(block, item, entry)
+                    if call.id not in calls:
+                        calls[call.id] = call
+                        item.tool_calls.append(call)
+    for item in items:
+        if not isinstance(item, UserItem) or item.kind != "tool_results":
+            continue
+        for index, block in enumerate(item.tool_results):
+            paired = calls.get(block.tool_use_id or "")
+            if paired is None or paired.result_block is not None:
+                continue
+            paired.result_block = block
+            paired.result_entry = item.first
+            if index == 0:
+                paired.raw_result = item.record.tool_use_result
+    return calls
+
+
+def _parent(record: ChainRecord) -> str | None:
+    parent = record.parent_uuid or None
+    if parent is None and record.logical_parent_uuid:
+        # Follow compaction boundaries back to the history they summarised: a viewer shows it.
+        return record.logical_parent_uuid
+    return parent
+
+
+def _mark_main_line(items: Sequence[Item], calls: dict[str, ToolCall]) -> list[Branch]:
+    """Mark the items on the conversation's current line; return the abandoned branches.
+
+    Each disconnected tree (a file can hold several roots) keeps its own current line: the path
+    to its best leaf, chosen the way Claude Code resumes a session (non-sidechain, non-meta
+    leaves first, then the latest in the file). Sidechain records inside a session file belong
+    to subagents, not to the main line.
+    """
+    chain = [e.record for item in items for e in item.entries if isinstance(e.record, ChainRecord)]
+    mixed = any(r.is_sidechain for r in chain) and not all(r.is_sidechain for r in chain)
+    by_uuid: dict[str, tuple[int, ChainRecord]] = {}
+    item_of: dict[str, Item] = {}
+    for item in items:
+        for entry in item.entries:
+            record = entry.record
+            if isinstance(record, ChainRecord) and record.uuid:
+                if mixed and record.is_sidechain:
+                    item.main = False
+                    continue
+                by_uuid[record.uuid] = (entry.line, record)
+                item_of[record.uuid] = item
+    if not by_uuid:
+        return []
+    referenced = {p for _, r in by_uuid.values() if (p := _parent(r))}
+
+    def walk(uuid: str) -> list[str]:
+        path: list[str] = []
+        seen: set[str] = set()
+        current: str | None = uuid
+        while current and current in by_uuid and current not in seen:
+            seen.add(current)
+            path.append(current)
+            current = _parent(by_uuid[current][1])
+        return path
+
+    roots: dict[str, str] = {}
+
+    def root_of(uuid: str) -> str:
+        """The root of ``uuid``'s tree, remembered for every record on the way."""
+        path: list[str] = []
+        current = uuid
+        while current not in roots:
+            path.append(current)
+            parent = _parent(by_uuid[current][1])
+            if parent is None or parent not in by_uuid or parent in path:
+                roots[current] = current
+                break
+            current = parent
+        root = roots[current]
+        for visited in path:
+            roots[visited] = root
+        return root
+
+    def rank(uuid: str) -> tuple[int, int, int]:
+        line, record = by_uuid[uuid]
+        return (0 if (record.is_meta or record.team_name) else 1, line, 0)
+
+    best: dict[str, str] = {}
+    for leaf in (u for u in by_uuid if u not in referenced):
+        path = walk(leaf)
+        conversational = next(
+            (u for u in path if isinstance(by_uuid[u][1], UserRecord | AssistantRecord)), None
+        )
+        if conversational is None:
+            continue
+        root = root_of(leaf)
+        if root not in best or rank(conversational) > rank(best[root]):
+            best[root] = conversational
+    main: set[str] = set()
+    for leaf in best.values():
+        main.update(walk(leaf))
+    roots_with_line = set(best)
+    for uuid in by_uuid:
+        if root_of(uuid) not in roots_with_line:
+            main.add(uuid)  # a tree with no conversation at all (hooks, events only)
+
+    main_items = {id(item_of[u]) for u in main}
+    main_calls = {call.id for call in calls.values() if id(call.item) in main_items}
+    changed = True
+    while changed:
+        changed = False
+        for uuid, (_, chained) in by_uuid.items():
+            if uuid in main or (_parent(chained) or "") not in main:
+                continue
+            item = item_of[uuid]
+            if id(item) in main_items and not isinstance(item, UserItem):
+                recover = True  # another record of a response already on the main line
+            elif isinstance(item, UserItem):
+                recover = item.kind == "tool_results" and all(
+                    (b.tool_use_id or "") in main_calls for b in item.tool_results
+                )
+            else:
+                recover = not isinstance(item, AssistantItem)
+            if recover:
+                main.add(uuid)
+                main_items.add(id(item))
+                changed = True
+
+    branches: list[Branch] = []
+    branch_of: dict[str, int] = {}
+    for item in items:
+        uuids = [
+            e.record.uuid
+            for e in item.entries
+            if isinstance(e.record, ChainRecord) and e.record.uuid in by_uuid
+        ]
+        if not uuids or id(item) in main_items:
+            continue
+        parent = _parent(by_uuid[uuids[0]][1])
+        index = branch_of.get(parent or "")
+        if index is None:
+            index = len(branches)
+            branches.append(Branch(parent, []))
+        item.main = False
+        item.branch = index
+        branches[index].items.append(item)
+        for uuid in uuids:
+            branch_of[uuid] = index
+    return branches
+
+
+def _compactions(items: Sequence[Item]) -> list[Compaction]:
+    found: list[Compaction] = []
+    for position, item in enumerate(items):
+        if not isinstance(item, SystemItem) or item.subtype != "compact_boundary":
+            continue
+        summary = next(
+            (
+                later
+                for later in items[position + 1 :]
+                if isinstance(later, UserItem) and later.kind == "compact_summary"
+            ),
+            None,
+        )
+        record = item.record
+        metadata = record.compact_metadata or None
+        trigger = (metadata.trigger if metadata else None) or record.trigger or None
+        pre_tokens = (metadata.pre_tokens or None) if metadata else None
+        found.append(Compaction(item, summary, trigger, pre_tokens))
+    return found
+
+
+def _clean_prompt(text: str) -> str:
+    """A prompt reduced to readable text: command wrappers become ``/command args``."""
+    if "<command-name>" in text:
+        name = _between(text, "<command-name>", "</command-name>")
+        args = _between(text, "<command-args>", "</command-args>")
+        return f"{name} {args}".strip()
+    return " ".join(text.split())
+
+
+def _between(text: str, start: str, end: str) -> str:
+    head, found, tail = text.partition(start)
+    del head
+    return tail.partition(end)[0].strip() if found else ""
+
+
+def _title(entries: Sequence[Entry], items: Sequence[Item]) -> tuple[str, TitleSource, str]:
+    custom = [e.record.custom_title for e in entries if isinstance(e.record, CustomTitleRecord)]
+    ai = [e.record.ai_title for e in entries if isinstance(e.record, AiTitleRecord)]
+    uuids = {e.record.uuid for e in entries if isinstance(e.record, ChainRecord) and e.record.uuid}
+    summaries = [
+        e.record.summary
+        for e in entries
+        if isinstance(e.record, SummaryRecord)
+        and (not e.record.leaf_uuid or e.record.leaf_uuid in uuids)
+    ]
+    first_prompt = ""
+    for item in items:
+        if isinstance(item, UserItem) and item.main and item.kind in ("prompt", "command"):
+            first_prompt = _clean_prompt(item.text)
+            if first_prompt:
+                break
+    for values, source in ((custom, "custom"), (ai, "ai"), (summaries, "summary")):
+        chosen = [v for v in values if isinstance(v, str) and v.strip()]
+        if chosen:
+            return chosen[-1].strip(), source, first_prompt  # type: ignore[return-value]
+    if first_prompt:
+        title = first_prompt.splitlines()[0]
+        if len(title) > _TITLE_LENGTH:
+            title = title[: _TITLE_LENGTH - 1].rstrip() + "…"
+        return title, "first-prompt", first_prompt
+    return "", "none", first_prompt
+
+
+def assemble_entries(
+    path: Path,
+    entries: list[Entry],
+    diagnostics: list[Diagnostic],
+    *,
+    session_id: str,
+    project: str,
+    file_size: int = 0,
+    lines: int = 0,
+) -> Session:
+    """Assemble a session from records already read (no subagents attached)."""
+    items = _build_items(entries)
+    calls = _pair_tool_calls(items)
+    branches = _mark_main_line(items, calls)
+    title, source, first_prompt = _title(entries, items)
+    return Session(
+        path=path,
+        session_id=session_id,
+        project=project,
+        entries=entries,
+        diagnostics=diagnostics,
+        items=items,
+        tool_calls=calls,
+        branches=branches,
+        compactions=_compactions(items),
+        subagents=[],
+        title=title,
+        title_source=source,
+        first_prompt=first_prompt,
+        file_size=file_size,
+        lines=lines,
+    )
+
+
+def _prompt_of(call: ToolCall) -> str:
+    raw = call.block.input
+    prompt = raw.get("prompt") if isinstance(raw, dict) else None
+    return " ".join(prompt.split()) if isinstance(prompt, str) else ""
+
+
+def _first_user_text(session: Session) -> str:
+    for item in session.items:
+        if isinstance(item, UserItem) and item.kind in ("prompt", "meta", "command"):
+            return " ".join(item.text.split())
+    return ""
+
+
+def _attach(session: Session, agent: Session, info: SubagentFile | None) -> bool:
+    """Attach ``agent`` to the call in ``session`` that spawned it; ``False`` if none is found."""
+    calls = session.tool_calls
+    call: ToolCall | None = None
+    tool_use_id = info.tool_use_id if info else agent.parent_tool_use_id
+    if tool_use_id:
+        call = calls.get(tool_use_id)
+    if call is None and agent.agent_id:
+        for candidate in calls.values():
+            raw = candidate.raw_result
+            if isinstance(raw, dict) and raw.get("agentId") == agent.agent_id:
+                call = candidate
+                break
+    if call is None and agent.agent_id:
+        for entry in session.entries:
+            record = entry.record
+            if (
+                isinstance(record, ProgressRecord)
+                and isinstance(record.data, AgentProgress)
+                and record.data.agent_id == agent.agent_id
+                and record.parent_tool_use_id
+            ):
+                call = calls.get(record.parent_tool_use_id)
+                if call is not None:
+                    break
+    if call is None and info is not None and info.workflow_run:
+        for candidate in calls.values():
+            raw = candidate.raw_result
+            if isinstance(raw, dict) and raw.get("runId") == info.workflow_run:
+                call = candidate
+                break
+    if call is None and agent.agent_id:
+        marker = f"agentId: {agent.agent_id}"
+        call = next((c for c in calls.values() if marker in c.result_text), None)
+    if call is None:
+        prompt = _first_user_text(agent)
+        if prompt:
+            call = next(
+                (
+                    c
+                    for c in calls.values()
+                    if c.spec.spawns_subagent and not c.subagents and _prompt_of(c) == prompt
+                ),
+                None,
+            )
+    if call is None and info is not None:
+        call = _nearest_spawner(session, agent)
+    if call is None:
+        return False
+    agent.parent_tool_use_id = call.id
+    call.subagents.append(agent)
+    return True
+
+
+def _nearest_spawner(session: Session, agent: Session) -> ToolCall | None:
+    """The latest still unmatched subagent call made before the agent started.
+
+    Only used for a file that certainly belongs to this session (by its folder or its
+    ``sessionId``) when nothing recorded says which call spawned it.
+    """
+    free = [c for c in session.tool_calls.values() if c.spec.spawns_subagent and not c.subagents]
+    if not free:
+        return None
+    started = agent.started
+    if started is None:
+        return free[0] if len(free) == 1 else None
+    before = [c for c in free if c.started is not None and c.started <= started]
+    return max(before, key=lambda c: c.started or started) if before else None
+
+
+def _inline_sidechains(session: Session) -> list[Session]:
+    """Sidechain records kept inside the session file (Claude Code 1.x), as subagent sessions."""
+    side = [
+        e for e in session.entries if isinstance(e.record, ChainRecord) and e.record.is_sidechain
+    ]
+    if not side or all(
+        isinstance(e.record, ChainRecord) and e.record.is_sidechain
+        for e in session.entries
+        if isinstance(e.record, ChainRecord)
+    ):
+        return []
+    parents = {
+        e.record.uuid: e.record.parent_uuid
+        for e in side
+        if isinstance(e.record, ChainRecord) and e.record.uuid
+    }
+    groups: dict[str, list[Entry]] = {}
+    for entry in side:
+        record = entry.record
+        assert isinstance(record, ChainRecord)
+        root = record.uuid or f"line-{entry.line}"
+        seen: set[str] = set()
+        while root in parents and (parent := parents[root]) and parent in parents:
+            if root in seen:
+                break
+            seen.add(root)
+            root = parent
+        groups.setdefault(root, []).append(entry)
+    agents: list[Session] = []
+    for root, entries in groups.items():
+        agent = assemble_entries(
+            session.path,
+            entries,
+            [],
+            session_id=session.session_id,
+            project=session.project,
+        )
+        agent.agent_id = f"sidechain-{root}"
+        first = entries[0].record
+        parent = first.parent_uuid if isinstance(first, ChainRecord) else None
+        if parent:
+            spawning = session.find_item(parent)
+            if isinstance(spawning, AssistantItem):
+                spawners = [c for c in spawning.tool_calls if c.spec.spawns_subagent]
+                if len(spawners) == 1:
+                    agent.parent_tool_use_id = spawners[0].id
+        agents.append(agent)
+    return agents
+
+
+def load_subagent(info: SubagentFile, project: str) -> Session:
+    """Read and assemble one subagent transcript."""
+    result = read_file(info.path)
+    agent = assemble_entries(
+        info.path,
+        result.entries,
+        result.diagnostics,
+        session_id=info.parent_session_id or info.agent_id,
+        project=project,
+        file_size=result.bytes,
+        lines=result.lines,
+    )
+    agent.agent_id = info.agent_id
+    agent.agent_meta = info.meta
+    return agent
+
+
+def attach_subagents(session: Session, files: Iterable[SubagentFile]) -> None:
+    """Load ``files`` and the file's own sidechains, and attach each to its spawning call."""
+    for agent in _inline_sidechains(session):
+        _attach(session, agent, None)
+        session.subagents.append(agent)
+    for info in files:
+        try:
+            agent = load_subagent(info, session.project)
+        except OSError as error:
+            session.diagnostics.append(Diagnostic(info.path, 0, f"cannot read: {error}"))
+            continue
+        _attach(session, agent, info)
+        session.subagents.append(agent)
+
+
+__all__ = ["assemble_entries", "attach_subagents", "load_subagent"]

@@ -1,0 +1,284 @@
+"""Find Claude Code's transcripts: projects, sessions and the subagent files that belong to them.
+
+Layouts handled (under ``<claude dir>/projects/<project-slug>/``, or any directory given):
+
+* ``<session-id>.jsonl``: a session;
+* ``agent-<id>.jsonl`` beside the sessions (Claude Code 1.x and early 2.x): a subagent whose
+  records name their parent in ``sessionId``;
+* ``<session-id>/subagents/agent-<id>.jsonl`` with an optional ``agent-<id>.meta.json`` sidecar
+  (``agentId``, ``toolUseId``, ``agentType``);
+* ``<session-id>/subagents/workflows/<run-id>/agent-<id>.jsonl``: the agents of a Workflow run,
+  with the run's ``journal.jsonl`` beside them.
+
+Subagent files are never reported as sessions of their own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+SubagentLayout = Literal["sibling", "nested", "workflow"]
+
+_AGENT_PREFIX = "agent-"
+_JOURNAL = "journal.jsonl"
+_HEAD_BYTES = 64 * 1024
+
+
+@dataclass(slots=True)
+class SubagentFile:
+    """A subagent transcript and what is known about it before reading it."""
+
+    path: Path
+    agent_id: str
+    layout: SubagentLayout
+    meta: dict[str, Any] | None = None
+    workflow_run: str | None = None
+    #: The session the file belongs to, when its location or first record says so.
+    parent_session_id: str | None = None
+
+    @property
+    def tool_use_id(self) -> str | None:
+        """The spawning tool call's id, when the ``.meta.json`` sidecar records it."""
+        if self.meta:
+            for key in ("toolUseId", "toolUseID", "parentToolUseId", "parent_tool_use_id"):
+                found = self.meta.get(key)
+                if isinstance(found, str):
+                    return found
+        return None
+
+
+@dataclass(slots=True)
+class SessionFile:
+    """A session transcript with the subagent files found for it."""
+
+    path: Path
+    session_id: str
+    project: str
+    size: int
+    mtime: float
+    subagents: list[SubagentFile] = field(default_factory=list)
+    journals: list[Path] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Discovery:
+    """Everything found under some roots."""
+
+    roots: list[Path]
+    sessions: list[SessionFile] = field(default_factory=list)
+    #: Subagent files whose session was not found.
+    orphans: list[SubagentFile] = field(default_factory=list)
+    #: Workflow journals whose session was not found.
+    orphan_journals: list[Path] = field(default_factory=list)
+    #: Paths that could not be read (with the reason).
+    errors: list[tuple[Path, str]] = field(default_factory=list)
+
+    @property
+    def projects(self) -> dict[str, list[SessionFile]]:
+        """Sessions grouped by project (the folder name Claude Code gave the project)."""
+        grouped: dict[str, list[SessionFile]] = {}
+        for session in self.sessions:
+            grouped.setdefault(session.project, []).append(session)
+        return grouped
+
+    @property
+    def subagent_files(self) -> list[SubagentFile]:
+        """Every subagent file, attached to a session or not."""
+        return [agent for session in self.sessions for agent in session.subagents] + self.orphans
+
+    def find(self, key: str) -> list[SessionFile]:
+        """Sessions whose id equals or starts with ``key``, or whose path is ``key``."""
+        exact = [s for s in self.sessions if s.session_id == key or str(s.path) == key]
+        if exact:
+            return exact
+        return [s for s in self.sessions if s.session_id.startswith(key)]
+
+
+def claude_dirs(environ: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
+    """Claude Code's configuration directories that exist, most specific first.
+
+    ``$CLAUDE_CONFIG_DIR`` (may hold several paths separated by commas), ``~/.claude`` and
+    ``~/.config/claude``.
+    """
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    candidates: list[Path] = []
+    configured = environ.get("CLAUDE_CONFIG_DIR", "")
+    candidates.extend(Path(part).expanduser() for part in configured.split(",") if part.strip())
+    candidates += [home / ".claude", home / ".config" / "claude"]
+    found: list[Path] = []
+    for candidate in candidates:
+        if candidate.is_dir() and candidate.resolve() not in {f.resolve() for f in found}:
+            found.append(candidate)
+    return found
+
+
+def _transcript_root(root: Path) -> Path:
+    projects = root / "projects"
+    return projects if projects.is_dir() else root
+
+
+def _read_meta(path: Path) -> dict[str, Any] | None:
+    meta_path = path.with_name(path.name[: -len(".jsonl")] + ".meta.json")
+    try:
+        meta = msgspec.json.decode(meta_path.read_bytes())
+    except (OSError, msgspec.DecodeError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def _first_session_id(path: Path) -> str | None:
+    """The ``sessionId`` of the first record that has one (read from the head of the file)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except OSError:
+        return None
+    for line in head.splitlines():
+        try:
+            record = msgspec.json.decode(line)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            continue
+        if isinstance(record, dict) and isinstance(record.get("sessionId"), str):
+            return str(record["sessionId"])
+    return None
+
+
+def _classify(path: Path, base: Path) -> tuple[str, SubagentFile | None]:
+    """``("session"|"subagent"|"journal", subagent info)`` for a ``.jsonl`` file under ``base``."""
+    if path.name == _JOURNAL and "workflows" in path.parts:
+        return "journal", None
+    parts = path.relative_to(base).parts if path.is_relative_to(base) else path.parts
+    if "subagents" in parts[:-1]:
+        index = len(parts) - 1 - parts[::-1].index("subagents")
+        parent_session = parts[index - 1] if index >= 1 else None
+        rest = parts[index + 1 : -1]
+        workflow_run = rest[1] if len(rest) >= 2 and rest[0] == "workflows" else None
+        agent_id = path.stem.removeprefix(_AGENT_PREFIX)
+        layout: SubagentLayout = "workflow" if workflow_run else "nested"
+        return "subagent", SubagentFile(
+            path, agent_id, layout, _read_meta(path), workflow_run, parent_session
+        )
+    if path.name.startswith(_AGENT_PREFIX):
+        agent_id = path.stem.removeprefix(_AGENT_PREFIX)
+        info = SubagentFile(path, agent_id, "sibling", _read_meta(path))
+        info.parent_session_id = _first_session_id(path)
+        return "subagent", info
+    return "session", None
+
+
+def _walk(root: Path, errors: list[tuple[Path, str]]) -> Iterable[Path]:
+    def on_error(error: OSError) -> None:
+        errors.append((Path(error.filename or root), error.strerror or str(error)))
+
+    for directory, dirnames, filenames in os.walk(root, onerror=on_error, followlinks=False):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(".jsonl"):
+                yield Path(directory) / name
+
+
+def discover(*roots: Path | str) -> Discovery:
+    """Find every session and subagent file under ``roots``.
+
+    A root may be a Claude config directory (its ``projects/`` folder is walked), any folder, or
+    a single ``.jsonl`` file. With no roots, :func:`claude_dirs` are used. Missing roots are
+    reported in ``errors``.
+    """
+    paths = [Path(root).expanduser() for root in roots] if roots else claude_dirs()
+    found = Discovery(roots=paths)
+    sessions: dict[Path, SessionFile] = {}
+    subagents: list[SubagentFile] = []
+    journals: list[Path] = []
+    for root in paths:
+        if root.is_file():
+            files: Iterable[Path] = [root]
+            base = root.parent
+        elif root.is_dir():
+            base = _transcript_root(root)
+            files = _walk(base, found.errors)
+        else:
+            found.errors.append((root, "no such file or directory"))
+            continue
+        for path in files:
+            kind, info = _classify(path, base)
+            if kind == "journal":
+                journals.append(path)
+            elif info is not None:
+                subagents.append(info)
+            elif path not in sessions:
+                try:
+                    stat = path.stat()
+                except OSError as error:
+                    found.errors.append((path, error.strerror or str(error)))
+                    continue
+                sessions[path] = SessionFile(
+                    path, path.stem, path.parent.name, stat.st_size, stat.st_mtime
+                )
+    by_folder: dict[tuple[Path, str], SessionFile] = {
+        (s.path.parent, s.session_id): s for s in sessions.values()
+    }
+    for agent in subagents:
+        owner = _owner(agent, by_folder)
+        if owner is None:
+            found.orphans.append(agent)
+        else:
+            owner.subagents.append(agent)
+    for journal in journals:
+        owner = _journal_owner(journal, by_folder)
+        if owner is None:
+            found.orphan_journals.append(journal)
+        else:
+            owner.journals.append(journal)
+    found.sessions = sorted(sessions.values(), key=lambda s: (s.project, s.mtime, s.session_id))
+    return found
+
+
+def _owner(
+    agent: SubagentFile, by_folder: Mapping[tuple[Path, str], SessionFile]
+) -> SessionFile | None:
+    if agent.layout == "sibling":
+        if agent.parent_session_id is None:
+            return None
+        return by_folder.get((agent.path.parent, agent.parent_session_id))
+    # <folder>/<session-id>/subagents/...: the session file is <folder>/<session-id>.jsonl
+    for ancestor in agent.path.parents:
+        if ancestor.name == "subagents":
+            session_dir = ancestor.parent
+            return by_folder.get((session_dir.parent, session_dir.name))
+    return None
+
+
+def _journal_owner(
+    journal: Path, by_folder: Mapping[tuple[Path, str], SessionFile]
+) -> SessionFile | None:
+    for ancestor in journal.parents:
+        if ancestor.name == "subagents":
+            session_dir = ancestor.parent
+            return by_folder.get((session_dir.parent, session_dir.name))
+    return None
+
+
+def subagents_for(path: Path, session_id: str | None = None) -> list[SubagentFile]:
+    """The subagent files that belong to the session file ``path``, in both layouts."""
+    session_id = session_id or path.stem
+    found: list[SubagentFile] = []
+    nested = path.parent / path.stem / "subagents"
+    if nested.is_dir():
+        for candidate in sorted(nested.rglob("*.jsonl")):
+            kind, info = _classify(candidate, path.parent)
+            if kind == "subagent" and info is not None:
+                found.append(info)
+    for candidate in sorted(path.parent.glob(_AGENT_PREFIX + "*.jsonl")):
+        if candidate == path:
+            continue
+        kind, info = _classify(candidate, path.parent)
+        if info is not None and info.parent_session_id in (session_id, path.stem):
+            found.append(info)
+    return found
