@@ -78,13 +78,8 @@ def _block_key(block: ContentBlock) -> object:
 def _build_items(entries: Sequence[Entry]) -> list[Item]:
     items: list[Item] = []
     responses: dict[str, AssistantItem] = {}
-    seen_uuids: set[str] = set()
     for entry in entries:
         record = entry.record
-        if isinstance(record, ChainRecord) and record.uuid:
-            if record.uuid in seen_uuids and not record.uuid.startswith("["):
-                continue  # a copy of a record already read (resumed sessions repeat them)
-            seen_uuids.add(record.uuid)
         if isinstance(record, AssistantRecord):
             message = record.message
             key = (message.id if message else None) or record.uuid or f"line-{entry.line}"
@@ -451,15 +446,15 @@ def _nearest_spawner(session: Session, agent: Session) -> ToolCall | None:
 
 def _inline_sidechains(session: Session) -> list[Session]:
     """Sidechain records kept inside the session file (Claude Code 1.x), as subagent sessions."""
-    side = [
-        e for e in session.entries if isinstance(e.record, ChainRecord) and e.record.is_sidechain
-    ]
-    if not side or all(
-        isinstance(e.record, ChainRecord) and e.record.is_sidechain
-        for e in session.entries
-        if isinstance(e.record, ChainRecord)
-    ):
-        return []
+    side: list[Entry] = []
+    chained = 0
+    for entry in session.entries:
+        if isinstance(entry.record, ChainRecord):
+            chained += 1
+            if entry.record.is_sidechain:
+                side.append(entry)
+    if not side or len(side) == chained:
+        return []  # no sidechain, or a subagent file (all sidechain)
     parents = {
         e.record.uuid: e.record.parent_uuid
         for e in side

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,61 +99,53 @@ def decode_line(path: Path, number: int, offset: int, data: bytes) -> Entry | Di
     return Entry(record, number, offset, len(data), tuple(decoded.notes))
 
 
-def iter_lines(path: Path, start_offset: int = 0, start_line: int = 0) -> Iterator[RawLine]:
-    """Yield every line of ``path`` after ``start_offset``.
-
-    The content has its line ending (LF or CRLF) and, on the first line, a UTF-8 BOM removed.
-    """
-    number = start_line
-    offset = start_offset
-    with path.open("rb") as handle:
-        if start_offset:
-            handle.seek(start_offset)
-        for raw in handle:
-            number += 1
-            newline = raw.endswith(b"\n")
-            content = raw.rstrip(b"\r\n") if newline else raw
-            if offset == 0 and content.startswith(_BOM):
-                content = content[len(_BOM) :]
-            yield RawLine(number, offset, len(raw), content, newline)
-            offset += len(raw)
-
-
-@dataclass(frozen=True, slots=True)
-class RawLine:
-    """One line of a file: its number, byte offset and length, and its content."""
-
-    number: int
-    offset: int
-    length: int
-    content: bytes
-    newline: bool
-
-
 def read_file(path: Path, start_offset: int = 0, start_line: int = 0) -> ReadResult:
     """Read every record of ``path`` after ``start_offset``; bad lines become diagnostics.
 
-    Raises ``OSError`` only when the file itself cannot be opened.
+    ``start_line`` is the number of lines before ``start_offset`` (so line numbers stay right
+    when reading on from an offset). A last line without a newline that does not parse is taken
+    to be still being written: it is reported, and ``end_offset`` stays before it so that a
+    later read picks it up. Raises ``OSError`` only when the file itself cannot be read.
     """
+    with path.open("rb") as handle:
+        if start_offset:
+            handle.seek(start_offset)
+        data = handle.read()
     result = ReadResult(path, end_offset=start_offset)
-    for line in iter_lines(path, start_offset, start_line):
-        if not line.content.strip():
-            if line.newline:
-                result.end_offset = line.offset + line.length
+    entries = result.entries
+    diagnostics = result.diagnostics
+    position = 0
+    number = start_line
+    size = len(data)
+    if start_offset == 0 and data.startswith(_BOM):
+        position = len(_BOM)
+    while position < size:
+        number += 1
+        newline_at = data.find(b"\n", position)
+        newline = newline_at != -1
+        end = newline_at if newline else size
+        content = data[position:end]
+        if content.endswith(b"\r"):
+            content = content[:-1]
+        offset = start_offset + position
+        following = end + 1 if newline else end
+        if not content.startswith(b"{") and not content.strip():
+            if newline:
+                result.end_offset = start_offset + following
+            position = following
             continue
-        outcome = decode_line(path, line.number, line.offset, line.content)
         result.lines += 1
-        if not line.newline and isinstance(outcome, Diagnostic):
-            # A half-written last line: report it, but leave it to be read again later.
-            reason = f"incomplete last line ({outcome.reason}); the file may still be written"
-            result.diagnostics.append(
-                Diagnostic(path, line.number, reason, line.offset, outcome.excerpt)
-            )
-            break
+        outcome = decode_line(path, number, offset, content)
         if isinstance(outcome, Diagnostic):
-            result.diagnostics.append(outcome)
+            if not newline:
+                # A half-written last line: report it, but leave it to be read again later.
+                reason = f"incomplete last line ({outcome.reason}); the file may still be written"
+                diagnostics.append(Diagnostic(path, number, reason, offset, outcome.excerpt))
+                break
+            diagnostics.append(outcome)
         else:
-            result.entries.append(outcome)
-        result.end_offset = line.offset + line.length
+            entries.append(outcome)
+        result.end_offset = start_offset + following
+        position = following
     result.bytes = result.end_offset - start_offset
     return result
