@@ -21,7 +21,8 @@ def command(paths: tuple[Path, ...], as_json: bool) -> None:
     For each tool: how many calls, how many failed (errors, rejections by the user and
     interruptions), and what the tool does; MCP tools name their server. With no PATHS,
     $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude are read. With --json, a list of objects
-    with name, calls, results, errors, rejected, interrupted, unpaired, description and server.
+    with name, calls, results, errors, rejected, interrupted, unpaired, description, server,
+    timed, median_seconds and p95_seconds (seconds from a call to its result).
     """
     found = discover(*paths)
     for path, reason in found.errors:

@@ -1,0 +1,218 @@
+"""``cclens stats``: read the transcripts of a period and report tokens and cost by group.
+
+Files are chosen before they are parsed: a project filter picks project folders, and a file
+last written before ``since`` is skipped (it cannot hold later records). Every file that may
+hold records of the period is read, and responses and tool calls are then kept by their own
+timestamps.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+from ..parse import Discovery, Session, SessionFile, SubagentFile, discover, load
+from ..parse.assemble import load_subagent
+from .aggregate import (
+    GroupBy,
+    UnpricedModel,
+    UsageRow,
+    activity,
+    aggregate,
+    price_responses,
+    total_row,
+    unpriced_models,
+)
+from .inventory import tool_usage
+from .period import Period, file_mtime, select_files
+from .pricing import PriceTable, load_price_table
+from .usage import collect_responses
+
+_NOT_ALPHANUMERIC = re.compile(r"[^A-Za-z0-9]")
+
+
+class PriceInfo(msgspec.Struct, kw_only=True):
+    """Which price table priced the report."""
+
+    as_of: str
+    source: str
+    overrides: list[str]
+
+
+class StatsReport(msgspec.Struct, kw_only=True):
+    """What ``cclens stats --json`` prints (see ``docs/stats.md``)."""
+
+    by: GroupBy
+    since: str | None
+    until: str | None
+    project: str | None
+    timezone: str
+    prices: PriceInfo
+    #: Transcript files read (sessions and subagents) and top-level sessions among them.
+    files_read: int
+    sessions_read: int
+    #: API responses in the period, each counted once.
+    responses: int
+    total: UsageRow
+    rows: list[UsageRow]
+    unpriced: list[UnpricedModel]
+    #: Responses per local weekday (Monday first) and hour of the day.
+    activity: list[list[int]]
+    #: Malformed lines and unreadable files, as ``path:line: reason``; they never stop a run.
+    diagnostics: list[str]
+
+
+@dataclass(slots=True)
+class UsageSummary:
+    """Tokens and cost of some loaded sessions: grouped rows, total and what was unpriced."""
+
+    rows: list[UsageRow]
+    total: UsageRow
+    unpriced: list[UnpricedModel]
+    activity: list[list[int]]
+    responses: int
+
+
+def slug(path: str) -> str:
+    """The folder name Claude Code gives a project: its path with every character that is not
+    a letter or digit replaced by ``-``."""
+    return _NOT_ALPHANUMERIC.sub("-", path)
+
+
+def project_matches(folder: str, name: str) -> bool:
+    """Whether the project folder ``folder`` is the project ``name``.
+
+    ``name`` may be the folder name itself, the project's path (``/home/me/src/app``), or the
+    end of its path (``app`` or ``src/app``).
+    """
+    wanted = slug(name.rstrip("/"))
+    return folder in (name, wanted) or folder.endswith("-" + wanted.lstrip("-"))
+
+
+def summarize(
+    sessions: Sequence[Session],
+    *,
+    by: GroupBy = "day",
+    period: Period | None = None,
+    prices: PriceTable | None = None,
+) -> UsageSummary:
+    """Tokens and cost of ``sessions`` (with their subagents) in ``period``, grouped ``by``."""
+    period = period or Period()
+    table = prices or load_price_table()
+    responses = [r for r in collect_responses(sessions) if period.contains(r.timestamp)]
+    items = price_responses(responses, table)
+    tools = None
+    if by == "tool":
+        tools = tool_usage(sessions, keep=lambda call: period.contains(call.started))
+    return UsageSummary(
+        rows=aggregate(items, by, period=period, tools=tools),
+        total=total_row(items),
+        unpriced=unpriced_models(items),
+        activity=activity(items, period),
+        responses=len(items),
+    )
+
+
+@dataclass(slots=True)
+class LoadedSessions:
+    """Sessions loaded for a period, how many files that took, and the problems met."""
+
+    sessions: list[Session]
+    files: int
+    problems: list[str]
+
+
+def _orphans(
+    orphans: Iterable[SubagentFile], period: Period, project: str | None
+) -> list[SubagentFile]:
+    chosen = []
+    for orphan in orphans:
+        if project is not None and not project_matches(orphan.path.parent.name, project):
+            continue
+        if period.may_hold(file_mtime(orphan.path)):
+            chosen.append(orphan)
+    return chosen
+
+
+def load_period(found: Discovery, period: Period, project: str | None) -> LoadedSessions:
+    """Load the sessions (and orphan subagent files) that may hold records of ``period``."""
+    problems = [f"{path}: {reason}" for path, reason in found.errors]
+    files: list[SessionFile] = [
+        file
+        for file in select_files(found.sessions, period)
+        if project is None or project_matches(file.project, project)
+    ]
+    loaded = LoadedSessions([], 0, problems)
+    for file in files:
+        try:
+            session = load(file)
+        except OSError as error:
+            problems.append(f"{file.path}: cannot read: {error.strerror or error}")
+            continue
+        loaded.sessions.append(session)
+        loaded.files += len({each.path for each in session.all_sessions()})
+    for orphan in _orphans(found.orphans, period, project):
+        try:
+            loaded.sessions.append(load_subagent(orphan, orphan.path.parent.name))
+        except OSError as error:
+            problems.append(f"{orphan.path}: cannot read: {error.strerror or error}")
+            continue
+        loaded.files += 1
+    for session in loaded.sessions:
+        for each in session.all_sessions():
+            problems.extend(str(diagnostic) for diagnostic in each.diagnostics)
+    loaded.problems = list(dict.fromkeys(problems))
+    return loaded
+
+
+def usage_stats(
+    paths: Sequence[Path | str] = (),
+    *,
+    by: GroupBy = "day",
+    period: Period | None = None,
+    project: str | None = None,
+    prices: PriceTable | None = None,
+) -> StatsReport:
+    """Tokens and cost of the transcripts under ``paths`` (Claude's folders when empty).
+
+    ``period`` limits the report to whole local days; ``project`` to one project (see
+    :func:`project_matches`); ``prices`` defaults to the bundled table. Malformed lines and
+    unreadable files are listed in ``diagnostics``; nothing here raises for bad input.
+    """
+    period = period or Period()
+    table = prices or load_price_table()
+    loaded = load_period(discover(*paths), period, project)
+    summary = summarize(loaded.sessions, by=by, period=period, prices=table)
+    return StatsReport(
+        by=by,
+        since=period.since.isoformat() if period.since else None,
+        until=period.until.isoformat() if period.until else None,
+        project=project,
+        timezone=period.zone_name,
+        prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
+        files_read=loaded.files,
+        sessions_read=len(loaded.sessions),
+        responses=summary.responses,
+        total=summary.total,
+        rows=summary.rows,
+        unpriced=summary.unpriced,
+        activity=summary.activity,
+        diagnostics=loaded.problems,
+    )
+
+
+__all__ = [
+    "LoadedSessions",
+    "PriceInfo",
+    "StatsReport",
+    "UsageSummary",
+    "load_period",
+    "project_matches",
+    "slug",
+    "summarize",
+    "usage_stats",
+]

@@ -1,0 +1,230 @@
+"""``cclens stats``: tokens and cost by day, week, month, project, session, model or tool."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from ..analytics.aggregate import GROUPINGS, GroupBy, UsageRow
+from ..analytics.period import DateError, Period, parse_date
+from ..analytics.pricing import PricingError, load_price_table
+from ..analytics.stats import StatsReport, usage_stats
+from ._output import console, json_option, print_json
+
+_KEY_TITLES: dict[GroupBy, str] = {
+    "day": "day",
+    "week": "week of",
+    "month": "month",
+    "project": "project",
+    "session": "session",
+    "model": "model",
+    "tool": "tool",
+}
+
+
+def _date(ctx: click.Context, param: click.Parameter, text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return parse_date(text)
+    except DateError as error:
+        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+
+
+def human_count(count: int) -> str:
+    """``1.2M``, ``34.5K`` or the number itself below ten thousand."""
+    for size, suffix in ((1_000_000_000, "B"), (1_000_000, "M"), (10_000, "K")):
+        if count >= size:
+            divisor = 1_000 if suffix == "K" else size
+            return f"{count / divisor:.1f}{suffix}"
+    return f"{count:,}"
+
+
+def _cost(row: UsageRow) -> str:
+    if row.cost is None:
+        return "unpriced"
+    return f"${row.cost:,.2f}" + ("*" if row.unpriced_responses else "")
+
+
+def _seconds(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{value:.1f}s" if value < 60 else f"{value / 60:.1f}m"
+
+
+def _token_cells(row: UsageRow) -> list[str]:
+    tokens = row.tokens
+    return [
+        f"{row.responses:,}",
+        human_count(tokens.input),
+        human_count(tokens.output),
+        human_count(tokens.cache_write),
+        human_count(tokens.cache_read),
+        human_count(tokens.total),
+        _cost(row),
+    ]
+
+
+def _tool_cells(row: UsageRow) -> list[str]:
+    tool = row.tool
+    calls = ["", "", "", "", ""]
+    if tool is not None:
+        calls = [
+            f"{tool.calls:,}",
+            f"{tool.errors:,}",
+            f"{tool.rejected:,}",
+            _seconds(tool.median_seconds),
+            _seconds(tool.p95_seconds),
+        ]
+    return [*calls, human_count(row.tokens.total), _cost(row)]
+
+
+def _table(report: StatsReport) -> Table:
+    """Tokens by kind per group; for tools, calls and durations with their share of tokens.
+
+    The table keeps to a terminal's width: both cache-write lifetimes share one column here
+    (``--json`` has them apart), sessions show the first 8 characters of their id (enough for
+    ``cclens show``), and only the title column is cut short when space runs out.
+    """
+    by = report.by
+    total = report.total
+    if by == "tool":
+        names = ["calls", "errors", "rejected", "median", "p95", "tokens", "cost"]
+        footers = ["", "", "", "", "", human_count(total.tokens.total), _cost(total)]
+        cells = _tool_cells
+    else:
+        names = ["resp.", "input", "output", "cache wr", "cache rd", "total", "cost"]
+        footers = _token_cells(total)
+        cells = _token_cells
+    rows = []
+    for row in report.rows:
+        key = row.key[:8] if by == "session" else row.key
+        leading = [key] + ([row.title or ""] if by == "session" else [])
+        rows.append([*leading, *cells(row)])
+    table = Table(title=f"Tokens and cost by {by}", title_justify="left", show_footer=True)
+    fixed = [_KEY_TITLES[by], *names]
+    widths = [
+        max([len(fixed[0]), len("total"), *(len(r[0]) for r in rows)]),
+    ]
+    offset = 2 if by == "session" else 1
+    for position, (name, footer) in enumerate(zip(names, footers, strict=True)):
+        widths.append(max([len(name), len(footer), *(len(r[offset + position]) for r in rows)]))
+    table.add_column(fixed[0], footer="total", no_wrap=True, min_width=widths[0])
+    if by == "session":
+        table.add_column("title", no_wrap=True, overflow="ellipsis", min_width=10, max_width=40)
+    for name, footer, width in zip(names, footers, widths[1:], strict=True):
+        table.add_column(name, justify="right", footer=footer, no_wrap=True, min_width=width)
+    for cells_of_row in rows:
+        table.add_row(*cells_of_row)
+    return table
+
+
+def _print(report: StatsReport) -> None:
+    out = console()
+    if not report.rows:
+        out.print("No API responses in the transcripts read.")
+    else:
+        out.print(_table(report))
+    if report.unpriced:
+        out.print("* Cost covers priced responses only. Without a price:")
+        for model in report.unpriced:
+            out.print(
+                f"  {model.model}: {model.responses:,} responses, "
+                f"{human_count(model.tokens.total)} tokens ({model.reason})",
+                markup=False,
+            )
+    prices = f"Prices as of {report.prices.as_of or 'an unknown date'}"
+    if report.prices.overrides:
+        prices += " with " + ", ".join(report.prices.overrides)
+    out.print(
+        f"{report.responses:,} responses; {report.sessions_read:,} sessions "
+        f"({report.files_read:,} files) read; days in {report.timezone}. {prices}.",
+        markup=False,
+    )
+
+
+@click.command("stats")
+@click.option(
+    "--by",
+    "by",
+    type=click.Choice(GROUPINGS),
+    default="day",
+    show_default=True,
+    help="Group tokens and cost by this.",
+)
+@click.option("--since", callback=_date, metavar="DATE", help="First day (YYYY-MM-DD), included.")
+@click.option("--until", callback=_date, metavar="DATE", help="Last day (YYYY-MM-DD), included.")
+@click.option("--project", metavar="NAME", help="Only this project (folder, path or its end).")
+@json_option
+@click.option(
+    "--pricing",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="A price table (JSON) merged over the bundled one.",
+)
+@click.option(
+    "--claude-dir",
+    "claude_dirs",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Read transcripts here instead of $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude.",
+)
+def command(
+    by: GroupBy,
+    since: date | None,
+    until: date | None,
+    project: str | None,
+    as_json: bool,
+    pricing: Path | None,
+    claude_dirs: tuple[Path, ...],
+) -> None:
+    """Tokens and cost of every API response, by day, week, month, project, session, model
+    or tool.
+
+    Each API response is counted once, however many records and files repeat it (streamed
+    records, resumed sessions, subagent replays), with its last, largest usage. Tokens are
+    input, output, cache writes (5-minute and 1-hour) and cache reads. Cost comes from the
+    bundled, dated price table (or --pricing FILE merged over it); models without a price,
+    such as other vendors' models behind a compatible endpoint, are reported by name and left
+    out of the cost, never guessed.
+
+    Days are local days. --since and --until choose files before reading them (a file last
+    written before --since is skipped) and then keep responses by their own timestamps.
+    --by week groups by the Monday that starts each week. --by tool splits each response's
+    tokens and cost evenly among the tools it called, and shows each tool's calls, errors,
+    rejections by the user and median and 95th-percentile durations.
+
+    With --json, one object with the keys by, since, until, project, timezone, prices (as_of,
+    source, overrides), files_read, sessions_read, responses, total, rows, unpriced, activity
+    and diagnostics. Each row (and total) has key, responses, sessions, tokens (input, output,
+    cache_write_5m, cache_write_1h, cache_read, total), cost (USD, null when no response of
+    the row had a price), unpriced_responses, title and project (sessions), prices (the table
+    entries used) and tool (tool rows: calls, results, errors, rejected, interrupted,
+    unpaired, timed, median_seconds, p95_seconds, …). See docs/stats.md.
+    """
+    if since and until and since > until:
+        raise click.BadParameter("--since is after --until", param_hint="--since")
+    try:
+        table = load_price_table(pricing)
+    except PricingError as error:
+        raise click.UsageError(str(error)) from None
+    report = usage_stats(
+        claude_dirs,
+        by=by,
+        period=Period(since=since, until=until),
+        project=project,
+        prices=table,
+    )
+    for problem in report.diagnostics:
+        click.echo(f"cclens: {problem}", err=True)
+    if as_json:
+        print_json(report)
+    else:
+        _print(report)
+    missing = [path for path in claude_dirs if not path.exists()]
+    if missing:
+        raise SystemExit(2)
