@@ -1,0 +1,67 @@
+"""``cclens show``: one session in the terminal."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..export import AmbiguousSession, SessionNotFound, resolve_session
+from ..render.terminal import TerminalOptions, session_renderables
+from ._output import console
+
+
+@click.command("show")
+@click.argument("session")
+@click.option("--details", is_flag=True, help="Also show hooks, progress, snapshots and reminders.")
+@click.option("--subagents", is_flag=True, help="Show subagent conversations in full.")
+@click.option(
+    "--lines",
+    "result_lines",
+    type=click.IntRange(min=0),
+    default=12,
+    show_default=True,
+    help="Lines of each tool result to show (0: all).",
+)
+@click.option("--no-pager", is_flag=True, help="Print straight to the terminal, without a pager.")
+@click.option(
+    "--root",
+    "roots",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Where to look up session ids (default: ~/.claude, ~/.config/claude, $CLAUDE_CONFIG_DIR).",
+)
+def command(
+    session: str,
+    details: bool,
+    subagents: bool,
+    result_lines: int,
+    no_pager: bool,
+    roots: tuple[Path, ...],
+) -> None:
+    """Show SESSION (a transcript path, a session id, or the start of one) in the terminal.
+
+    Prompts and answers as markdown, each tool call on one line with its input and the start of
+    its result. Paged when stdout is a terminal.
+    """
+    try:
+        loaded = resolve_session(session, roots)
+    except AmbiguousSession as error:
+        raise click.ClickException(f"{error}\nGive more of the id.") from error
+    except SessionNotFound as error:
+        raise click.ClickException(str(error)) from error
+    except OSError as error:
+        raise click.ClickException(f"cannot read {session}: {error.strerror or error}") from error
+    for diagnostic in loaded.diagnostics:
+        click.echo(f"cclens: {diagnostic} (skipped)", err=True)
+    options = TerminalOptions(details=details, result_lines=result_lines, subagents=subagents)
+    out = console()
+    renderables = session_renderables(loaded, options)
+    if sys.stdout.isatty() and not no_pager:
+        with out.pager(styles=True):
+            for renderable in renderables:
+                out.print(renderable)
+    else:
+        for renderable in renderables:
+            out.print(renderable)

@@ -1,0 +1,31 @@
+"""Sessions written out: one self-contained HTML file, GitHub-flavoured Markdown, JSON.
+
+Every writer takes ``transform``: a function applied to every string of the session before it is
+written (the hook secret redaction plugs into). :func:`resolve_session` finds a session by path,
+id or id prefix.
+"""
+
+from .html_file import export_html
+from .json_document import FORMAT, VERSION, export_json, session_document
+from .markdown_file import export_markdown
+from .resolve import AmbiguousSession, SessionNotFound, resolve_session
+from .transform import Transform, transform_session, transform_value
+
+#: The export formats, by the name ``cclens export -f`` takes.
+FORMATS = ("html", "md", "json")
+
+__all__ = [
+    "FORMAT",
+    "FORMATS",
+    "VERSION",
+    "AmbiguousSession",
+    "SessionNotFound",
+    "Transform",
+    "export_html",
+    "export_json",
+    "export_markdown",
+    "resolve_session",
+    "session_document",
+    "transform_session",
+    "transform_value",
+]

@@ -1,0 +1,119 @@
+"""Apply a string transform (secret redaction, for example) to every string of a session.
+
+Exports call :func:`transform_session` first and then write the result as usual, so whatever a
+writer shows (text, tool inputs, results, file names, titles) has been through the transform, and
+no writer needs to know about it.
+
+Two hooks: ``transform`` (``str -> str``) is applied to every string value; ``json_transform``
+(JSON value -> JSON value), when given, replaces that walk and receives each whole record (so a
+redactor that looks at key names, like ``Redactor.json``, can be plugged in as it is). Keys are
+left alone (they are the records' structure), and so are base64 payloads (image and document
+``data``, thinking signatures): they hold no text, and scanning them would only corrupt them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, TypeAlias
+
+import msgspec
+
+from ..model import to_builtins
+from ..model.decode import decode_record
+from ..parse.assemble import assemble_entries
+from ..parse.read import Entry
+from ..parse.session import Session
+
+__all__ = ["JsonTransform", "Transform", "transform_session", "transform_value"]
+
+#: A function applied to every string written out.
+Transform: TypeAlias = Callable[[str], str]
+
+
+#: A function applied to whole JSON values (records).
+JsonTransform: TypeAlias = Callable[[Any], Any]
+
+
+def _is_binary(parent: dict[str, Any], key: str) -> bool:
+    kind = parent.get("type")
+    if key == "data" and kind in ("base64", "redacted_thinking"):
+        return True
+    return key == "signature" and kind == "thinking"
+
+
+def transform_value(value: Any, transform: Transform) -> Any:
+    """``value`` (JSON builtins) with ``transform`` applied to every string value.
+
+    Keys and base64 payloads are kept as they are (see the module docstring).
+    """
+    if isinstance(value, str):
+        return transform(value)
+    if isinstance(value, dict):
+        return {
+            k: (v if _is_binary(value, k) else transform_value(v, transform))
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [transform_value(v, transform) for v in value]
+    return value
+
+
+def _entry(entry: Entry, walk: JsonTransform) -> Entry:
+    raw = walk(to_builtins(entry.record))
+    record = decode_record(msgspec.json.encode(raw)).value
+    return Entry(record, entry.line, entry.offset, entry.length, entry.notes)
+
+
+def transform_session(
+    session: Session,
+    transform: Transform | None = None,
+    *,
+    json_transform: JsonTransform | None = None,
+) -> Session:
+    """A copy of ``session`` rebuilt from its records, every string transformed.
+
+    ``json_transform`` (when given) is applied to each record's JSON instead of walking it with
+    ``transform``; ``transform`` still applies to the diagnostics. Subagent sessions are
+    transformed too and attached to the same calls as before.
+    """
+    if transform is None and json_transform is None:
+        return session
+    text: Transform = transform or (lambda value: value)
+
+    def walk(value: Any) -> Any:
+        return json_transform(value) if json_transform else transform_value(value, text)
+
+    return _transform(session, text, walk)
+
+
+def _transform(session: Session, transform: Transform, walk: JsonTransform) -> Session:
+    diagnostics = [
+        replace(d, reason=transform(d.reason), excerpt=transform(d.excerpt))
+        for d in session.diagnostics
+    ]
+    copy = assemble_entries(
+        session.path,
+        [_entry(entry, walk) for entry in session.entries],
+        diagnostics,
+        session_id=session.session_id,
+        project=session.project,
+        file_size=session.file_size,
+        lines=session.lines,
+    )
+    copy.agent_id = session.agent_id
+    copy.parent_tool_use_id = session.parent_tool_use_id
+    if session.agent_meta is not None:
+        copy.agent_meta = walk(session.agent_meta)
+    done: dict[int, Session] = {}
+    for agent in session.subagents:
+        done[id(agent)] = _transform(agent, transform, walk)
+        copy.subagents.append(done[id(agent)])
+    for call_id, call in session.tool_calls.items():
+        target = copy.tool_calls.get(call_id)
+        if target is None or not call.subagents:
+            continue
+        target.subagents = [
+            done.get(id(agent)) or _transform(agent, transform, walk) for agent in call.subagents
+        ]
+    return copy

@@ -1,0 +1,399 @@
+"""The documented context a session page is drawn from.
+
+:func:`page_context` turns a :class:`~cclens.parse.session.Session` into plain dataclasses:
+the header (:class:`SessionHeader`), the items of the main line (:class:`ItemView`, each with
+its blocks and the branches that fork from it) and what is left over (branches whose fork is
+unknown, subagents no call spawned). Templates only draw what is here; deciding what to show is
+done in Python, where it can be tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..model import ContentBlock
+from ..model.blocks import (
+    BashCodeExecutionToolResultBlock,
+    CodeExecutionToolResultBlock,
+    ContainerUploadBlock,
+    DocumentBlock,
+    FallbackBlock,
+    ImageBlock,
+    McpToolResultBlock,
+    McpToolUseBlock,
+    RedactedThinkingBlock,
+    SearchResultBlock,
+    ServerToolUseBlock,
+    TextBlock,
+    TextEditorCodeExecutionToolResultBlock,
+    ThinkingBlock,
+    ToolReferenceBlock,
+    ToolResultBlock,
+    ToolSearchToolResultBlock,
+    ToolUseBlock,
+    UnknownBlock,
+    WebFetchToolResultBlock,
+    WebSearchToolResultBlock,
+)
+from ..parse.read import Diagnostic
+from ..parse.session import (
+    AssistantItem,
+    Item,
+    Session,
+    ToolCall,
+    UserItem,
+)
+from .commands import CommandOutput, CommandView, parse_command, parse_command_output
+from .events import EventView, event_view
+
+__all__ = [
+    "BLOCK_TEMPLATES",
+    "BlockView",
+    "BranchView",
+    "ItemView",
+    "PageContext",
+    "SessionHeader",
+    "TokenTotals",
+    "item_views",
+    "own_items",
+    "page_context",
+    "session_header",
+    "token_totals",
+]
+
+
+@dataclass(frozen=True)
+class TokenTotals:
+    """Tokens of a set of responses, each response counted once (by message id or request id)."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    responses: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.input + self.output + self.cache_read + self.cache_write
+
+    def __add__(self, other: TokenTotals) -> TokenTotals:
+        return TokenTotals(
+            self.input + other.input,
+            self.output + other.output,
+            self.cache_read + other.cache_read,
+            self.cache_write + other.cache_write,
+            self.responses + other.responses,
+        )
+
+
+def token_totals(items: Iterable[Item]) -> TokenTotals:
+    """The usage of the assistant responses among ``items``, counted once per response."""
+    seen: set[str] = set()
+    totals = [0, 0, 0, 0, 0]
+    for item in items:
+        if not isinstance(item, AssistantItem):
+            continue
+        usage = item.usage
+        if usage is None:
+            continue
+        key = item.message_id or item.request_id or f"item-{id(item)}"
+        if key in seen:
+            continue
+        seen.add(key)
+        totals[0] += usage.input_tokens or 0
+        totals[1] += usage.output_tokens or 0
+        totals[2] += usage.cache_read_input_tokens or 0
+        totals[3] += usage.cache_creation_input_tokens or 0
+        totals[4] += 1
+    return TokenTotals(*totals)
+
+
+@dataclass(frozen=True)
+class SessionHeader:
+    """The facts at the top of a session page.
+
+    ``tokens`` counts the session's own responses (main line and branches), ``subagent_tokens``
+    those of every subagent below it. ``resume_command`` is what resumes the session in Claude
+    Code. ``diagnostics`` are the file's malformed lines.
+    """
+
+    title: str
+    session_id: str
+    project: str
+    cwd: str | None
+    git_branch: str | None
+    git_branches: list[str]
+    started: datetime | None
+    ended: datetime | None
+    duration: timedelta | None
+    models: list[str]
+    versions: list[str]
+    tokens: TokenTotals
+    subagent_tokens: TokenTotals
+    resume_command: str
+    path: str
+    prompts: int
+    responses: int
+    tool_calls: int
+    tool_errors: int
+    subagents: int
+    branches: int
+    compactions: int
+    diagnostics: list[Diagnostic]
+
+
+def own_items(session: Session) -> list[Item]:
+    """The session's own items: without the sidechain records that belong to its subagents."""
+    if session.is_subagent:
+        return list(session.items)
+    return [item for item in session.items if not item.is_sidechain]
+
+
+def session_header(session: Session) -> SessionHeader:
+    """The header facts of ``session``."""
+    own = own_items(session)
+    agents = [agent for top in session.subagents for agent in top.all_sessions()]
+    subagent_tokens = TokenTotals()
+    for agent in agents:
+        subagent_tokens = subagent_tokens + token_totals(agent.items)
+    calls = list(session.tool_calls.values())
+    return SessionHeader(
+        title=session.title or session.session_id,
+        session_id=session.session_id,
+        project=session.project,
+        cwd=session.cwd,
+        git_branch=session.git_branch,
+        git_branches=session.git_branches,
+        started=session.started,
+        ended=session.ended,
+        duration=session.duration,
+        models=session.models,
+        versions=session.versions,
+        tokens=token_totals(own),
+        subagent_tokens=subagent_tokens,
+        resume_command=f"claude --resume {session.session_id}",
+        path=str(session.path),
+        prompts=sum(1 for i in session.main_line if isinstance(i, UserItem) and i.kind == "prompt"),
+        responses=sum(1 for i in session.main_line if isinstance(i, AssistantItem)),
+        tool_calls=len(calls),
+        tool_errors=sum(1 for c in calls if c.status == "error"),
+        subagents=len(agents),
+        branches=len(session.branches),
+        compactions=len(session.compactions),
+        diagnostics=list(session.diagnostics),
+    )
+
+
+#: The partial that draws each content block kind (``blocks/unknown.html`` for anything else).
+BLOCK_TEMPLATES: dict[type[Any], str] = {
+    TextBlock: "blocks/text.html",
+    ThinkingBlock: "blocks/thinking.html",
+    RedactedThinkingBlock: "blocks/redacted_thinking.html",
+    ToolUseBlock: "blocks/tool_use.html",
+    ImageBlock: "blocks/image.html",
+    DocumentBlock: "blocks/document.html",
+    ToolReferenceBlock: "blocks/tool_reference.html",
+    ServerToolUseBlock: "blocks/server_tool.html",
+    ToolResultBlock: "blocks/tool_result.html",
+    WebSearchToolResultBlock: "blocks/server_tool.html",
+    WebFetchToolResultBlock: "blocks/server_tool.html",
+    CodeExecutionToolResultBlock: "blocks/server_tool.html",
+    BashCodeExecutionToolResultBlock: "blocks/server_tool.html",
+    TextEditorCodeExecutionToolResultBlock: "blocks/server_tool.html",
+    ToolSearchToolResultBlock: "blocks/server_tool.html",
+    McpToolUseBlock: "blocks/server_tool.html",
+    McpToolResultBlock: "blocks/server_tool.html",
+    SearchResultBlock: "blocks/search_result.html",
+    ContainerUploadBlock: "blocks/other.html",
+    FallbackBlock: "blocks/fallback.html",
+    UnknownBlock: "blocks/unknown.html",
+}
+
+
+def _block_template(block: ContentBlock) -> str:
+    # A block type added to the model later is still shown, as its JSON.
+    return BLOCK_TEMPLATES.get(type(block), "blocks/other.html")
+
+
+@dataclass(frozen=True)
+class BlockView:
+    """One content block to draw with ``template``; ``call`` is its tool call for ``tool_use``."""
+
+    template: str
+    block: ContentBlock
+    call: ToolCall | None = None
+
+
+@dataclass
+class BranchView:
+    """An abandoned branch drawn at its fork point, folded: its items and a label."""
+
+    index: int
+    fork: str | None
+    items: list[ItemView]
+    label: str
+
+
+@dataclass
+class ItemView:
+    """One item of the page.
+
+    ``template`` draws it (``items/<kind>.html``); ``anchor`` is its element id (the record's
+    uuid); ``role`` is ``user``, ``assistant`` or ``event``; ``noisy`` items are hidden until
+    the reader asks for details; ``blocks`` are the content blocks of a message; ``event`` the
+    compact view of a non-message record; ``command``/``output`` a slash command and its output;
+    ``orphan_results`` tool results whose call is not in this file; ``branches`` the branches
+    that fork right after this item.
+    """
+
+    template: str
+    item: Item
+    anchor: str
+    role: str
+    noisy: bool = False
+    blocks: list[BlockView] = field(default_factory=list)
+    event: EventView | None = None
+    command: CommandView | None = None
+    output: CommandOutput | None = None
+    orphan_results: list[ToolResultBlock] = field(default_factory=list)
+    branches: list[BranchView] = field(default_factory=list)
+
+    @property
+    def timestamp(self) -> datetime | None:
+        return self.item.timestamp
+
+
+_USER_TEMPLATES = {
+    "prompt": "items/prompt.html",
+    "command": "items/command.html",
+    "command_output": "items/command_output.html",
+    "tool_results": "items/tool_results.html",
+    "compact_summary": "items/compact_summary.html",
+    "meta": "items/meta_prompt.html",
+    "interrupt": "items/interrupt.html",
+}
+
+
+def _user_view(item: UserItem, calls: dict[str, ToolCall]) -> ItemView | None:
+    kind = item.kind
+    view = ItemView(_USER_TEMPLATES[kind], item, item.anchor, "user", noisy=kind == "meta")
+    if kind == "tool_results":
+        view.orphan_results = [
+            b for b in item.tool_results if not b.tool_use_id or b.tool_use_id not in calls
+        ]
+        extra = [b for b in item.blocks if not isinstance(b, ToolResultBlock)]
+        view.blocks = [BlockView(_block_template(b), b) for b in extra]
+        if not view.orphan_results and not view.blocks:
+            return None  # every result is drawn inside its call
+        return view
+    if kind == "command":
+        view.command = parse_command(item.text)
+    elif kind == "command_output":
+        view.output = parse_command_output(item.text)
+    else:
+        # Text blocks are drawn from ``item.text`` (string content or joined blocks); the rest
+        # (images, documents, unknown blocks) one by one.
+        view.blocks = [
+            BlockView(_block_template(b), b) for b in item.blocks if not isinstance(b, TextBlock)
+        ]
+    return view
+
+
+def _assistant_view(item: AssistantItem) -> ItemView:
+    calls = {c.block.id: c for c in item.tool_calls if c.block.id}
+    by_block = {id(c.block): c for c in item.tool_calls}
+    blocks = []
+    for block in item.blocks:
+        call = None
+        if isinstance(block, ToolUseBlock):
+            call = by_block.get(id(block)) or (calls.get(block.id) if block.id else None)
+        blocks.append(BlockView(_block_template(block), block, call))
+    return ItemView("items/assistant.html", item, item.anchor, "assistant", blocks=blocks)
+
+
+def _item_view(item: Item, calls: dict[str, ToolCall]) -> ItemView | None:
+    if isinstance(item, UserItem):
+        return _user_view(item, calls)
+    if isinstance(item, AssistantItem):
+        return _assistant_view(item)
+    event = event_view(item)
+    template = (
+        "items/compact_boundary.html"
+        if event.kind == "system:compact_boundary"
+        else "items/event.html"
+    )
+    return ItemView(template, item, item.anchor, "event", noisy=event.noisy, event=event)
+
+
+def item_views(items: Sequence[Item], calls: dict[str, ToolCall]) -> list[ItemView]:
+    """The views of ``items`` in order.
+
+    Tool-result messages whose results are all drawn inside their calls are left out.
+    """
+    views = []
+    for item in items:
+        view = _item_view(item, calls)
+        if view is not None:
+            views.append(view)
+    return views
+
+
+@dataclass
+class PageContext:
+    """Everything a session page draws.
+
+    ``items``: the main line; ``trailing_branches``: branches whose fork point is not on the
+    main line; ``orphan_subagents``: subagent sessions no tool call claimed (drawn at the end).
+    """
+
+    header: SessionHeader
+    items: list[ItemView]
+    trailing_branches: list[BranchView]
+    orphan_subagents: list[Session]
+    session: Session
+
+
+def _branch_label(items: Sequence[ItemView]) -> str:
+    prompts = [v for v in items if isinstance(v.item, UserItem) and v.item.kind == "prompt"]
+    count = sum(1 for v in items if v.role != "event")
+    label = f"{count} message{'s' if count != 1 else ''}"
+    if prompts:
+        assert isinstance(prompts[0].item, UserItem)
+        first = " ".join(prompts[0].item.text.split())
+        label += f", starting with “{first[:80]}{'…' if len(first) > 80 else ''}”"
+    return label
+
+
+def page_context(
+    session: Session,
+    *,
+    show_branches: bool = True,
+    views: Callable[[Sequence[Item], dict[str, ToolCall]], list[ItemView]] = item_views,
+) -> PageContext:
+    """The context of ``session``'s page (see :class:`PageContext`)."""
+    calls = session.tool_calls
+    main = views(session.main_line, calls)
+    trailing: list[BranchView] = []
+    if show_branches and session.branches:
+        by_uuid: dict[str, ItemView] = {}
+        for view in main:
+            for entry in view.item.entries:
+                uuid = getattr(entry.record, "uuid", None)
+                if isinstance(uuid, str) and uuid:
+                    by_uuid[uuid] = view
+        for index, branch in enumerate(session.branches):
+            branch_items = views(branch.items, calls)
+            if not branch_items:
+                continue
+            branch_view = BranchView(index, branch.fork, branch_items, _branch_label(branch_items))
+            host = by_uuid.get(branch.fork or "")
+            if host is None:
+                trailing.append(branch_view)
+            else:
+                host.branches.append(branch_view)
+    claimed = {id(agent) for call in calls.values() for agent in call.subagents}
+    orphans = [agent for agent in session.subagents if id(agent) not in claimed]
+    return PageContext(session_header(session), main, trailing, orphans, session)

@@ -1,0 +1,173 @@
+"""Diffs drawn from ``structuredPatch`` hunks, or computed with difflib when a result has none."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from markupsafe import Markup
+
+from .highlight import MAX_HIGHLIGHT_BYTES
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
+__all__ = ["DiffHunk", "DiffLine", "build_hunks", "diff_stats", "render_diff"]
+
+LineKind = Literal["add", "del", "ctx", "note"]
+_HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+#: Diffs with more lines than this are cut, with a note saying how much was left out.
+MAX_DIFF_LINES = 4000
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """One line of a hunk: its kind, its numbers in the old and new file, its text."""
+
+    kind: LineKind
+    old: int | None
+    new: int | None
+    text: str
+
+
+@dataclass
+class DiffHunk:
+    """A hunk: where it starts in both files and its lines."""
+
+    old_start: int
+    new_start: int
+    lines: list[DiffLine] = field(default_factory=list)
+
+
+def _int(value: Any, default: int) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _hunk(old_start: int, new_start: int, raw_lines: Sequence[Any]) -> DiffHunk:
+    hunk = DiffHunk(old_start, new_start)
+    old, new = old_start, new_start
+    for raw in raw_lines:
+        text = raw if isinstance(raw, str) else str(raw)
+        mark, body = text[:1], text[1:]
+        if mark == "+":
+            hunk.lines.append(DiffLine("add", None, new, body))
+            new += 1
+        elif mark == "-":
+            hunk.lines.append(DiffLine("del", old, None, body))
+            old += 1
+        elif mark == "\\":
+            hunk.lines.append(DiffLine("note", None, None, text))
+        else:
+            hunk.lines.append(DiffLine("ctx", old, new, body))
+            old += 1
+            new += 1
+    return hunk
+
+
+def _from_patch(hunks: Sequence[Mapping[str, Any]]) -> list[DiffHunk]:
+    out = []
+    for raw in hunks:
+        lines = raw.get("lines")
+        out.append(
+            _hunk(
+                _int(raw.get("oldStart"), 1),
+                _int(raw.get("newStart"), 1),
+                lines if isinstance(lines, list) else [],
+            )
+        )
+    return out
+
+
+def _from_texts(old: str, new: str) -> list[DiffHunk]:
+    old_lines = old.split("\n")
+    new_lines = new.split("\n")
+    out: list[DiffHunk] = []
+    current: list[str] = []
+    starts = (1, 1)
+    for line in difflib.unified_diff(old_lines, new_lines, lineterm="", n=3):
+        if line.startswith(("---", "+++")) and not out and not current:
+            continue
+        match = _HUNK_HEADER.match(line)
+        if match:
+            if current:
+                out.append(_hunk(*starts, current))
+            # difflib writes start 0 for an empty side; the first line is still line 1.
+            starts = (max(1, int(match.group(1))), max(1, int(match.group(3))))
+            current = []
+        else:
+            current.append(line)
+    if current:
+        out.append(_hunk(*starts, current))
+    return out
+
+
+def build_hunks(
+    hunks: Sequence[Mapping[str, Any]] | None, *, old: str | None = None, new: str | None = None
+) -> list[DiffHunk]:
+    """Hunks of ``structuredPatch``, else computed from ``old`` and ``new`` (either may be "")."""
+    if hunks:
+        return _from_patch([h for h in hunks if isinstance(h, Mapping)])
+    if old is None and new is None:
+        return []
+    return _from_texts(old or "", new or "")
+
+
+def diff_stats(hunks: Sequence[DiffHunk]) -> tuple[int, int]:
+    """Lines added and removed."""
+    added = sum(1 for h in hunks for line in h.lines if line.kind == "add")
+    removed = sum(1 for h in hunks for line in h.lines if line.kind == "del")
+    return added, removed
+
+
+def _cap(hunks: list[DiffHunk]) -> tuple[list[DiffHunk], int]:
+    total = sum(len(h.lines) for h in hunks)
+    if total <= MAX_DIFF_LINES:
+        return hunks, 0
+    kept: list[DiffHunk] = []
+    budget = MAX_DIFF_LINES
+    for hunk in hunks:
+        if budget <= 0:
+            break
+        kept.append(DiffHunk(hunk.old_start, hunk.new_start, hunk.lines[:budget]))
+        budget -= len(hunk.lines)
+    return kept, total - MAX_DIFF_LINES
+
+
+def render_diff(
+    environment: Environment,
+    hunks: Sequence[Mapping[str, Any]] | None,
+    *,
+    old: str | None = None,
+    new: str | None = None,
+    filename: str | None = None,
+) -> Markup:
+    """A unified diff table: old and new line numbers, added and removed lines styled apart."""
+    if (
+        hunks is None
+        and old is not None
+        and new is not None
+        and len(old) + len(new) > 4 * MAX_HIGHLIGHT_BYTES
+    ):
+        # difflib is quadratic in the worst case; on huge texts show the sizes instead.
+        built: list[DiffHunk] = []
+        too_large = True
+    else:
+        built = build_hunks(hunks, old=old, new=new)
+        too_large = False
+    added, removed = diff_stats(built)
+    shown, omitted = _cap(built)
+    template = environment.get_template("_diff.html")
+    return Markup(
+        template.render(
+            hunks=shown,
+            added=added,
+            removed=removed,
+            omitted=omitted,
+            filename=filename,
+            too_large=too_large,
+            computed=not hunks,
+        )
+    )

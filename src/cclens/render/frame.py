@@ -1,0 +1,160 @@
+"""The frame around every tool call: header, status badges, the result as the model saw it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..model import UNSET
+from ..model.blocks import ImageBlock, TextBlock
+from ..model.tools.mcp import mcp_parts
+from ..parse.session import ToolCall
+from .environment import format_duration
+
+__all__ = ["Badge", "ResultPart", "ToolFrame", "summary_of", "tool_frame"]
+
+#: Input fields that say best what a call did, in order of preference.
+_SUMMARY_KEYS = (
+    "description",
+    "command",
+    "file_path",
+    "notebook_path",
+    "path",
+    "pattern",
+    "url",
+    "query",
+    "subject",
+    "skill",
+    "task_id",
+    "taskId",
+    "shell_id",
+    "bash_id",
+    "prompt",
+    "plan",
+    "cron",
+    "script",
+)
+_SUMMARY_LENGTH = 140
+#: A result with more lines than this starts folded.
+_FOLD_LINES = 40
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A label in a tool's header; ``kind``: ``error``, ``warn``, ``info``, ``ok``, ``muted``."""
+
+    text: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class ResultPart:
+    """A piece of the result the model saw: ``text``, an ``image`` (base64 data) or ``json``."""
+
+    kind: Literal["text", "image", "json"]
+    value: Any
+    media_type: str = ""
+
+
+@dataclass(frozen=True)
+class ToolFrame:
+    """What ``tools/_frame.html`` draws around a view (documented field by field).
+
+    ``display_name``: the tool name (the tool half for MCP tools, ``server`` holding the other);
+    ``summary``: one line (the view's ``summary`` or one derived from the input); ``badges``;
+    ``duration``: call to result; ``result_parts``: the ``tool_result`` content; ``open``: whether
+    the call starts unfolded; ``result_open``: whether the raw result starts unfolded;
+    ``view_error``: why the tool's own view could not draw it (then the generic view did).
+    """
+
+    display_name: str
+    server: str
+    summary: str
+    badges: list[Badge] = field(default_factory=list)
+    duration: str = ""
+    result_parts: list[ResultPart] = field(default_factory=list)
+    open: bool = True
+    result_open: bool = False
+    view_error: str = ""
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= _SUMMARY_LENGTH else line[: _SUMMARY_LENGTH - 1] + "…"
+
+
+def summary_of(call: ToolCall) -> str:
+    """A one-line summary of ``call`` from its input (its description, command, path, …)."""
+    raw = call.block.input
+    if not isinstance(raw, Mapping):
+        return ""
+    for key in _SUMMARY_KEYS:
+        value = raw.get(key)
+        if isinstance(value, str) and value.strip():
+            return _one_line(value)
+    return ""
+
+
+def _is_background(call: ToolCall) -> bool:
+    raw_input = call.block.input
+    raw_result = call.raw_result
+    return (isinstance(raw_input, Mapping) and raw_input.get("run_in_background") is True) or (
+        isinstance(raw_result, Mapping)
+        and bool(raw_result.get("backgroundTaskId") or raw_result.get("isAsync"))
+    )
+
+
+_STATUS_BADGES = {
+    "error": Badge("error", "error"),
+    "rejected": Badge("rejected by user", "warn"),
+    "interrupted": Badge("interrupted", "warn"),
+    "pending": Badge("no result", "muted"),
+}
+
+
+def _result_parts(call: ToolCall) -> list[ResultPart]:
+    block = call.result_block
+    if block is None:
+        return []
+    content = block.content
+    if isinstance(content, str):
+        return [ResultPart("text", content)] if content else []
+    parts: list[ResultPart] = []
+    if isinstance(content, list):
+        for item in content:
+            if isinstance(item, TextBlock):
+                parts.append(ResultPart("text", item.text))
+            elif isinstance(item, ImageBlock) and item.source and item.source.data:
+                parts.append(ResultPart("image", item.source.data, item.source.media_type or ""))
+            else:
+                parts.append(ResultPart("json", item))
+    return parts
+
+
+def tool_frame(call: ToolCall, prepared: Mapping[str, Any], view_error: str = "") -> ToolFrame:
+    """The frame of ``call`` drawn by a view that prepared ``prepared``."""
+    parts = mcp_parts(call.name)
+    badges: list[Badge] = []
+    status_badge = _STATUS_BADGES.get(call.status)
+    if status_badge:
+        badges.append(status_badge)
+    if _is_background(call):
+        badges.append(Badge("background", "info"))
+    if call.subagents:
+        count = len(call.subagents)
+        badges.append(Badge(f"{count} subagent{'s' if count != 1 else ''}", "info"))
+    summary = prepared.get("summary")
+    result_parts = _result_parts(call)
+    lines = sum(p.value.count("\n") + 1 for p in result_parts if p.kind == "text")
+    return ToolFrame(
+        display_name=parts.tool if parts else call.name,
+        server=parts.server if parts else "",
+        summary=_one_line(summary) if isinstance(summary, str) and summary else summary_of(call),
+        badges=badges,
+        duration=format_duration(call.duration) if call.duration is not None else "",
+        result_parts=result_parts,
+        open=True,
+        result_open=lines <= _FOLD_LINES and call.raw_result is UNSET,
+        view_error=view_error,
+    )

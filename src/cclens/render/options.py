@@ -1,0 +1,36 @@
+"""How a session page is rendered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_OPTIONS", "THEMES", "RenderOptions"]
+
+#: ``auto`` follows the reader's system setting (``prefers-color-scheme``).
+THEMES = ("auto", "light", "dark")
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """Options of :func:`cclens.render.render_session_page` and friends.
+
+    ``standalone``: inline the CSS, JavaScript and images so the page is one file that works
+    offline (export); ``False`` links ``{static_url}/cclens.css`` and ``cclens.js`` (web app).
+    ``theme``: ``auto``, ``light`` or ``dark``. ``show_branches``: draw abandoned branches (rewinds,
+    edited prompts) as openable blocks at their fork point. ``title_suffix`` is appended to the
+    document title (``" · cclens"``).
+    """
+
+    standalone: bool = True
+    static_url: str = "/static"
+    theme: str = "auto"
+    show_branches: bool = True
+    title_suffix: str = ""
+
+    def __post_init__(self) -> None:
+        if self.theme not in THEMES:
+            raise ValueError(f"theme must be one of {', '.join(THEMES)}, not {self.theme!r}")
+
+
+#: The options used when none are given.
+DEFAULT_OPTIONS = RenderOptions()

@@ -1,0 +1,262 @@
+"""A session as Rich renderables, for the terminal (``cclens show``).
+
+The same choices as the page, in text: prompts and answers as markdown, thinking folded to its
+first line, each tool call as one line with its input and the start of its result, system records
+as dim lines (noisy ones only with ``details``), subagents summarised or nested. Text from the
+transcript is stripped of terminal control sequences before it is drawn, so a transcript cannot
+move the cursor or retitle the terminal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.markdown import Markdown
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from ..model.blocks import ImageBlock, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
+from ..parse.session import AssistantItem, Item, Session, ToolCall, UserItem
+from .commands import parse_command, parse_command_output
+from .context import session_header
+from .environment import format_duration, format_time, format_tokens
+from .events import event_view, strip_ansi
+from .frame import summary_of
+
+__all__ = ["TerminalOptions", "session_renderables"]
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str) -> str:
+    """``text`` without terminal escape sequences or control characters (tabs and newlines stay)."""
+    return _CONTROL.sub("", strip_ansi(text))
+
+
+@dataclass(frozen=True)
+class TerminalOptions:
+    """``details``: show noisy records; ``result_lines``: lines of each tool result shown (0 for
+    all); ``subagents``: draw subagent conversations in full rather than as one line."""
+
+    details: bool = False
+    result_lines: int = 12
+    subagents: bool = False
+
+
+_STATUS_STYLE = {
+    "error": "bold red",
+    "rejected": "yellow",
+    "interrupted": "yellow",
+    "pending": "dim",
+}
+_STATUS_TEXT = {
+    "error": "error",
+    "rejected": "rejected by user",
+    "interrupted": "interrupted",
+    "pending": "no result",
+}
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _header(session: Session) -> RenderableType:
+    header = session_header(session)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim")
+    grid.add_column()
+
+    def row(name: str, value: str) -> None:
+        # Text, not str: a plain string would be read as console markup ("[red]" in a title).
+        grid.add_row(Text(name), Text(clean(value)))
+
+    row("Project", header.project)
+    if header.cwd:
+        row("Directory", header.cwd)
+    if header.git_branches:
+        row("Git branch", ", ".join(header.git_branches))
+    if header.started:
+        when = format_time(header.started)
+        if header.ended:
+            when += f" → {format_time(header.ended)} ({format_duration(header.duration)})"
+        row("Time", when)
+    if header.models:
+        row("Models", ", ".join(header.models))
+    if header.versions:
+        row("Claude Code", ", ".join(header.versions))
+    tokens = header.tokens
+    if tokens.responses:
+        row(
+            "Tokens",
+            f"{format_tokens(tokens.total)} (in {format_tokens(tokens.input)}, out "
+            f"{format_tokens(tokens.output)}, cache read {format_tokens(tokens.cache_read)}, "
+            f"cache write {format_tokens(tokens.cache_write)})",
+        )
+    row(
+        "Activity",
+        f"{_count(header.prompts, 'prompt')}, {_count(header.responses, 'response')}, "
+        f"{_count(header.tool_calls, 'tool call')} ({header.tool_errors} failed), "
+        f"{_count(header.subagents, 'subagent')}",
+    )
+    row("Resume", header.resume_command)
+    for diagnostic in header.diagnostics:
+        grid.add_row(Text("Unreadable", style="yellow"), Text(clean(str(diagnostic))))
+    return Panel(grid, title=Text(clean(header.title), style="bold"), title_align="left")
+
+
+def _markdown(text: str) -> RenderableType:
+    return Markdown(clean(text), code_theme="ansi_dark", hyperlinks=False)
+
+
+def _head(label: str, style: str, item: Item, extra: str = "") -> Text:
+    text = Text()
+    text.append(label, style=style)
+    if extra:
+        text.append(f"  {clean(extra)}", style="dim")
+    if item.timestamp:
+        text.append(f"  {format_time(item.timestamp, '%H:%M:%S')}", style="dim")
+    return text
+
+
+def _result_lines(text: str, limit: int) -> Text:
+    lines = clean(text).rstrip("\n").split("\n")
+    shown = lines if limit <= 0 else lines[:limit]
+    out = Text("\n".join(shown), style="dim")
+    if len(shown) < len(lines):
+        out.append(f"\n… {len(lines) - len(shown)} more lines", style="italic dim")
+    return out
+
+
+def _tool(call: ToolCall, options: TerminalOptions, depth: int) -> Iterator[RenderableType]:
+    line = Text("⚙ ", style="cyan")
+    line.append(clean(call.name), style="bold cyan")
+    summary = summary_of(call)
+    if summary:
+        line.append(f"  {clean(summary)}")
+    if call.status in _STATUS_TEXT:
+        line.append(f"  [{_STATUS_TEXT[call.status]}]", style=_STATUS_STYLE[call.status])
+    if call.duration is not None:
+        line.append(f"  {format_duration(call.duration)}", style="dim")
+    yield line
+    raw = call.block.input
+    data: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+    command = data.get("command")
+    if isinstance(command, str) and command.strip() and " ".join(command.split()) != summary:
+        yield Padding(
+            Syntax(clean(command), "bash", theme="ansi_dark", word_wrap=True), (0, 0, 0, 2)
+        )
+    text = call.result_text
+    if text.strip():
+        style = "red" if call.is_error else ""
+        body = _result_lines(text, options.result_lines)
+        if style:
+            body.stylize(style)
+        yield Padding(body, (0, 0, 0, 2))
+    for agent in call.subagents:
+        yield from _subagent(agent, options, depth)
+
+
+def _subagent(agent: Session, options: TerminalOptions, depth: int) -> Iterator[RenderableType]:
+    title = clean(agent.title or agent.agent_id or agent.session_id)
+    label = Text(f"↳ Subagent: {title}", style="magenta")
+    label.append(f"  ({len(agent.items)} items)", style="dim")
+    yield Padding(label, (0, 0, 0, 2))
+    if options.subagents and depth < 6:
+        inner = list(_items(agent, options, depth + 1))
+        yield Padding(Group(*inner), (0, 0, 0, 4))
+
+
+def _assistant(
+    item: AssistantItem, options: TerminalOptions, depth: int
+) -> Iterator[RenderableType]:
+    model = item.model if item.model and item.model != "<synthetic>" else ""
+    yield _head("◆ Claude", "bold green", item, model)
+    calls = {id(c.block): c for c in item.tool_calls}
+    for block in item.blocks:
+        if isinstance(block, TextBlock):
+            if block.text.strip():
+                yield _markdown(block.text)
+        elif isinstance(block, ThinkingBlock):
+            thought = " ".join(block.thinking.split())
+            if thought:
+                short = thought if len(thought) <= 160 else thought[:159] + "…"
+                yield Text(f"✻ Thinking: {clean(short)}", style="italic dim magenta")
+            else:
+                yield Text("✻ Thinking: empty (only its signature was kept)", style="italic dim")
+        elif isinstance(block, RedactedThinkingBlock):
+            yield Text("✻ Redacted thinking", style="italic dim")
+        elif isinstance(block, ToolUseBlock):
+            call = calls.get(id(block))
+            if call is not None:
+                yield from _tool(call, options, depth)
+        elif isinstance(block, ImageBlock):
+            yield Text("[image]", style="dim")
+
+
+def _user(item: UserItem) -> Iterator[RenderableType]:
+    kind = item.kind
+    if kind == "prompt":
+        yield _head("▶ You", "bold blue", item)
+        yield _markdown(item.text) if item.text.strip() else Text("(empty prompt)", style="dim")
+        for _ in item.images:
+            yield Text("[image]", style="dim")
+    elif kind == "command":
+        command = parse_command(item.text)
+        yield _head("▶ Command", "bold blue", item, command.line if command else item.text)
+    elif kind == "command_output":
+        output = parse_command_output(item.text)
+        if output.stdout:
+            yield Padding(Text(clean(output.stdout), style="dim"), (0, 0, 0, 2))
+        if output.stderr:
+            yield Padding(Text(clean(output.stderr), style="red"), (0, 0, 0, 2))
+    elif kind == "interrupt":
+        yield Text("⏹ Interrupted by the user", style="yellow")
+    elif kind == "compact_summary":
+        yield Text("Summary of the earlier conversation (written at compaction)", style="dim")
+
+
+def _items(session: Session, options: TerminalOptions, depth: int) -> Iterator[RenderableType]:
+    for item in session.main_line:
+        if isinstance(item, UserItem):
+            yield from _user(item)
+        elif isinstance(item, AssistantItem):
+            yield from _assistant(item, options, depth)
+        else:
+            view = event_view(item)
+            if view.noisy and not options.details:
+                continue
+            if view.kind == "system:compact_boundary":
+                yield Rule(Text(f"{view.label} {clean(view.summary)}"), style="yellow")
+                continue
+            style = {"error": "red", "warn": "yellow"}.get(view.level, "dim")
+            line = Text(f"· {view.label}", style=style)
+            if view.summary:
+                line.append(f"  {clean(view.summary)}", style="dim")
+            if view.link is not None:
+                line.append(f"  {clean(view.link.text)}")
+                if view.link.url:
+                    line.append(f" <{clean(view.link.url)}>", style="dim")
+            yield line
+
+
+def session_renderables(
+    session: Session, options: TerminalOptions = TerminalOptions()
+) -> Iterator[RenderableType]:
+    """``session`` as Rich renderables, header first, in reading order."""
+    yield _header(session)
+    yield from _items(session, options, 0)
+    if session.branches:
+        count = len(session.branches)
+        yield Text(
+            f"{count} other branch{'es' if count != 1 else ''} not shown (see the HTML export)",
+            style="dim",
+        )

@@ -1,0 +1,167 @@
+"""A dedicated view for every tool Claude Code has, drawn from its typed input and result.
+
+:data:`TOOL_VIEWS` maps every built-in tool name, current and old (``Task``, ``KillShell``,
+``KillBash``, ``exit_plan_mode``, ``ListMcpResources``, …), to a
+:class:`~cclens.render.views.ToolView`; :data:`MCP_VIEW` draws every ``mcp__<server>__<tool>``
+call. Each view's ``prepare`` (in the module of its family, like :mod:`cclens.model.tools`)
+turns a :class:`~cclens.parse.session.ToolCall` into the variables of its template under
+``templates/tools/``, which the frame (``tools/_frame.html``) wraps with the call's header.
+
+Every prepared mapping has ``i`` (the typed input), ``r`` (the typed ``toolUseResult`` when it has
+the tool's shape, else ``None``), ``error`` (what a failed or refused call reported), ``summary``
+(the header line) and ``badges`` (``(text, kind)`` pairs). Strings stay untrusted text: templates
+escape them, links are :class:`Link` values limited to ``http``/``https`` and in-page anchors, and
+only the view helpers' output is markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..views import ToolView
+from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
+from ._common import Field, Link, Prepare
+
+__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
+
+
+def _view(
+    name: str, template: str, prepare: Prepare, *tools: str
+) -> tuple[ToolView, tuple[str, ...]]:
+    return ToolView(name, f"tools/{template}.html", prepare), tools
+
+
+#: Every view, with the tool names it draws.
+VIEWS: tuple[tuple[ToolView, tuple[str, ...]], ...] = (
+    # Shell and background tasks
+    _view("bash", "bash", shell.prepare_bash, "Bash", "PowerShell"),
+    _view(
+        "background-output",
+        "background_output",
+        shell.prepare_background_output,
+        "BashOutput",
+        "TaskOutput",
+        "AgentOutputTool",
+    ),
+    _view("task-stop", "task_stop", shell.prepare_task_stop, "TaskStop", "KillShell", "KillBash"),
+    _view("monitor", "monitor", shell.prepare_monitor, "Monitor"),
+    _view("repl", "repl", shell.prepare_repl, "REPL"),
+    # Files
+    _view("read", "read", files.prepare_read, "Read"),
+    _view("write", "write", files.prepare_write, "Write"),
+    _view("edit", "edit", files.prepare_edit, "Edit"),
+    _view("multi-edit", "multi_edit", files.prepare_multi_edit, "MultiEdit"),
+    _view("notebook-edit", "notebook_edit", files.prepare_notebook_edit, "NotebookEdit"),
+    _view("ls", "ls", files.prepare_ls, "LS"),
+    # Search
+    _view("glob", "glob", search.prepare_glob, "Glob"),
+    _view("grep", "grep", search.prepare_grep, "Grep"),
+    _view("lsp", "lsp", search.prepare_lsp, "LSP"),
+    _view("tool-search", "tool_search", search.prepare_tool_search, "ToolSearch"),
+    # Web
+    _view("web-fetch", "web_fetch", web.prepare_web_fetch, "WebFetch"),
+    _view("web-search", "web_search", web.prepare_web_search, "WebSearch"),
+    # Agents and teams
+    _view("agent", "agent", agents.prepare_agent, "Agent", "Task"),
+    _view("workflow", "workflow", agents.prepare_workflow, "Workflow"),
+    _view("skill", "fields", agents.prepare_skill, "Skill"),
+    _view("send-message", "fields", agents.prepare_send_message, "SendMessage"),
+    _view("team-create", "fields", agents.prepare_team_create, "TeamCreate"),
+    _view("team-delete", "fields", agents.prepare_team_delete, "TeamDelete"),
+    _view("structured-output", "fields", agents.prepare_structured_output, "StructuredOutput"),
+    _view("list-agents", "fields", agents.prepare_arguments, "ListAgents"),
+    _view("subagent-handback", "fields", agents.prepare_arguments, "SubagentHandback"),
+    # Task list
+    _view("todo", "todo", tasks.prepare_todo_write, "TodoWrite"),
+    _view("task-create", "task", tasks.prepare_task_create, "TaskCreate"),
+    _view("task-update", "task", tasks.prepare_task_update, "TaskUpdate"),
+    _view("task-get", "task", tasks.prepare_task_get, "TaskGet"),
+    _view("task-list", "task_list", tasks.prepare_task_list, "TaskList"),
+    # Plans and the user
+    _view("enter-plan-mode", "fields", interaction.prepare_enter_plan_mode, "EnterPlanMode"),
+    _view(
+        "exit-plan-mode",
+        "exit_plan_mode",
+        interaction.prepare_exit_plan_mode,
+        "ExitPlanMode",
+        "exit_plan_mode",
+    ),
+    _view("set-goal", "fields", interaction.prepare_set_goal, "SetGoal"),
+    _view(
+        "ask-user-question",
+        "ask_user_question",
+        interaction.prepare_ask_user_question,
+        "AskUserQuestion",
+    ),
+    _view("push-notification", "fields", interaction.prepare_push_notification, "PushNotification"),
+    _view(
+        "read-notifications", "fields", interaction.prepare_read_notifications, "ReadNotifications"
+    ),
+    _view("send-feedback", "fields", interaction.prepare_send_feedback, "SendFeedback"),
+    _view(
+        "onboarding-role-picker",
+        "fields",
+        interaction.prepare_onboarding_role,
+        "ShowOnboardingRolePicker",
+    ),
+    _view("offer-chrome-setup", "fields", interaction.prepare_chrome_setup, "OfferChromeSetup"),
+    _view("send-user-message", "fields", agents.prepare_arguments, "SendUserMessage"),
+    _view("send-user-file", "fields", agents.prepare_arguments, "SendUserFile"),
+    _view("share-onboarding-guide", "fields", agents.prepare_arguments, "ShareOnboardingGuide"),
+    _view("end-conversation", "fields", agents.prepare_arguments, "EndConversation"),
+    # MCP built-ins
+    _view(
+        "list-mcp-resources",
+        "mcp_resources",
+        mcp.prepare_list_mcp_resources,
+        "ListMcpResourcesTool",
+        "ListMcpResources",
+    ),
+    _view(
+        "read-mcp-resource",
+        "mcp_resource",
+        mcp.prepare_read_mcp_resource,
+        "ReadMcpResourceTool",
+        "ReadMcpResource",
+    ),
+    _view(
+        "read-mcp-resource-dir",
+        "mcp_resources",
+        mcp.prepare_read_mcp_resource_dir,
+        "ReadMcpResourceDirTool",
+    ),
+    _view("refresh-mcp-tools", "fields", mcp.prepare_refresh_mcp_tools, "RefreshMcpTools"),
+    _view("wait-for-mcp-servers", "fields", agents.prepare_arguments, "WaitForMcpServers"),
+    # Scheduling
+    _view("cron-create", "fields", schedule.prepare_cron_create, "CronCreate"),
+    _view("cron-delete", "fields", schedule.prepare_cron_delete, "CronDelete"),
+    _view("cron-list", "cron_list", schedule.prepare_cron_list, "CronList"),
+    _view("schedule-wakeup", "fields", schedule.prepare_schedule_wakeup, "ScheduleWakeup"),
+    _view("remote-trigger", "fields", schedule.prepare_remote_trigger, "RemoteTrigger"),
+    # Everything else
+    _view("enter-worktree", "fields", other.prepare_enter_worktree, "EnterWorktree"),
+    _view("exit-worktree", "fields", other.prepare_exit_worktree, "ExitWorktree"),
+    _view("config", "fields", other.prepare_config, "Config"),
+    _view("artifact", "fields", other.prepare_artifact, "Artifact"),
+    _view("projects", "fields", other.prepare_projects, "Projects"),
+    _view("claude-design", "fields", other.prepare_claude_design, "ClaudeDesign"),
+    _view("report-findings", "findings", other.prepare_report_findings, "ReportFindings"),
+    _view("propose-skills", "skill_proposals", other.prepare_propose_skills, "propose_skills"),
+)
+
+
+def _by_name(views: Iterable[tuple[ToolView, tuple[str, ...]]]) -> dict[str, ToolView]:
+    index: dict[str, ToolView] = {}
+    for view, tools in views:
+        for tool in tools:
+            if tool in index:
+                raise ValueError(f"tool {tool!r} has two views")
+            index[tool] = view
+    return index
+
+
+#: The view of every built-in tool, by every name the tool has had.
+TOOL_VIEWS: dict[str, ToolView] = _by_name(VIEWS)
+
+#: The view of every MCP tool (``mcp__<server>__<tool>``).
+MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp)

@@ -1,0 +1,276 @@
+"""What every tool view shares: the base variables, field rows, safe links and small formatters."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal, TypeVar
+from urllib.parse import urlsplit
+
+from markupsafe import Markup
+
+from ...model import UNSET
+from ...model.tools import ToolErrorText, parse_tool_result
+from ...parse.session import ToolCall
+from ..views import ViewHelpers
+
+T = TypeVar("T")
+Prepare = Callable[[ToolCall, ViewHelpers], Mapping[str, Any]]
+FieldKind = Literal["text", "code", "pre", "html", "link"]
+
+_TOOL_USE_ERROR = re.compile(r"</?tool_use_error>")
+_TAGGED_SECTION = re.compile(r"<([a-z_]+)>\n?(.*?)\n?</\1>", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link to an ``http``/``https`` URL or an in-page ``#anchor``, never another scheme."""
+
+    href: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named value of a call, ready to lay out.
+
+    ``kind`` says how: ``text`` inline, ``code`` inline code, ``pre`` a block of text, ``html``
+    markup made by the view helpers, ``link`` a :class:`Link`.
+    """
+
+    label: str
+    kind: FieldKind
+    value: Any
+
+
+def as_type(value: Any, type_: type[T]) -> T | None:
+    """``value`` when it is a ``type_``, else ``None``."""
+    return value if isinstance(value, type_) else None
+
+
+def text_of(value: Any) -> str:
+    """A string field's value, or ``""`` when it is absent, null or not a string."""
+    return value if isinstance(value, str) else ""
+
+
+def int_of(value: Any) -> int | None:
+    """An integer field's value, or ``None``."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def number_of(value: Any) -> float | None:
+    """A number field's value, or ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def list_of(value: Any) -> list[Any]:
+    """A list field's value, or ``[]``."""
+    return value if isinstance(value, list) else []
+
+
+def words(value: Any) -> str:
+    """An identifier-like value for people: ``in_progress`` → ``in progress``."""
+    return text_of(value).replace("_", " ")
+
+
+def first_line(text: str, limit: int = 120) -> str:
+    """The first non-blank line of ``text``, cut to ``limit`` characters."""
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def safe_href(url: str) -> str | None:
+    """``url`` when it is an absolute ``http``/``https`` URL a page may link to, else ``None``."""
+    # Browsers drop tabs and newlines inside a scheme ("java\tscript:"): drop them the same way.
+    cleaned = "".join(ch for ch in url.strip() if ch not in "\t\r\n")
+    try:
+        parts = urlsplit(cleaned)
+    except ValueError:
+        return None
+    return cleaned if parts.scheme.lower() in ("http", "https") and parts.netloc else None
+
+
+def link(url: str, text: str | None = None) -> Link | None:
+    """A :class:`Link` to ``url``, or ``None`` when it is not a safe web address."""
+    href = safe_href(url)
+    return Link(href, text or url) if href else None
+
+
+def seconds(value: float | None) -> str:
+    """A span of seconds for people: ``350ms``, ``4.5s``, ``3m 05s``, ``1h 02m``."""
+    if value is None or value < 0:
+        return ""
+    if value < 1:
+        return f"{value * 1000:.0f}ms"
+    if value < 60:
+        return f"{value:.1f}".removesuffix(".0") + "s"
+    minutes, secs = divmod(round(value), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {secs:02d}s"
+
+
+def millis(value: Any) -> str:
+    """A span given in milliseconds, for people."""
+    number = number_of(value)
+    return seconds(number / 1000) if number is not None else ""
+
+
+def epoch(value: Any) -> str:
+    """An epoch time (seconds or milliseconds) as UTC text."""
+    number = number_of(value)
+    if number is None:
+        return ""
+    if number > 1e11:
+        number /= 1000
+    try:
+        return datetime.fromtimestamp(number, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (OverflowError, OSError, ValueError):
+        return str(value)
+
+
+def size_of(value: Any) -> str:
+    """A size in bytes for people: ``512 bytes``, ``3.4 KB``."""
+    size = number_of(value)
+    if size is None:
+        return ""
+    for unit in ("bytes", "KB", "MB"):
+        if size < 1024:
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"
+
+
+class Fields:
+    """Collects :class:`Field` rows, dropping absent values and choosing how each is drawn."""
+
+    def __init__(self, helpers: ViewHelpers) -> None:
+        self._helpers = helpers
+        self.rows: list[Field] = []
+
+    def add(self, label: str, value: Any, kind: FieldKind | None = None) -> Fields:
+        """Add ``value`` under ``label`` unless it is absent, null or empty."""
+        if value is UNSET or value is None or value == "" or value == [] or value == {}:
+            return self
+        if isinstance(value, Link):
+            self.rows.append(Field(label, "link", value))
+        elif isinstance(value, Markup):
+            self.rows.append(Field(label, "html", value))
+        elif isinstance(value, bool):
+            self.rows.append(Field(label, "text", "yes" if value else "no"))
+        elif isinstance(value, int | float):
+            self.rows.append(Field(label, kind or "text", str(value)))
+        elif isinstance(value, str):
+            long = "\n" in value or len(value) > 160
+            self.rows.append(Field(label, "pre" if long else (kind or "text"), value))
+        elif isinstance(value, list) and all(isinstance(item, str) for item in value):
+            self.rows.append(Field(label, kind or "text", ", ".join(value)))
+        else:
+            self.rows.append(Field(label, "html", self._helpers.json(value)))
+        return self
+
+    def url(self, label: str, url: Any) -> Fields:
+        """Add a URL: a link when it is a safe web address, else its text."""
+        text = text_of(url)
+        return self.add(label, link(text) or text, "code")
+
+
+def clean_error(text: str) -> str:
+    """An error text without the ``<tool_use_error>`` tags Claude Code wraps some in."""
+    return _TOOL_USE_ERROR.sub("", text).strip()
+
+
+def typed_result(call: ToolCall, *types: type) -> Any:
+    """The call's result when it has one of ``types``, else ``None``.
+
+    Calls recorded without a ``toolUseResult`` (subagent transcripts, some versions) often showed
+    the model the same object as JSON text; that text is typed the same way, but only when every
+    key belongs to the tool's result: a command that printed some other JSON keeps its text.
+    """
+    result = call.result
+    if result is None and call.result_block is not None:
+        text = call.result_text.strip()
+        if text.startswith("{") and text.endswith("}"):
+            try:
+                raw = json.loads(text)
+            except ValueError:
+                raw = None
+            decoded = parse_tool_result(call.name, raw) if isinstance(raw, dict) and raw else None
+            if decoded is not None and not decoded.notes:
+                result = decoded.value
+    return result if types and isinstance(result, types) else None
+
+
+def error_text(call: ToolCall) -> str | None:
+    """What a failed or refused call reported, or ``None`` when it did not fail."""
+    result = call.result
+    if isinstance(result, ToolErrorText):
+        text = call.result_text if call.result_text.strip() else result.message
+    elif call.status in ("error", "rejected"):
+        text = call.result_text
+    else:
+        return None
+    return clean_error(text) or "(no message)"
+
+
+def base(call: ToolCall, *result_types: type) -> dict[str, Any]:
+    """The variables every view has (see :mod:`cclens.render.tool_views`)."""
+    result = typed_result(call, *result_types)
+    return {
+        "i": call.input,
+        "r": result,
+        "error": None if result is not None else error_text(call),
+        "rejected": call.status == "rejected",
+        "summary": "",
+        "badges": [],
+    }
+
+
+def task_link(helpers: ViewHelpers, task_id: str) -> Link | None:
+    """A link to the call that started background task ``task_id``.
+
+    When the page can look calls up (a ``find_background`` helper) the link goes to that call's
+    frame, and there is none when no call started the task; else it goes to the ``#task-<id>``
+    anchor that the starting view (Bash, Agent, Monitor, Workflow) puts on the task's id.
+    """
+    if not task_id:
+        return None
+    finder = getattr(helpers, "find_background", None)
+    if callable(finder):
+        target = finder(task_id)
+        return Link(f"#tool-{target.id}", task_id) if isinstance(target, ToolCall) else None
+    return Link(f"#task-{task_id}", task_id)
+
+
+def tagged_sections(text: str) -> dict[str, str]:
+    """The ``<name>value</name>`` sections of a result text, when it is made only of them."""
+    sections = {match.group(1): match.group(2) for match in _TAGGED_SECTION.finditer(text)}
+    leftover = _TAGGED_SECTION.sub("", text).strip()
+    return sections if sections and not leftover else {}
+
+
+def fields_view(call: ToolCall, *result_types: type) -> dict[str, Any]:
+    """The variables of ``tools/fields.html``, the layout shared by tools made of small fields.
+
+    ``lead``: the call's main value (a name, an id) and ``lead_code`` whether it is code;
+    ``asked``/``got``: input and result :class:`Field` rows; ``body``/``result_body``: markup
+    (a prompt, a plan) under them; ``outcome``: a one-line message of the result; ``said``: the
+    result text the model saw, shown when the call has no typed result.
+    """
+    v = base(call, *result_types)
+    said = call.result_text if v["r"] is None and v["error"] is None else ""
+    v.update(
+        lead="",
+        lead_code=True,
+        asked=[],
+        body=None,
+        got=[],
+        outcome="",
+        said=said,
+        result_body=None,
+    )
+    return v

@@ -1,0 +1,201 @@
+"""The contract between the page renderer and the per-tool views.
+
+A :class:`ToolView` names a partial template and a ``prepare`` function that turns a
+:class:`~cclens.parse.session.ToolCall` into the variables that template draws. The views live in
+:mod:`cclens.render.tool_views` (``TOOL_VIEWS`` by tool name, ``MCP_VIEW`` for ``mcp__*`` tools);
+:func:`view_for` picks one with a single explicit fallback, the ``generic`` view.
+
+Every view template is included by ``tools/_frame.html`` with three variables:
+
+* ``call``: the :class:`~cclens.parse.session.ToolCall`;
+* ``v``: the mapping ``prepare(call, h)`` returned;
+* ``h``: the :class:`ViewHelpers` of the page being rendered.
+
+The frame draws the header (name, summary, status badges, duration). After the view's template it
+adds the subagent sessions the view did not draw itself (through :meth:`ViewHelpers.session_items`)
+and, when the view drew no result, the result text as the model saw it. A view tells the frame it
+drew the result by putting it inside an element with ``data-part="result"`` (the ``output`` and
+``result`` macros of ``_macros.html`` do so). ``prepare`` may also return ``"summary"``: the
+one-line summary shown in the frame's header (the frame derives one when it is absent).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
+
+from ..model.tools import UnknownToolInput, tool_spec
+from ..model.tools.mcp import mcp_parts
+from . import diff as diff_module
+from . import highlight as highlight_module
+from . import images as images_module
+from . import jsonview as jsonview_module
+from . import markdown as markdown_module
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
+    from ..parse.session import Session, ToolCall
+
+__all__ = ["ToolView", "ViewHelpers", "generic_view", "prepare_generic", "view_for"]
+
+
+@dataclass(frozen=True)
+class ToolView:
+    """How one tool is drawn: ``template`` (e.g. ``"tools/bash.html"``) fed by ``prepare``."""
+
+    name: str
+    template: str
+    prepare: Callable[[ToolCall, ViewHelpers], Mapping[str, Any]]
+
+
+#: Default size above which a text is cut (with a note) rather than drawn whole.
+DEFAULT_TRUNCATE = 200_000
+
+
+class ViewHelpers:
+    """What a view template may call to draw untrusted content safely.
+
+    One instance serves one page render: it remembers which subagent sessions were drawn, so the
+    frame draws the rest and a session that (wrongly) contains itself is not drawn forever.
+    """
+
+    def __init__(
+        self,
+        environment: Environment,
+        render_items: Callable[[Session], Markup] | None = None,
+        *,
+        max_depth: int = 8,
+    ) -> None:
+        self._environment = environment
+        self._render_items = render_items
+        self._max_depth = max_depth
+        self._stack: list[int] = []
+        self._drawn: set[int] = set()
+
+    def markdown(self, text: str, *, breaks: bool = False) -> Markup:
+        """``text`` as CommonMark/GFM with raw HTML off, safe links and highlighted code.
+
+        ``breaks`` keeps single line breaks (for prompts people typed).
+        """
+        return markdown_module.render_markdown(text, self._environment, breaks=breaks)
+
+    def highlight(
+        self,
+        code: str,
+        *,
+        language: str | None = None,
+        filename: str | None = None,
+        start_line: int = 1,
+    ) -> Markup:
+        """``code`` highlighted, lines numbered from ``start_line``.
+
+        The language comes from ``language``, else from ``filename``; text over
+        the size limit is drawn as plain escaped lines; with neither, the text is drawn plain.
+        """
+        return highlight_module.render_code(
+            self._environment, code, language=language, filename=filename, start_line=start_line
+        )
+
+    def diff(
+        self,
+        hunks: Sequence[Mapping[str, Any]] | None,
+        *,
+        old: str | None = None,
+        new: str | None = None,
+        filename: str | None = None,
+    ) -> Markup:
+        """A unified diff from ``structuredPatch`` hunks, or computed from ``old`` and ``new``."""
+        return diff_module.render_diff(
+            self._environment, hunks, old=old, new=new, filename=filename
+        )
+
+    def image(self, data: str, media_type: str) -> Markup:
+        """An ``<img>`` with a ``data:`` URI; a note instead for a type that is not a safe image."""
+        return images_module.render_image(self._environment, data, media_type)
+
+    def json(self, value: Any) -> Markup:
+        """``value`` as a readable, escaped, collapsible JSON tree."""
+        return jsonview_module.render_json(self._environment, value)
+
+    def truncate(self, text: str, limit: int) -> tuple[str, bool]:
+        """``text`` cut to at most ``limit`` characters (at a line end when one is near)."""
+        if len(text) <= limit:
+            return text, False
+        cut = text.rfind("\n", max(0, limit - 2000), limit)
+        return text[: cut if cut > 0 else limit], True
+
+    def session_items(self, session: Session) -> Markup:
+        """A nested (subagent) session's items, drawn inline and collapsed.
+
+        A session already being drawn (a cycle) or nested deeper than the limit gets a note.
+        """
+        key = id(session)
+        self._drawn.add(key)
+        template = self._environment.get_template("_nested.html")
+        if key in self._stack or len(self._stack) >= self._max_depth or not self._render_items:
+            return Markup(template.render(session=session, body=None, cycle=key in self._stack))
+        self._stack.append(key)
+        try:
+            body = self._render_items(session)
+        finally:
+            self._stack.pop()
+        return Markup(template.render(session=session, body=body, cycle=False))
+
+    def was_drawn(self, session: Session) -> bool:
+        """Whether :meth:`session_items` already drew ``session`` on this page."""
+        return id(session) in self._drawn
+
+    def forget(self, session: Session) -> None:
+        """Count ``session`` as not drawn (its drawing was thrown away)."""
+        self._drawn.discard(id(session))
+
+
+def _prepare_generic(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
+    from . import generic
+
+    return generic.prepare_generic(call, helpers)
+
+
+def prepare_generic(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
+    """The generic view's variables: every input and result field, by name (see ``generic.py``)."""
+    return _prepare_generic(call, helpers)
+
+
+#: The one fallback: names every input and result field; raw JSON for unknown tools.
+generic_view = ToolView("generic", "tools/generic.html", prepare_generic)
+
+
+def _registry() -> tuple[Mapping[str, ToolView], ToolView | None]:
+    # The per-tool views are another module's; until it exists every tool is drawn generically.
+    # Only its absence is tolerated: an error inside it must surface, so no ImportError is caught.
+    if importlib.util.find_spec("cclens.render.tool_views") is None:
+        return {}, None
+    module = importlib.import_module("cclens.render.tool_views")
+    views: Mapping[str, ToolView] = getattr(module, "TOOL_VIEWS", {})
+    mcp: ToolView | None = getattr(module, "MCP_VIEW", None)
+    return views, mcp
+
+
+def view_for(call: ToolCall) -> ToolView:
+    """The view that draws ``call``.
+
+    By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
+    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. A call whose input fits none of the
+    tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
+    """
+    if isinstance(call.input, UnknownToolInput):
+        return generic_view
+    views, mcp = _registry()
+    view = views.get(call.name)
+    if view is None:
+        canonical = tool_spec(call.name).name
+        view = views.get(canonical)
+    if view is None and mcp is not None and mcp_parts(call.name) is not None:
+        view = mcp
+    return view or generic_view

@@ -1,0 +1,164 @@
+"""An exported page opened from file:// in Chromium: what a person sees and can do with it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+
+from cclens.export import export_html
+from cclens.parse import load_session
+
+from .conftest import CORPUS, ROOT
+
+pytestmark = pytest.mark.browser
+
+SESSION = (
+    CORPUS
+    / "iansherr__claude-code-log/test/test_data/real_projects/-Users-dain-workspace-JSSoundRecorder"
+    / "7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl"
+)
+ARTIFACTS = ROOT / "test-artifacts"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("export") / "session.html"
+    path.write_text(export_html(load_session(SESSION)), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        yield launched
+        launched.close()
+
+
+class Watched:
+    """A page with its console errors, page errors and requests recorded."""
+
+    def __init__(self, browser: Browser, url: str, **context: object) -> None:
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page: Page = browser.new_page(**context)  # type: ignore[arg-type]
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.goto(url)
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def check_clean(self) -> None:
+        assert self.errors == []
+        assert [url for url in self.requests if not url.startswith("file://")] == []
+
+
+def test_the_page_works(browser: Browser, exported: Path) -> None:
+    watched = Watched(browser, exported.as_uri(), viewport={"width": 1280, "height": 900})
+    page = watched.page
+    assert page.locator(".session-title").inner_text() == "/init"
+    assert page.locator(".facts").is_visible()
+    assert page.locator("section.tool").first.is_visible()
+    assert page.locator(".msg-user").first.is_visible()
+
+    thinking = page.locator("details.thinking").first
+    assert thinking.get_attribute("open") is None
+    assert not thinking.locator(".md").is_visible()
+    thinking.locator("summary").click()
+    assert thinking.get_attribute("open") == ""
+    assert thinking.locator(".md").is_visible()
+
+    expand = page.locator("button.expand").first
+    clamp = expand.locator("xpath=preceding-sibling::div[1]")
+    expand.scroll_into_view_if_needed()
+    assert "is-clamped" in (clamp.get_attribute("class") or "")
+    height = clamp.bounding_box()
+    expand.click()
+    assert "is-clamped" not in (clamp.get_attribute("class") or "")
+    assert expand.inner_text() == "Show less"
+    taller = clamp.bounding_box()
+    assert height is not None and taller is not None and taller["height"] > height["height"]
+
+    tool = page.locator("details.tool-details").first
+    page.click("[data-action=collapse-tools]")
+    assert tool.get_attribute("open") is None
+    page.click("[data-action=expand-tools]")
+    assert tool.get_attribute("open") == ""
+
+    noisy = page.locator(".noisy")
+    if noisy.count():
+        assert not noisy.first.is_visible()
+        page.click("[data-action=details]")
+        assert noisy.first.is_visible()
+        page.click("[data-action=details]")
+
+    page.locator("body").click(position={"x": 5, "y": 5})
+    ids = page.eval_on_selector_all(
+        ".msg", "els => els.filter(e => e.offsetParent !== null).map(e => e.id)"
+    )
+    page.keyboard.press("j")
+    assert page.evaluate("document.activeElement.id") == ids[0]
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    assert page.evaluate("document.activeElement.id") == ids[2]
+    page.keyboard.press("k")
+    assert page.evaluate("document.activeElement.id") == ids[1]
+    assert page.locator(".msg.current").count() == 1
+
+    page.click("[data-action=theme]")
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / "export-light.png"))
+    watched.check_clean()
+    watched.page.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "context"),
+    [
+        ("export-dark.png", {"viewport": {"width": 1280, "height": 900}, "color_scheme": "dark"}),
+        ("export-phone.png", {"viewport": {"width": 390, "height": 844}, "is_mobile": True}),
+    ],
+)
+def test_themes_and_phone(
+    browser: Browser, exported: Path, name: str, context: dict[str, object]
+) -> None:
+    watched = Watched(browser, exported.as_uri(), **context)
+    page = watched.page
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    if context.get("color_scheme") == "dark":
+        assert background == "rgb(13, 17, 23)"
+    else:
+        # Nothing sticks out sideways on a phone.
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390
+    page.screenshot(path=str(ARTIFACTS / name))
+    watched.check_clean()
+    watched.page.close()
+
+
+def test_anchor_opens_what_hides_it(browser: Browser, exported: Path) -> None:
+    # A message of the subagent is inside a folded <details>: opening its link unfolds it.
+    html = exported.read_text()
+    nested = html.split('<details class="nested-session"', 1)[1]
+    target = nested.split('<article class="msg', 1)[1].split('id="', 1)[1].split('"', 1)[0]
+    watched = Watched(browser, exported.as_uri() + "#" + target)
+    message = watched.page.locator(f"[id='{target}']")
+    assert message.is_visible()
+    assert watched.page.locator("details.nested-session").first.get_attribute("open") == ""
+    watched.check_clean()
+    watched.page.close()

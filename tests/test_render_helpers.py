@@ -1,0 +1,213 @@
+"""The helpers every view draws untrusted content with, the view registry and the frame."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cclens.parse.session import ToolCall
+from cclens.render import RenderOptions, SessionRenderer, ToolView, ViewHelpers, view_for
+from cclens.render.context import BLOCK_TEMPLATES
+from cclens.render.environment import format_duration, format_tokens, template_environment
+from cclens.render.highlight import MAX_HIGHLIGHT_LINES
+from cclens.render.images import image_uri
+from cclens.render.markdown import is_safe_url
+from cclens.render.views import generic_view
+
+from .test_render_hostile import audit
+from .test_render_records import Transcript
+
+
+@pytest.fixture
+def h() -> ViewHelpers:
+    return ViewHelpers(template_environment())
+
+
+def test_markdown_keeps_only_safe_links(h: ViewHelpers) -> None:
+    html = str(
+        h.markdown(
+            "[a](https://example.com) [b](javascript:alert(1)) [c](JAVASCRIPT:x) "
+            "[d](data:text/html,x) [e](mailto:a@b.c) [f](#top) [g](vbscript:x) <b>bold</b>"
+        )
+    )
+    assert 'href="https://example.com" rel="noopener noreferrer" target="_blank"' in html
+    assert 'href="mailto:a@b.c"' in html and 'href="#top"' in html
+    assert "javascript" not in html.split("[b](")[0]
+    assert html.count("<a ") == 3
+    assert "&lt;b&gt;bold&lt;/b&gt;" in html
+
+
+def test_markdown_images_become_links(h: ViewHelpers) -> None:
+    html = str(h.markdown("![a cat](https://example.com/cat.png) ![x](javascript:alert(1))"))
+    assert "<img" not in html
+    assert '<a class="md-image" href="https://example.com/cat.png"' in html
+    assert "image: a cat" in html
+
+
+def test_markdown_tables_align_with_classes(h: ViewHelpers) -> None:
+    html = str(h.markdown("| a | b |\n|:-:|--:|\n| 1 | 2 |"))
+    assert "style=" not in html
+    assert 'class="align-center"' in html and 'class="align-right"' in html
+
+
+def test_markdown_fences_are_highlighted_and_breaks_kept(h: ViewHelpers) -> None:
+    html = str(h.markdown("```python\nx = 1\n```"))
+    assert 'data-lang="Python"' in html and '<span class="n">x</span>' in html
+    assert "<br" in str(h.markdown("one\ntwo", breaks=True))
+    assert "<br" not in str(h.markdown("one\ntwo"))
+
+
+@given(st.text())
+def test_is_safe_url_never_accepts_script_schemes(text: str) -> None:
+    for scheme in ("javascript:", "JavaScript:", " javascript:", "java\tscript:", "data:"):
+        assert not is_safe_url(scheme + text)
+
+
+def test_highlight_numbers_from_the_start_line(h: ViewHelpers) -> None:
+    html = str(h.highlight("\n\nfirst = 1\nsecond = 2\n", filename="a.py", start_line=40))
+    assert [f'data-n="{n}"' in html for n in (40, 41, 42, 43)] == [True] * 4
+    assert 'data-n="44"' not in html
+    assert '<span class="n">first</span>' in html
+
+
+def test_highlight_skips_very_large_text(h: ViewHelpers) -> None:
+    code = "x = 1\n" * (MAX_HIGHLIGHT_LINES + 1)
+    html = str(h.highlight(code, language="python"))
+    assert '<span class="n">' not in html
+    assert "too large to highlight" in html
+    assert html.count('class="line"') == MAX_HIGHLIGHT_LINES + 1
+
+
+def test_highlight_escapes(h: ViewHelpers) -> None:
+    html = str(h.highlight("<script>alert(1)</script>", filename="x.txt"))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_diff_from_structured_patch(h: ViewHelpers) -> None:
+    patch = [
+        {"oldStart": 10, "oldLines": 2, "newStart": 10, "newLines": 2, "lines": [" a", "-b", "+B"]}
+    ]
+    html = str(h.diff(patch, filename="f.py"))
+    assert 'class="dl dl-del"><td class="ln" data-n="11">' in html
+    assert 'class="dl dl-add"><td class="ln" data-n=""></td><td class="ln" data-n="11">' in html
+    assert "+1" in html and "-1" in html and "computed" not in html
+
+
+def test_diff_computed_when_the_patch_is_missing(h: ViewHelpers) -> None:
+    html = str(h.diff(None, old="a\nb\nc\n", new="a\nB\nc\n"))
+    assert "computed from the old and new text" in html
+    assert '<td class="dt">B</td>' in html
+    assert "No changes" in str(h.diff(None, old="same", new="same"))
+
+
+def test_images_only_for_allowed_types(h: ViewHelpers) -> None:
+    assert image_uri("AAAA", "image/png") == "data:image/png;base64,AAAA"
+    assert image_uri("AAAA", "IMAGE/JPG") == "data:image/jpeg;base64,AAAA"
+    assert image_uri("AAAA", "image/svg+xml") is None
+    assert image_uri("AAAA", "text/html") is None
+    assert image_uri('AA"><script>', "image/png") is None
+    assert "<img" not in str(h.image("PHN2Zz4=", "image/svg+xml"))
+    assert '<img src="data:image/gif;base64,R0lG"' in str(h.image("R0lG", "image/gif"))
+
+
+def test_json_tree(h: ViewHelpers) -> None:
+    html = str(h.json({"<k>": ["x\ny", None, True, 1.5], "empty": {}}))
+    assert '<span class="jk">&lt;k&gt;</span>' in html
+    assert "j-multi" in html and "j-null" in html and "j-bool" in html and "1.5" in html
+    assert '<span class="jk">empty</span>: <span class="jt">{}</span>' in html
+    big = str(h.json(list(range(5000))))
+    assert "more" in big
+
+
+def test_truncate(h: ViewHelpers) -> None:
+    assert h.truncate("short", 10) == ("short", False)
+    text, cut = h.truncate("line\n" * 100, 52)
+    assert cut and text.endswith("line") and len(text) <= 52
+
+
+def test_formatting() -> None:
+    assert [format_duration(s) for s in (0.35, 4.21, 65, 3725)] == [
+        "350ms",
+        "4.2s",
+        "1m 05s",
+        "1h 02m",
+    ]
+    assert [format_tokens(n) for n in (950, 12_345, 4_100_000)] == ["950", "12.3k", "4.1M"]
+
+
+def calls_of(tmp_path: Path, *tools: tuple[str, Any]) -> list[ToolCall]:
+    transcript = Transcript()
+    for name, tool_input in tools:
+        transcript.tool(name, tool_input, "ok")
+    session = transcript.load(tmp_path)
+    return list(session.tool_calls.values())
+
+
+def test_view_for_falls_back_to_generic(tmp_path: Path) -> None:
+    unknown, untyped, mcp = calls_of(
+        tmp_path, ("NoSuchTool", {"a": 1}), ("Read", "not an object"), ("mcp__srv__do", {"x": 1})
+    )
+    assert view_for(unknown) is generic_view
+    assert view_for(untyped) is generic_view
+    assert view_for(mcp).name != ""  # the MCP view when tool views are installed, else generic
+
+
+def test_a_failing_view_is_drawn_generically(tmp_path: Path) -> None:
+    transcript = Transcript()
+    transcript.tool("Bash", {"command": "ls"}, "a.txt")
+    session = transcript.load(tmp_path)
+
+    def broken(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
+        raise ValueError("boom")
+
+    renderer = SessionRenderer(views=lambda call: ToolView("broken", "tools/generic.html", broken))
+    html = str(renderer.body(session))
+    assert 'data-view="generic"' in html and "a.txt" in html
+    assert renderer.view_failures and "ValueError: boom" in renderer.view_failures[0]
+
+
+def test_session_items_is_recursion_safe(tmp_path: Path) -> None:
+    transcript = Transcript()
+    transcript.user("hi")
+    session = transcript.load(tmp_path)
+    renderer = SessionRenderer()
+    first = str(renderer.helpers.session_items(session))
+    assert "hi" in first and renderer.helpers.was_drawn(session)
+    renderer.helpers._stack.append(id(session))  # drawing it again from inside itself
+    again = str(renderer.helpers.session_items(session))
+    assert "already shown above" in again
+
+
+def test_static_page_links_assets(tmp_path: Path) -> None:
+    transcript = Transcript()
+    transcript.user("hi")
+    session = transcript.load(tmp_path)
+    options = RenderOptions(standalone=False, static_url="/assets", theme="dark")
+    html = SessionRenderer(options).page(session)
+    assert '<link rel="stylesheet" href="/assets/cclens.css">' in html
+    assert '<script src="/assets/cclens.js" defer></script>' in html
+    assert 'data-theme="dark"' in html
+    assert audit(html).problems == ["<link> element", "external script"]  # linked, not inline
+    with pytest.raises(ValueError):
+        RenderOptions(theme="neon")
+
+
+@pytest.mark.parametrize("module", ["cclens.render", "cclens.export"])
+def test_public_names_are_exported(module: str) -> None:
+    imported = importlib.import_module(module)
+    names = imported.__all__
+    assert names == sorted(names, key=lambda n: (not n.isupper(), n))
+    assert all(hasattr(imported, name) for name in names)
+
+
+def test_every_registered_template_exists() -> None:
+    environment = template_environment()
+    templates = set(BLOCK_TEMPLATES.values()) | {"items/event.html", "tools/_frame.html"}
+    for name in templates:
+        environment.get_template(name)
