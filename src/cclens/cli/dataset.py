@@ -1,0 +1,248 @@
+"""``cclens dataset``: the transcripts as a Parquet dataset for DuckDB, Spark or Trino.
+
+Also defines the options ``cclens otel`` shares: which sessions (``--since``, ``--project``,
+``--claude-dir``) and how to redact them.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.progress import Progress
+from rich.table import Table
+
+from ..dataset import SessionFilter, parse_since
+from ..parse import Diagnostic, claude_dirs
+from ..redact import RedactionOptions, Redactor
+from ._output import console, json_option, print_json
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def selection_options(function: F) -> F:
+    """``--since``, ``--project`` and ``--claude-dir``."""
+    options = [
+        click.option(
+            "--since",
+            metavar="DATE",
+            help="Only sessions active at or after DATE (YYYY-MM-DD or YYYYMMDD in local time, "
+            "or an ISO 8601 time).",
+        ),
+        click.option(
+            "--project",
+            "projects",
+            multiple=True,
+            metavar="NAME",
+            help="Only this project: its folder name, its path or the end of its path "
+            "(repeatable).",
+        ),
+        click.option(
+            "--claude-dir",
+            "roots",
+            multiple=True,
+            type=click.Path(path_type=Path),
+            help="Read transcripts here instead of $CLAUDE_CONFIG_DIR, ~/.claude and "
+            "~/.config/claude (repeatable; a Claude folder, a projects folder or a .jsonl file).",
+        ),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def redaction_options(function: F) -> F:
+    """``--no-redact``, ``--redact-pattern`` and ``--anonymize-paths``."""
+    options = [
+        click.option(
+            "--no-redact",
+            is_flag=True,
+            help="Keep secrets (API keys, tokens, passwords) as they are.",
+        ),
+        click.option(
+            "--redact-pattern",
+            "redact_patterns",
+            multiple=True,
+            metavar="REGEX",
+            help="Also redact what this regular expression matches (repeatable).",
+        ),
+        click.option(
+            "--anonymize-paths",
+            is_flag=True,
+            help="Replace the home directory with ~ and the user name in paths with 'user'.",
+        ),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def session_filter(
+    since: str | None, projects: Sequence[str], sessions: Sequence[str] = ()
+) -> SessionFilter:
+    """The filter the options describe (a bad date is a usage error)."""
+    try:
+        moment = parse_since(since) if since else None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--since") from None
+    return SessionFilter(moment, tuple(projects), tuple(sessions))
+
+
+def redactor(no_redact: bool, patterns: Sequence[str], anonymize_paths: bool) -> Redactor:
+    """The redactor the options describe (a bad pattern is a usage error)."""
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            message = f"{pattern!r}: {error}"
+            raise click.BadParameter(message, param_hint="--redact-pattern") from None
+    return Redactor(
+        RedactionOptions(
+            enabled=not no_redact,
+            extra_patterns=tuple(patterns),
+            anonymize_paths=anonymize_paths,
+        )
+    )
+
+
+def redaction_summary(redaction: Redactor) -> str:
+    """One line saying what was redacted."""
+    if not redaction.options.enabled:
+        return "Redaction was off (--no-redact)."
+    counts = redaction.counts
+    if not counts:
+        return "No secrets found to redact."
+    total = sum(counts.values())
+    kinds = ", ".join(f"{kind} {count:,}" for kind, count in sorted(counts.items()))
+    return f"Redacted {total:,} secrets: {kinds}."
+
+
+def report_problems(
+    diagnostics: Iterable[Diagnostic], unreadable: Iterable[tuple[Path, str]]
+) -> None:
+    """Malformed lines and unreadable paths, on stderr."""
+    for diagnostic in diagnostics:
+        click.echo(f"cclens: {diagnostic}", err=True)
+    for path, reason in unreadable:
+        click.echo(f"cclens: cannot read {path}: {reason}", err=True)
+
+
+@contextmanager
+def progress(total: int, what: str) -> Iterator[Callable[..., None]]:
+    """A progress bar on stderr when it is a terminal; yields the function to advance it."""
+    if not sys.stderr.isatty() or total == 0:
+        yield lambda *_: None
+        return
+    with Progress(console=console(stderr=True), transient=True) as bar:
+        task = bar.add_task(what, total=total)
+        yield lambda *_: bar.advance(task)
+
+
+def refuse_inside(directory: Path, roots: Sequence[Path]) -> None:
+    """Stop when ``directory`` is inside a folder Claude Code owns: cclens never writes there."""
+    target = directory.expanduser().resolve()
+    for root in [*roots, *claude_dirs()]:
+        folder = root.expanduser().resolve()
+        folder = folder if folder.is_dir() or not folder.suffix else folder.parent
+        if target == folder or folder in target.parents:
+            raise click.UsageError(f"{directory} is inside {root}: cclens never writes there.")
+
+
+def _table(rows: Mapping[str, int]) -> Table:
+    table = Table(title_justify="left")
+    table.add_column("table")
+    table.add_column("rows", justify="right")
+    for name, count in rows.items():
+        table.add_row(name, f"{count:,}")
+    return table
+
+
+@click.command("dataset")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@selection_options
+@redaction_options
+@click.option(
+    "--machine",
+    metavar="NAME",
+    help="Name of this machine in the rows and the file names (default: the host name).",
+)
+@json_option
+def command(
+    directory: Path,
+    since: str | None,
+    projects: tuple[str, ...],
+    roots: tuple[Path, ...],
+    no_redact: bool,
+    redact_patterns: tuple[str, ...],
+    anonymize_paths: bool,
+    machine: str | None,
+    as_json: bool,
+) -> None:
+    """Write the transcripts to DIRECTORY as a Parquet dataset.
+
+    Tables sessions, messages, tool_calls, usage, subagents, branches and compactions go to
+    DIRECTORY/<table>/project=<project>/month=<YYYY-MM>/<machine>.parquet, for DuckDB, Spark or
+    Trino to read with hive partitioning. Datasets from several machines can be copied into one
+    folder: each machine writes its own files. Running the command again replaces this
+    machine's rows of the sessions it reads and keeps the rest, so it can run every day with
+    --since. Secrets are redacted unless --no-redact is given. docs/dataset.md describes every
+    column.
+
+    Malformed lines are reported on stderr and skipped. With --json, one object with
+    directory, machine, sessions, rows (per table), files, redacted (per kind), malformed and
+    unreadable.
+    """
+    from ..dataset import DatasetError, load_selected, select_files, write_dataset
+
+    refuse_inside(directory, roots)
+    wanted = session_filter(since, projects)
+    redaction = redactor(no_redact, redact_patterns, anonymize_paths)
+    selection = select_files(roots, wanted)
+    try:
+        with progress(len(selection.files), "Reading sessions") as advance:
+            report = write_dataset(
+                directory,
+                load_selected(selection, wanted),
+                redaction=redaction,
+                machine=machine,
+                on_session=advance,
+            )
+    except DatasetError as error:
+        raise click.ClickException(str(error)) from None
+    if as_json:
+        print_json(
+            {
+                "directory": str(report.root),
+                "machine": report.machine,
+                "sessions": report.sessions,
+                "rows": report.rows,
+                "files": len(report.files),
+                "redacted": dict(redaction.counts),
+                "malformed": [
+                    {"file": str(d.path), "line": d.line, "reason": d.reason}
+                    for d in report.diagnostics
+                ],
+                "unreadable": [{"path": str(p), "reason": r} for p, r in selection.errors],
+            }
+        )
+    else:
+        out = console()
+        out.print(
+            f"Wrote {report.sessions:,} sessions to {report.root} as machine "
+            f"[bold]{report.machine}[/] ({len(report.files):,} files).",
+            soft_wrap=True,
+        )
+        out.print(_table(report.rows))
+        out.print(redaction_summary(redaction))
+        if report.diagnostics:
+            out.print(f"{len(report.diagnostics):,} malformed lines were skipped (see stderr).")
+        if selection.orphans:
+            out.print(f"{selection.orphans:,} subagent files without their session were skipped.")
+    report_problems(report.diagnostics, selection.errors)
+    if selection.errors:
+        raise SystemExit(2)

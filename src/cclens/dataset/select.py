@@ -1,0 +1,155 @@
+"""Which sessions an export takes: by date, project and session id.
+
+Shared by the Parquet dataset and the OpenTelemetry export, which both take ``--since``,
+``--project`` and (for traces) ``--session``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+
+from ..analytics.stats import project_matches
+from ..parse import Diagnostic, Discovery, Session, SessionFile, discover, load
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFilter:
+    """What to keep.
+
+    Attributes:
+        since: keep sessions with a record at or after this moment (their last activity).
+        projects: keep the sessions of these projects, each given as its folder name, its
+            path or the end of its path (as ``cclens stats --project`` takes it); empty keeps
+            every project.
+        sessions: keep sessions whose id equals or starts with one of these, or whose file is
+            one of these paths; empty keeps every session.
+    """
+
+    since: datetime | None = None
+    projects: tuple[str, ...] = ()
+    sessions: tuple[str, ...] = ()
+
+    def wants_file(self, file: SessionFile) -> bool:
+        """Whether a discovered file may hold a wanted session (checked before reading it).
+
+        A file last modified before ``since`` cannot hold a record written after it, so it is
+        skipped unread; the exact test on record times is :meth:`wants_session`.
+        """
+        if self.projects and not any(project_matches(file.project, p) for p in self.projects):
+            return False
+        if self.sessions and not any(
+            file.session_id == key or file.session_id.startswith(key) or str(file.path) == key
+            for key in self.sessions
+        ):
+            return False
+        if self.since is not None:
+            newest = max([file.mtime, *(_mtime(agent.path) for agent in file.subagents)])
+            if newest < self.since.timestamp():
+                return False
+        return True
+
+    def wants_session(self, session: Session) -> bool:
+        """Whether a loaded session is wanted: its last record is at or after ``since``."""
+        if self.since is None:
+            return True
+        ended = last_activity(session)
+        return ended is not None and ended >= self.since
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def parse_since(text: str) -> datetime:
+    """``YYYY-MM-DD``, ``YYYYMMDD`` or an ISO 8601 date and time, as an aware datetime.
+
+    A date means its midnight and a time without an offset means local time, because that is
+    what a person typing ``--since 2025-06-01`` on their machine means.
+
+    Raises ``ValueError`` with a readable message for anything else.
+    """
+    text = text.strip()
+    try:
+        if len(text) in (8, 10) and text.replace("-", "").isdigit():
+            moment = datetime.combine(date.fromisoformat(text), time())
+        else:
+            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(
+            f"not a date: {text!r} (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][+HH:MM])"
+        ) from None
+    return moment if moment.tzinfo is not None else moment.astimezone()
+
+
+def last_activity(session: Session) -> datetime | None:
+    """The time of the session's last record, its subagents' records included."""
+    times = [s.ended for s in session.all_sessions() if s.ended is not None]
+    return max(times) if times else None
+
+
+def first_activity(session: Session) -> datetime | None:
+    """The time of the session's first record, its subagents' records included."""
+    times = [s.started for s in session.all_sessions() if s.started is not None]
+    return min(times) if times else None
+
+
+@dataclass(slots=True)
+class Selection:
+    """Discovered files that pass a filter, and what could not be read."""
+
+    discovery: Discovery
+    files: list[SessionFile]
+    #: Paths that could not be read, with the reason (from discovery and from loading).
+    errors: list[tuple[Path, str]] = field(default_factory=list)
+
+    @property
+    def orphans(self) -> int:
+        """Subagent files whose session was not found (they are not exported)."""
+        return len(self.discovery.orphans)
+
+
+def select_files(roots: Sequence[Path], wanted: SessionFilter) -> Selection:
+    """Discover the sessions under ``roots`` (Claude's own folders when empty) and keep the
+    files ``wanted`` may want."""
+    found = discover(*roots)
+    files = [file for file in found.sessions if wanted.wants_file(file)]
+    return Selection(found, files, list(found.errors))
+
+
+def load_selected(selection: Selection, wanted: SessionFilter) -> Iterator[Session]:
+    """Load the selected files one by one and yield the wanted sessions.
+
+    A file that cannot be read is added to ``selection.errors`` and skipped; malformed lines
+    are in each session's ``diagnostics``.
+    """
+    for file in selection.files:
+        try:
+            session = load(file)
+        except OSError as error:
+            selection.errors.append((file.path, error.strerror or str(error)))
+            continue
+        if wanted.wants_session(session):
+            yield session
+
+
+def diagnostics(session: Session) -> list[Diagnostic]:
+    """Malformed lines of the session and of its subagent files."""
+    return [d for s in session.all_sessions() for d in s.diagnostics]
+
+
+__all__ = [
+    "Selection",
+    "SessionFilter",
+    "diagnostics",
+    "first_activity",
+    "last_activity",
+    "load_selected",
+    "parse_since",
+    "select_files",
+]

@@ -1,0 +1,110 @@
+"""Write sessions as a Parquet dataset, one project at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..parse import Diagnostic, Session
+from .files import existing_rows, machine_file, machine_files, partition_dir, write_partition
+from .machine import default_machine
+from .redaction import Redaction
+from .responses import Ledger
+from .rows import RowBuilder, SessionRows, count_once, project_slug
+from .schema import TABLES
+from .select import diagnostics
+
+
+@dataclass(slots=True)
+class DatasetReport:
+    """What an export wrote."""
+
+    root: Path
+    machine: str
+    sessions: int = 0
+    #: Rows written this run, by table.
+    rows: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TABLES, 0))
+    #: Files written (or removed, when no row was left in them).
+    files: list[Path] = field(default_factory=list)
+    #: Malformed lines met in the transcripts (they are skipped, the rest is written).
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def write_dataset(
+    root: Path,
+    sessions: Iterable[Session],
+    *,
+    redaction: Redaction,
+    machine: str | None = None,
+    on_session: Callable[[Session], None] | None = None,
+) -> DatasetReport:
+    """Write ``sessions`` (with their subagents) under ``root`` as a Parquet dataset.
+
+    Sessions are written a project at a time (memory holds one project's rows), so give them
+    grouped by project, as :func:`cclens.parse.discover` lists them; any order gives the same
+    files, only slower. Each API response and each tool call is counted once across every
+    file (a resumed session's copies stay with the session they were first recorded in), the
+    machine's rows already in ``root`` included. Raises
+    :class:`~cclens.dataset.files.DatasetError` when an existing file cannot be read or a new
+    one cannot be written.
+    """
+    machine = machine or default_machine()
+    report = DatasetReport(root, machine)
+    builder = RowBuilder(machine, redaction)
+    ledger = Ledger()
+    name = machine_file(machine)
+    group: list[SessionRows] = []
+    for session in sessions:
+        if group and project_slug(session.project) != group[0].project:
+            _flush(root, name, group, ledger, report)
+            group = []
+        group.append(builder.session(session))
+        report.sessions += 1
+        report.diagnostics.extend(diagnostics(session))
+        if on_session is not None:
+            on_session(session)
+    if group:
+        _flush(root, name, group, ledger, report)
+    return report
+
+
+def _flush(
+    root: Path,
+    name: str,
+    group: list[SessionRows],
+    ledger: Ledger,
+    report: DatasetReport,
+) -> None:
+    """Write one project's sessions: count responses once, then replace each partition."""
+    project = group[0].project
+    written = {rows.session_id for rows in group}
+    usage = list(machine_files(root, "usage", project, name))
+    keys = existing_rows(usage, ("message_id", "request_id", "message_uuid"), written)
+    ledger.remember_responses((m, r, u) for m, r, u in keys)
+    calls = list(machine_files(root, "tool_calls", project, name))
+    ledger.remember_tool_calls(i for (i,) in existing_rows(calls, ("tool_use_id",), written))
+    # The earliest session claims what its resumed copies repeat.
+    for rows in sorted(group, key=_started):
+        count_once(rows, ledger)
+    months: dict[str, list[SessionRows]] = {}
+    for rows in group:
+        months.setdefault(rows.month, []).append(rows)
+    for month, members in sorted(months.items()):
+        sessions = {rows.session_id for rows in members}
+        for table, schema in TABLES.items():
+            table_rows = [row for rows in members for row in rows.tables[table]]
+            directory = partition_dir(root, table, project, month)
+            if not table_rows and not (directory / name).exists():
+                continue
+            write_partition(directory, name, schema, table_rows, sessions)
+            report.rows[table] += len(table_rows)
+            report.files.append(directory / name)
+
+
+def _started(rows: SessionRows) -> tuple[float, str]:
+    started = rows.tables["sessions"][0]["started"]
+    return (started.timestamp() if started is not None else float("inf"), rows.session_id)
+
+
+__all__ = ["DatasetReport", "write_dataset"]

@@ -1,0 +1,214 @@
+"""The redactor every export runs its output through."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+from cclens.redact.assignments import (
+    AWS_SECRET_ACCESS_KEY,
+    BASIC_AUTH,
+    BEARER_TOKEN,
+    COOKIE,
+    ENV_ASSIGNMENT,
+    PRIVATE_KEY,
+)
+from cclens.redact.entropy import HIGH_ENTROPY, find_high_entropy
+from cclens.redact.names import secret_word
+from cclens.redact.options import RedactionOptions
+from cclens.redact.paths import HOME_DIRECTORY, USER_NAME, PathAnonymizer
+from cclens.redact.patterns import TOKEN_PATTERNS
+from cclens.redact.rules import all_rules
+from cclens.redact.scanner import KEEP, Finding, Scanner
+from cclens.redact.structures import URL_PASSWORD, URL_TOKEN
+from cclens.redact.values import MARKER_PREFIX, is_plausible_secret, marker
+
+SECRET_FIELD: Final = "secret-field"
+CUSTOM: Final = "custom"
+
+KINDS: Final[tuple[str, ...]] = tuple(
+    sorted(
+        {pattern.kind for pattern in TOKEN_PATTERNS}
+        | {AWS_SECRET_ACCESS_KEY, BASIC_AUTH, BEARER_TOKEN, COOKIE, ENV_ASSIGNMENT, PRIVATE_KEY}
+        | {URL_PASSWORD, URL_TOKEN, HIGH_ENTROPY, SECRET_FIELD, CUSTOM}
+        | {HOME_DIRECTORY, USER_NAME}
+    )
+)
+"""Every kind a :class:`Redactor` can count, sorted; path kinds count anonymisations."""
+
+# Compiled once per process: building the combined expression costs a few milliseconds.
+_SCANNER: Final = Scanner(all_rules())
+_DEFAULT_OPTIONS: Final = RedactionOptions()
+_MAX_PASSES: Final = 4
+# Characters whose meaning a marker can change next to it: a token's edge (letters, digits,
+# "_") and the "-" of "-----BEGIN" and "key-…". Not "/" or "+": no rule starts or ends on them.
+_GLUE: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+# Fields that carry binary payloads as base64 (image and document sources, Read results,
+# thinking signatures). Their content cannot be redacted meaningfully, and scanning megabytes
+# of random characters would only produce false alarms; they are skipped when they hold
+# nothing but base64.
+_BASE64_ONLY: Final = re.compile(r"[A-Za-z0-9+/=_\-\s]*")
+
+
+def _is_binary_field(parent: Mapping[str, Any], key: str) -> bool:
+    kind = parent.get("type")
+    if key in ("base64", "blob"):
+        return True
+    if key == "data" and kind in ("base64", "redacted_thinking"):
+        return True
+    if key == "signature" and kind == "thinking":
+        return True
+    return key == "image" and "mime_type" in parent
+
+
+class Redactor:
+    """Removes secrets from strings and JSON-like values.
+
+    One instance per export: :attr:`counts` adds up what it removed. Instances are cheap; the
+    rules are compiled once per process. Not safe for concurrent use (the counts are shared).
+
+    >>> redactor = Redactor()
+    >>> redactor.text("export GITHUB_TOKEN=ghp_" + "a1B2c3D4e5" * 4)
+    'export GITHUB_TOKEN=[REDACTED:github-token]'
+    >>> dict(redactor.counts)
+    {'github-token': 1}
+    """
+
+    def __init__(self, options: RedactionOptions = _DEFAULT_OPTIONS) -> None:
+        self._options = options
+        self._counts: Counter[str] = Counter()
+        self._custom = tuple(_compile_custom(pattern) for pattern in options.extra_patterns)
+        self._paths = (
+            PathAnonymizer(options.home, options.user) if options.anonymize_paths else None
+        )
+
+    @property
+    def options(self) -> RedactionOptions:
+        return self._options
+
+    @property
+    def counts(self) -> Mapping[str, int]:
+        """How many secrets of each kind were removed so far (a live, read-only view)."""
+        return MappingProxyType(self._counts)
+
+    def text(self, value: str) -> str:
+        """``value`` with every secret replaced by ``[REDACTED:<kind>]``."""
+        if not self._options.enabled or not value:
+            return value
+        for pattern in self._custom:
+            value = self._apply_custom(pattern, value)
+        for _ in range(_MAX_PASSES):
+            # A marker can expose what its secret hid: a token glued to another ("AKIA…ghp_…")
+            # only has an edge once the other is replaced. When a replaced secret touched such
+            # characters, go again, so that redacting the output changes nothing.
+            value, glued = self._redact_once(value)
+            if not glued:
+                break
+        if self._paths is not None:
+            value = self._paths.apply(value, self._count)
+        return value
+
+    def json(self, value: Any) -> Any:
+        """A copy of a JSON-like value (dicts, lists, tuples, scalars) with secrets removed.
+
+        Every string value goes through :meth:`text`. A string under a secret-named key
+        (``apiKey``, ``password``, ``token``, ``client_secret``, ``Authorization`` …) is
+        replaced whole as ``secret-field``, unless it cannot be one: empty, a reference such
+        as ``${TOKEN}``, a path, a word like ``"include"``, or, under a token- or key-named
+        field, a value that is not machine-made (a tokenizer's ``"pad_token": "[PAD]"``).
+        Numbers and booleans stay as they are. Keys are left as they are: they are the
+        structure of the record (tool and field names), and redacting them could merge two
+        keys into one. Base64 payload fields of images, documents and thinking signatures are
+        passed through.
+        """
+        if not self._options.enabled:
+            return value
+        return self._walk(value)
+
+    def _walk(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, Mapping):
+            result: dict[Any, Any] = {}
+            for key, item in value.items():
+                if isinstance(key, str) and isinstance(item, str):
+                    word = secret_word(key)
+                    if word is not None and is_plausible_secret(word, item):
+                        self._count(SECRET_FIELD)
+                        result[key] = marker(SECRET_FIELD)
+                        continue
+                    if _is_binary_field(value, key) and _BASE64_ONLY.fullmatch(item):
+                        result[key] = item
+                        continue
+                result[key] = self._walk(item)
+            return result
+        if isinstance(value, list):
+            return [self._walk(item) for item in value]
+        if isinstance(value, tuple):
+            return tuple(self._walk(item) for item in value)
+        return value
+
+    def _redact_once(self, value: str) -> tuple[str, bool]:
+        """``value`` redacted by one pass, and whether a replaced secret was glued to
+        characters that a marker would separate differently."""
+        findings = _SCANNER.scan(value)
+        # High-entropy spans are judged as the next pass would see them (see entropy.py), so
+        # only rule findings can leave something for another pass.
+        glued = any(
+            kind != KEEP
+            and (
+                (start > 0 and value[start - 1] in _GLUE)
+                or (end < len(value) and value[end] in _GLUE)
+            )
+            for start, end, kind in findings
+        )
+        entropy = find_high_entropy(value, findings)
+        if entropy:
+            findings = sorted(findings + entropy)
+        return self._replace(value, findings), glued
+
+    def _count(self, kind: str) -> None:
+        self._counts[kind] += 1
+
+    def _replace(self, text: str, findings: list[Finding]) -> str:
+        pieces: list[str] = []
+        position = 0
+        for start, end, kind in findings:
+            if kind == KEEP or text.startswith(MARKER_PREFIX, start):
+                continue
+            pieces.append(text[position:start])
+            pieces.append(marker(kind))
+            self._count(kind)
+            position = end
+        if not pieces:
+            return text
+        pieces.append(text[position:])
+        return "".join(pieces)
+
+    def _apply_custom(self, pattern: re.Pattern[str], text: str) -> str:
+        secret_group = "secret" in pattern.groupindex
+
+        def replace(match: re.Match[str]) -> str:
+            start, end = match.span("secret") if secret_group else match.span()
+            if start == end or start < 0:
+                return match.group()
+            self._count(CUSTOM)
+            whole_start = match.start()
+            whole = match.group()
+            return whole[: start - whole_start] + marker(CUSTOM) + whole[end - whole_start :]
+
+        return pattern.sub(replace, text)
+
+
+def _compile_custom(pattern: str) -> re.Pattern[str]:
+    try:
+        compiled = re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"invalid redaction pattern {pattern!r}: {error}") from error
+    if compiled.fullmatch("") is not None:
+        raise ValueError(f"redaction pattern {pattern!r} matches the empty string")
+    return compiled

@@ -1,0 +1,162 @@
+"""Random-looking strings that no rule recognised: the last line of defence.
+
+A candidate is a run of at least 32 base64 or base64url characters. It is reported as
+``high-entropy`` when it looks like random key material:
+
+* mixed upper case, lower case and digits (random base64 of that length nearly always has all
+  three; identifiers, words and base32 seldom do), mixed closely: neighbouring characters
+  change class at least 30% of the time (random base64: about 60%, below 31% in fewer than one
+  in ten thousand strings), where names built of words and numbers change far less;
+* not mostly words: under 70% of it in word-like runs (camelCase names score 80-90%);
+* Shannon entropy at or above a length-dependent threshold, set at the first per-mille of
+  random base64 strings of that length (4.0 bits per character at 32 characters, rising to 4.75
+  at 64 and beyond), so only one random token in a thousand slips under it.
+
+Deliberately not reported, because in transcripts they are almost always identifiers:
+
+* hexadecimal strings of any length: git commit ids (40 hex), SHA-256 digests, UUIDs, Docker
+  digests, lock-file checksums. Hex secrets are still caught when they are assigned to a
+  secret-named field or carry a provider prefix;
+* Anthropic and OpenAI object ids (``toolu_…``, ``msg_…``, ``req_…``) and integrity hashes;
+* runs longer than 1,024 characters: inline images and file blobs, not keys;
+* paths, URLs and model names: a run with a word between slashes is judged segment by
+  segment, so ``/Users/alice/miniconda3/envs`` and ``Qwen/Qwen3-Next-80B-A3B-Instruct`` stay
+  while a token inside a URL path still goes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Final
+
+from cclens.redact.scanner import Finding
+
+HIGH_ENTROPY: Final = "high-entropy"
+
+MIN_LENGTH: Final = 32
+MAX_LENGTH: Final = 1024
+
+_CANDIDATE: Final = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}")
+_HEX: Final = re.compile(r"[0-9a-fA-F-]+")
+_IDENTIFIER_PREFIX: Final = re.compile(
+    r"(?:srvtoolu|toolu|msg|msgbatch|req|file|call|chatcmpl|resp|run|thread|asst|step|vs|batch)"
+    r"[_-]"
+)
+# A word between slashes ("com", "status", "envs", "Qwen" in "Qwen/Qwen3-Next-80B") marks a
+# path, URL or model name, whose segments are judged one by one.
+_PATH_WORD: Final = re.compile(r"[A-Za-z][a-z0-9._-]{2,}")
+_WORD_RUN: Final = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}")
+_VOWELS: Final = frozenset("aeiouyAEIOUY")
+MIN_CLASS_CHANGES: Final = 0.3
+MAX_WORDINESS: Final = 0.7
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of ``value`` under its own character frequencies."""
+    length = len(value)
+    if length == 0:
+        return 0.0
+    return -sum(count / length * math.log2(count / length) for count in Counter(value).values())
+
+
+def entropy_threshold(length: int) -> float:
+    """The least entropy a random base64 string of ``length`` characters reaches 999 times in
+    1,000 (measured; see ``tests/test_redact_entropy.py``)."""
+    return 4.0 + min(max(length - MIN_LENGTH, 0), 32) * (0.75 / 32)
+
+
+def looks_random(token: str) -> bool:
+    """True when ``token`` (no separators but base64's own) reads as key material."""
+    body = token.rstrip("=")
+    if not MIN_LENGTH <= len(body) <= MAX_LENGTH:
+        return False
+    if _HEX.fullmatch(body) or _IDENTIFIER_PREFIX.match(body):
+        return False
+    if not (
+        any(c.isdigit() for c in body)
+        and any(c.isupper() for c in body)
+        and any(c.islower() for c in body)
+    ):
+        return False
+    if class_changes(body) < MIN_CLASS_CHANGES or wordiness(body) >= MAX_WORDINESS:
+        return False
+    return shannon_entropy(body) >= entropy_threshold(len(body))
+
+
+def _character_class(character: str) -> int:
+    return 0 if character.isdigit() else 1 if character.isupper() else 2
+
+
+def class_changes(token: str) -> float:
+    """How often two neighbouring letters or digits differ in class (digit, upper, lower).
+
+    About 0.6 for random base62 or base64; 0.3 or less for names made of words and numbers
+    (``Qwen3-Next-80B-A3B-Instruct``, ``claude-3-5-sonnet-20241022``).
+    """
+    pairs = changes = 0
+    for first, second in pairwise(token):
+        if first.isalnum() and second.isalnum():
+            pairs += 1
+            changes += _character_class(first) != _character_class(second)
+    return changes / pairs if pairs else 0.0
+
+
+def wordiness(token: str) -> float:
+    """The share of ``token`` in runs that read as words (three or more lower-case letters
+    with a vowel, or four capitals), such as camelCase names: ``getServerSideProps2``."""
+    words = (word for word in _WORD_RUN.findall(token) if _VOWELS.intersection(word))
+    return sum(len(word) for word in words) / len(token) if token else 0.0
+
+
+def find_high_entropy(text: str, protected: Sequence[Finding]) -> list[Finding]:
+    """High-entropy spans of ``text`` outside the ``protected`` spans (sorted findings).
+
+    A run that a finding cuts is judged in the pieces left on either side, as it will read
+    once the finding is replaced by its marker.
+    """
+    findings: list[Finding] = []
+    cursor = 0
+    for match in _CANDIDATE.finditer(text):
+        start, end = match.span()
+        if end - start > MAX_LENGTH:
+            continue
+        while cursor < len(protected) and protected[cursor].end <= start:
+            cursor += 1
+        piece_start = start
+        index = cursor
+        while index < len(protected) and protected[index].start < end:
+            _judge(text, piece_start, protected[index].start, findings)
+            piece_start = max(piece_start, protected[index].end)
+            index += 1
+        _judge(text, piece_start, end, findings)
+    return findings
+
+
+def _judge(text: str, start: int, end: int, findings: list[Finding]) -> None:
+    """Judge ``text[start:end]``: a path-like run segment by segment, any other run whole
+    (and then by segment).
+
+    A segment that goes is replaced, and what is left on either side is judged again in the
+    same way, exactly as the next pass over the output would see it: that keeps redaction
+    idempotent.
+    """
+    if end - start < MIN_LENGTH:
+        return
+    token = text[start:end]
+    segments = token.split("/")
+    path_like = len(segments) > 1 and any(_PATH_WORD.fullmatch(part) for part in segments)
+    if not path_like and looks_random(token):
+        findings.append(Finding(start, end, HIGH_ENTROPY))
+        return
+    offset = 0
+    for segment in segments:
+        if len(segment) >= MIN_LENGTH and looks_random(segment):
+            _judge(text, start, start + offset, findings)
+            findings.append(Finding(start + offset, start + offset + len(segment), HIGH_ENTROPY))
+            _judge(text, start + offset + len(segment), end, findings)
+            return
+        offset += len(segment) + 1
