@@ -1,0 +1,189 @@
+"""``cclens index``: bring the local index up to date (and the options other commands share)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+    TransferSpeedColumn,
+)
+
+from ..index import (
+    Index,
+    IndexUnusable,
+    UpdateReport,
+    WriteRefused,
+    default_db_path,
+    move_aside,
+    refuse_inside,
+)
+from ..parse import claude_dirs
+from ._output import console, human_bytes, json_option, print_json
+
+F = TypeVar("F", bound=Callable[..., Any])
+_SHOWN_PROBLEMS = 20
+
+
+def db_option(function: F) -> F:
+    """``--db FILE``: the index file (default: ``$CCLENS_DB``, else the user data folder)."""
+    return click.option(
+        "--db",
+        "db",
+        type=click.Path(path_type=Path, dir_okay=False),
+        default=None,
+        help="Index file (default: $CCLENS_DB, else index.db in the user data folder).",
+    )(function)
+
+
+def claude_dir_option(function: F) -> F:
+    """``--claude-dir DIR`` (repeatable): where Claude Code keeps transcripts."""
+    return click.option(
+        "--claude-dir",
+        "claude_dir",
+        multiple=True,
+        type=click.Path(path_type=Path, file_okay=True),
+        help="A Claude config folder (or a transcripts folder). Repeatable. "
+        "Default: $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude.",
+    )(function)
+
+
+def resolve_roots(given: tuple[Path, ...]) -> list[Path]:
+    """The folders to index: those given, else Claude Code's own."""
+    return [path.expanduser() for path in given] if given else claude_dirs()
+
+
+def resolve_db(given: Path | None, roots: list[Path]) -> Path:
+    """The index file to use; never inside a Claude Code folder."""
+    path = given.expanduser() if given is not None else default_db_path()
+    try:
+        refuse_inside(path, roots, "index")
+    except WriteRefused as error:
+        raise click.UsageError(str(error)) from error
+    return path
+
+
+def open_index(path: Path) -> Index:
+    """Open the index or exit with the problem and the way out."""
+    try:
+        return Index(path)
+    except IndexUnusable as error:
+        click.echo(f"cclens: {error}", err=True)
+        raise SystemExit(2) from error
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A Rich progress bar on stderr when it is a terminal (and ``enabled``)."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    with Progress(
+        TextColumn("indexing"),
+        BarColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("indexing", total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
+def update(index: Index, roots: list[Path], *, show_progress: bool) -> UpdateReport:
+    """Run an update, with a progress bar when stderr is a terminal."""
+    with progress_bar(show_progress) as advance:
+        return index.update(roots, progress=advance)
+
+
+def report_problems(report: UpdateReport) -> None:
+    """Malformed lines and unreadable paths, on stderr, a few at most."""
+    problems = [f"{path}: {reason}" for path, reason in report.errors]
+    problems += [str(diagnostic) for diagnostic in report.diagnostics]
+    for problem in problems[:_SHOWN_PROBLEMS]:
+        click.echo(f"cclens: {problem}", err=True)
+    if len(problems) > _SHOWN_PROBLEMS:
+        click.echo(f"cclens: … and {len(problems) - _SHOWN_PROBLEMS} more", err=True)
+
+
+@click.command("index")
+@claude_dir_option
+@db_option
+@click.option(
+    "--rebuild",
+    is_flag=True,
+    help="Move the index file aside (it is kept, renamed) and build a new one.",
+)
+@json_option
+def command(claude_dir: tuple[Path, ...], db: Path | None, rebuild: bool, as_json: bool) -> None:
+    """Read Claude Code's transcripts into the local index.
+
+    The first run reads everything (with a progress bar); later runs read only what changed:
+    lines appended to a session are read from where the last run stopped. Sessions whose
+    transcript Claude Code has since deleted stay in the index, marked archived. Nothing is ever
+    written under ~/.claude.
+
+    A damaged file, or one that is not a cclens index, is reported with the way out:
+    --rebuild renames it (nothing is deleted) and starts a new index.
+    """
+    roots = resolve_roots(claude_dir)
+    path = resolve_db(db, roots)
+    if rebuild:
+        moved = move_aside(path)
+        if moved is not None:
+            click.echo(f"cclens: moved the old index aside to {moved}", err=True)
+    if not roots:
+        click.echo(
+            "cclens: no Claude Code folder found ($CLAUDE_CONFIG_DIR, ~/.claude, "
+            "~/.config/claude); pass --claude-dir DIR",
+            err=True,
+        )
+    with open_index(path) as index:
+        report = update(index, roots, show_progress=not as_json)
+        totals = index.totals()
+    if as_json:
+        print_json(
+            {
+                "db": str(path),
+                "files_seen": report.files_seen,
+                "files_read": report.files_read,
+                "bytes_read": report.bytes_read,
+                "added": report.added,
+                "updated": report.updated,
+                "archived": report.archived,
+                "problems": [str(d) for d in report.diagnostics]
+                + [f"{path}: {reason}" for path, reason in report.errors],
+                "seconds": round(report.seconds, 3),
+                "totals": totals,
+            }
+        )
+        return
+    report_problems(report)
+    out = console()
+    out.print(
+        f"Read {report.files_read:,} of {report.files_seen:,} files "
+        f"({human_bytes(report.bytes_read)}) in {report.seconds:.2f} s: "
+        f"{len(report.added):,} new, {len(report.updated):,} updated, "
+        f"{len(report.archived):,} archived sessions."
+    )
+    out.print(
+        f"The index at {path} holds {totals.sessions:,} sessions "
+        f"({totals.archived:,} archived) in {totals.projects:,} projects, "
+        f"{human_bytes(totals.stored_bytes)} of transcripts.",
+        markup=False,
+        soft_wrap=True,
+    )

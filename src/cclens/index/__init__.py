@@ -1,0 +1,50 @@
+"""The local index: one SQLite file (WAL, FTS5) that keeps every session, even deleted ones.
+
+The only package with SQL. :class:`Index` is the way in::
+
+    with Index(default_db_path()) as index:
+        index.update(claude_dirs())
+        for hit in index.search('"exit code" bash*'):
+            print(hit.session_key, hit.anchor, hit.snippet)
+"""
+
+from .connection import IndexUnusable, move_aside
+from .database import Index
+from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
+from .ingest import Progress, UpdateReport
+from .location import (
+    ENVIRONMENT_VARIABLE,
+    WriteRefused,
+    default_db_path,
+    protected_dirs,
+    refuse_inside,
+)
+from .queries import ProjectSummary, SessionSummary, Totals
+from .schema import LATEST as SCHEMA_VERSION
+from .search import SearchError, SearchFilters, SearchHit, quote_query
+
+__all__ = [
+    "DOCUMENT_KINDS",
+    "ENVIRONMENT_VARIABLE",
+    "EXTRACT_VERSION",
+    "MATCH_END",
+    "MATCH_START",
+    "SCHEMA_VERSION",
+    "DocumentKind",
+    "Index",
+    "IndexUnusable",
+    "Progress",
+    "ProjectSummary",
+    "SearchError",
+    "SearchFilters",
+    "SearchHit",
+    "SessionSummary",
+    "Totals",
+    "UpdateReport",
+    "WriteRefused",
+    "default_db_path",
+    "move_aside",
+    "protected_dirs",
+    "quote_query",
+    "refuse_inside",
+]

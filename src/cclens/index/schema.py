@@ -1,0 +1,196 @@
+"""The index's schema, built by numbered migrations recorded in the ``migrations`` table.
+
+A migration is never edited once released: a change to the schema is a new migration appended
+to :data:`MIGRATIONS`. Opening an index written by an older cclens applies the migrations it
+lacks, in order, each in its own transaction; nothing already stored is dropped.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: Written into the SQLite header (``PRAGMA application_id``): "ccln". It tells a cclens index
+#: apart from any other SQLite file before a single table is read.
+APPLICATION_ID = 0x63636C6E
+#: The ``meta`` row that marks a cclens index (kept beside the header for tools that copy rows).
+FORMAT_KEY = "format"
+FORMAT_VALUE = "cclens-index"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One numbered step of the schema."""
+
+    number: int
+    name: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+def _run(connection: sqlite3.Connection, script: str) -> None:
+    """Run each statement of ``script`` inside the current transaction.
+
+    ``executescript`` would commit first, breaking the one-transaction-per-migration rule; the
+    scripts here hold no semicolon inside a literal, so splitting on them is exact.
+    """
+    for statement in script.split(";"):
+        if statement.strip():
+            connection.execute(statement)
+
+
+def _core(connection: sqlite3.Connection) -> None:
+    """Projects, sessions, the files they were read from and those files' bytes."""
+    _run(
+        connection,
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE projects (
+            id INTEGER PRIMARY KEY,
+            slug TEXT NOT NULL UNIQUE,
+            cwd TEXT
+        );
+        CREATE TABLE sessions (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            session_id TEXT NOT NULL,
+            project INTEGER NOT NULL REFERENCES projects(id),
+            path TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL DEFAULT '',
+            title_source TEXT NOT NULL DEFAULT 'none',
+            first_prompt TEXT NOT NULL DEFAULT '',
+            cwd TEXT,
+            git_branch TEXT,
+            started REAL,
+            ended REAL,
+            messages INTEGER NOT NULL DEFAULT 0,
+            tool_calls INTEGER NOT NULL DEFAULT 0,
+            errors INTEGER NOT NULL DEFAULT 0,
+            subagents INTEGER NOT NULL DEFAULT 0,
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+            cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+            models TEXT NOT NULL DEFAULT '[]',
+            versions TEXT NOT NULL DEFAULT '[]',
+            malformed INTEGER NOT NULL DEFAULT 0,
+            archived REAL,
+            revision INTEGER NOT NULL DEFAULT 0,
+            doc_version INTEGER NOT NULL DEFAULT 0,
+            updated REAL NOT NULL
+        );
+        CREATE INDEX sessions_by_project ON sessions(project, started);
+        CREATE INDEX sessions_by_session_id ON sessions(session_id);
+        CREATE TABLE files (
+            id INTEGER PRIMARY KEY,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            path TEXT NOT NULL UNIQUE,
+            relative TEXT NOT NULL,
+            role TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            agent_id TEXT,
+            layout TEXT,
+            workflow_run TEXT,
+            parent_session_id TEXT,
+            meta BLOB,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            offset INTEGER NOT NULL,
+            lines INTEGER NOT NULL,
+            head BLOB NOT NULL,
+            missing REAL
+        );
+        CREATE INDEX files_by_session ON files(session, position);
+        CREATE TABLE chunks (
+            id INTEGER PRIMARY KEY,
+            file INTEGER NOT NULL REFERENCES files(id),
+            start INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        CREATE UNIQUE INDEX chunks_by_file ON chunks(file, start);
+        """,
+    )
+    connection.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (FORMAT_KEY, FORMAT_VALUE))
+
+
+def _search(connection: sqlite3.Connection) -> None:
+    """Full-text search over what was said and done; filled from the stored lines.
+
+    Every session is marked for its documents to be derived again (``doc_version = 0``), so an
+    index that predates search, archived sessions included, becomes searchable on the next
+    update without reading a single transcript file.
+    """
+    _run(
+        connection,
+        """
+        CREATE TABLE documents (
+            id INTEGER PRIMARY KEY,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            file INTEGER NOT NULL REFERENCES files(id),
+            project INTEGER NOT NULL REFERENCES projects(id),
+            anchor TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            tool TEXT,
+            error INTEGER NOT NULL DEFAULT 0,
+            time REAL
+        );
+        CREATE INDEX documents_by_file ON documents(file, anchor);
+        CREATE VIRTUAL TABLE documents_text USING fts5(
+            text, tokenize = 'unicode61 remove_diacritics 2'
+        );
+        UPDATE sessions SET doc_version = 0;
+        """,
+    )
+
+
+#: Every migration, in order. Append only.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "core: projects, sessions, files and their stored bytes", _core),
+    Migration(2, "search: documents and their full-text index", _search),
+)
+LATEST = MIGRATIONS[-1].number
+
+
+def applied(connection: sqlite3.Connection) -> int:
+    """The number of the last migration applied (0 for a new, empty database)."""
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    if not exists:
+        return 0
+    row = connection.execute("SELECT max(number) FROM migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
+    """Apply the migrations after the database's own, up to ``target``; return those applied.
+
+    Each runs in its own transaction together with its ``migrations`` row, so a failure leaves
+    the database at the previous step.
+    """
+    done: list[Migration] = []
+    current = applied(connection)
+    for migration in MIGRATIONS:
+        if migration.number <= current or migration.number > target:
+            continue
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            if migration.number == 1:
+                connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                connection.execute(
+                    "CREATE TABLE migrations ("
+                    "number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied REAL NOT NULL)"
+                )
+            migration.apply(connection)
+            connection.execute(
+                "INSERT INTO migrations(number, name, applied) VALUES (?, ?, ?)",
+                (migration.number, migration.name, time.time()),
+            )
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+        done.append(migration)
+    return done

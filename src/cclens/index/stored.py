@@ -1,0 +1,273 @@
+"""The transcript bytes kept in the index, and sessions assembled again from them.
+
+Every file of a session (the transcript, its subagent transcripts, workflow journals) is stored
+as zstandard-compressed chunks of its raw bytes, one chunk per read, so that concatenating the
+chunks gives the file back byte for byte up to where it was read. A session is always shown
+from these bytes, whether its transcript still exists or Claude Code has deleted it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import msgspec
+import zstandard
+
+from ..parse import Session, SubagentFile
+from ..parse.assemble import _attach, assemble_entries, attach_subagents
+from ..parse.read import Diagnostic, ReadResult, decode_line
+
+_BOM = b"\xef\xbb\xbf"
+# Level 3 compresses transcripts at ~500 MB/s on one core; higher levels gain ~1% for 3x time.
+_LEVEL = 3
+
+
+def compress(data: bytes) -> bytes:
+    """Compress one chunk of a file."""
+    return zstandard.ZstdCompressor(level=_LEVEL).compress(data)
+
+
+def decompress(blob: bytes) -> bytes:
+    """The raw bytes of one stored chunk."""
+    return zstandard.ZstdDecompressor().decompress(blob)
+
+
+def read_bytes(path: Path, data: bytes, start_offset: int = 0, start_line: int = 0) -> ReadResult:
+    """Decode the lines of ``data`` (the file's bytes from ``start_offset``) like ``read_file``.
+
+    This is :func:`cclens.parse.read_file` over bytes already in memory (it reads the file
+    itself): the same line numbers, offsets, BOM and CRLF handling and diagnostics, which
+    ``tests/test_index.py`` checks on every corpus file.
+    """
+    result = ReadResult(path, end_offset=start_offset)
+    entries = result.entries
+    diagnostics = result.diagnostics
+    position = 0
+    number = start_line
+    size = len(data)
+    if start_offset == 0 and data.startswith(_BOM):
+        position = len(_BOM)
+    while position < size:
+        number += 1
+        newline_at = data.find(b"\n", position)
+        newline = newline_at != -1
+        end = newline_at if newline else size
+        content = data[position:end]
+        if content.endswith(b"\r"):
+            content = content[:-1]
+        offset = start_offset + position
+        following = end + 1 if newline else end
+        if not content.startswith(b"{") and not content.strip():
+            if newline:
+                result.end_offset = start_offset + following
+            position = following
+            continue
+        result.lines += 1
+        outcome = decode_line(path, number, offset, content)
+        if isinstance(outcome, Diagnostic):
+            if not newline:
+                reason = f"incomplete last line ({outcome.reason}); the file may still be written"
+                diagnostics.append(Diagnostic(path, number, reason, offset, outcome.excerpt))
+                break
+            diagnostics.append(outcome)
+        else:
+            entries.append(outcome)
+        result.end_offset = start_offset + following
+        position = following
+    result.bytes = result.end_offset - start_offset
+    return result
+
+
+def line_count(data: bytes) -> int:
+    """The line number a reader that stopped after ``data`` resumes from."""
+    return data.count(b"\n")
+
+
+@dataclass(slots=True)
+class StoredFile:
+    """One file of a session as the index knows it: where it was, what it is, what it held."""
+
+    path: Path
+    role: str
+    relative: str
+    agent_id: str | None = None
+    layout: str | None = None
+    workflow_run: str | None = None
+    parent_session_id: str | None = None
+    meta: bytes | None = None
+    read: ReadResult | None = None
+    #: Line number reached in the file (resumes an incremental read).
+    lines: int = 0
+    size: int = 0
+
+    @property
+    def meta_json(self) -> dict[str, Any] | None:
+        """The parsed ``.meta.json`` sidecar, when there is one and it is an object."""
+        if not self.meta:
+            return None
+        try:
+            value = msgspec.json.decode(self.meta)
+        except msgspec.DecodeError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def subagent_file(self) -> SubagentFile:
+        """What discovery would have said about this subagent file."""
+        layout = self.layout if self.layout in ("sibling", "nested", "workflow") else "nested"
+        return SubagentFile(
+            self.path,
+            self.agent_id or self.path.stem.removeprefix("agent-"),
+            layout,  # type: ignore[arg-type]
+            self.meta_json,
+            self.workflow_run,
+            self.parent_session_id,
+        )
+
+
+@dataclass(slots=True)
+class StoredSession:
+    """The files of one session, ready to be assembled."""
+
+    session_id: str
+    project: str
+    files: list[StoredFile] = field(default_factory=list)
+
+
+def build_session(stored: StoredSession) -> Session:
+    """Assemble the session and attach its subagents, as :func:`cclens.parse.load` would.
+
+    The subagent files are attached in the order they were found, after the sidechains kept
+    inside the session file itself.
+    """
+    main = next(f for f in stored.files if f.role == "session")
+    result = main.read or ReadResult(main.path)
+    session = assemble_entries(
+        main.path,
+        result.entries,
+        list(result.diagnostics),
+        session_id=stored.session_id,
+        project=stored.project,
+        file_size=result.end_offset,
+        lines=result.lines,
+    )
+    attach_subagents(session, [])  # the file's own sidechains
+    for stored_file in stored.files:
+        if stored_file.role != "subagent":
+            continue
+        info = stored_file.subagent_file()
+        read = stored_file.read or ReadResult(stored_file.path)
+        agent = assemble_entries(
+            stored_file.path,
+            read.entries,
+            list(read.diagnostics),
+            session_id=info.parent_session_id or info.agent_id,
+            project=stored.project,
+            file_size=read.end_offset,
+            lines=read.lines,
+        )
+        agent.agent_id = info.agent_id
+        agent.agent_meta = info.meta
+        # cclens.parse has no public way yet to attach an agent read from somewhere other than
+        # its file; this is the same function attach_subagents uses for files.
+        _attach(session, agent, info)
+        session.subagents.append(agent)
+    return session
+
+
+def file_bytes(connection: sqlite3.Connection, file_id: int) -> bytes:
+    """Every stored byte of one file, in order."""
+    rows = connection.execute(
+        "SELECT data FROM chunks WHERE file = ? ORDER BY start", (file_id,)
+    ).fetchall()
+    return b"".join(decompress(row[0]) for row in rows)
+
+
+_FILE_COLUMNS = (
+    "id, path, role, relative, agent_id, layout, workflow_run, parent_session_id, meta, "
+    "offset, lines"
+)
+
+
+def stored_files(
+    connection: sqlite3.Connection, session_row: int
+) -> list[tuple[int, StoredFile, bytes]]:
+    """Each file of a session (in the order it was found) with its stored bytes."""
+    found: list[tuple[int, StoredFile, bytes]] = []
+    rows = connection.execute(
+        f"SELECT {_FILE_COLUMNS} FROM files WHERE session = ? ORDER BY position, id",
+        (session_row,),
+    ).fetchall()
+    for row in rows:
+        file_id, path, role, relative, agent, layout, run, parent, meta, offset, lines = row
+        stored = StoredFile(
+            Path(path),
+            role,
+            relative,
+            agent,
+            layout,
+            run,
+            parent,
+            meta,
+            lines=lines,
+            size=offset,
+        )
+        found.append((file_id, stored, file_bytes(connection, file_id)))
+    return found
+
+
+def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | None:
+    """The session with row id ``session_row``, assembled from its stored bytes."""
+    row = connection.execute(
+        "SELECT s.session_id, p.slug FROM sessions s JOIN projects p ON p.id = s.project "
+        "WHERE s.id = ?",
+        (session_row,),
+    ).fetchone()
+    if row is None:
+        return None
+    stored = StoredSession(row[0], row[1])
+    for _, stored_file, data in stored_files(connection, session_row):
+        if stored_file.role in ("session", "subagent"):
+            stored_file.read = read_bytes(stored_file.path, data)
+        stored.files.append(stored_file)
+    if not any(f.role == "session" for f in stored.files):
+        return None
+    return build_session(stored)
+
+
+def _safe_relative(relative: str) -> PurePosixPath:
+    path = PurePosixPath(relative)
+    if path.is_absolute() or not path.parts or ".." in path.parts:
+        raise ValueError(f"refusing to restore to {relative!r}: not a plain relative path")
+    return path
+
+
+def restore_files(
+    connection: sqlite3.Connection, session_row: int, out_dir: Path, *, overwrite: bool = False
+) -> list[Path]:
+    """Write every stored file of a session under ``out_dir``, byte for byte.
+
+    The session file, its subagent files (and their ``.meta.json`` sidecars) and workflow
+    journals keep their layout relative to the session's folder. Raises ``FileExistsError``
+    when a file would be replaced and ``overwrite`` is false; nothing is written then.
+    """
+    files = stored_files(connection, session_row)
+    planned: list[tuple[Path, bytes]] = []
+    for _, stored_file, data in files:
+        target = out_dir.joinpath(*_safe_relative(stored_file.relative).parts)
+        planned.append((target, data))
+        if stored_file.meta is not None:
+            name = target.name.removesuffix(".jsonl") + ".meta.json"
+            planned.append((target.with_name(name), stored_file.meta))
+    if not overwrite:
+        existing = [target for target, _ in planned if target.exists()]
+        if existing:
+            raise FileExistsError(f"{existing[0]} already exists")
+    written: list[Path] = []
+    for target, data in planned:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        written.append(target)
+    return written

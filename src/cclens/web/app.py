@@ -1,0 +1,123 @@
+"""``create_app``: the Starlette app that serves the index to a browser on this machine."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..index import Index
+from . import api, pages
+from .assets import Asset, own_assets, renderer_assets
+from .live import Broker, Indexer
+from .security import Guard, content_security_policy
+from .session_view import BuiltInRenderer, choose_renderer
+from .settings import Settings
+from .state import AppState, app_state
+from .templating import environment
+
+
+def _serve(asset: Asset | None, request: Request) -> Response:
+    if asset is None:
+        return Response("Not Found\n", status_code=404, media_type="text/plain")
+    headers = {"ETag": asset.etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == asset.etag:
+        return Response(status_code=304, headers=headers)
+    return Response(asset.content, media_type=asset.content_type, headers=headers)
+
+
+def static(request: Request) -> Response:
+    """``/static/{name}``: a key into the in-memory map, never a path on disk."""
+    return _serve(app_state(request).assets.get(request.path_params["name"]), request)
+
+
+def render_static(request: Request) -> Response:
+    """``/static/render/{name}``: the session renderer's CSS and JS."""
+    return _serve(app_state(request).render_assets.get(request.path_params["name"]), request)
+
+
+def _not_found(request: Request, exc: Exception) -> Response:
+    if request.url.path.startswith("/api/"):
+        return api.JSONResponse({"error": "not found"}, status_code=404)
+    return pages.not_found(app_state(request), request.url.path)
+
+
+ROUTES = [
+    Route("/", pages.home),
+    Route("/projects/{slug}", pages.project),
+    Route("/sessions/{key}", pages.session),
+    Route("/sessions/{key}/updates", pages.session_updates),
+    Route("/search", pages.search),
+    Route("/api/projects", api.projects),
+    Route("/api/projects/{slug}/sessions", api.project_sessions),
+    Route("/api/sessions/{key}", api.session),
+    Route("/api/sessions/{key}/events", api.session_events),
+    Route("/api/search", api.search),
+    Route("/api/status", api.status),
+    Route("/api/events", api.events),
+    Route("/static/render/{name}", render_static),
+    Route("/static/{name}", static),
+]
+
+
+def create_app(settings: Settings) -> Starlette:
+    """The web app over the index at ``settings.db_path``.
+
+    Opening the index happens now, so a damaged file fails here with
+    :class:`~cclens.index.IndexUnusable`. Indexing (and watching, when ``settings.watch``)
+    starts with the server, in a background thread: pages answer at once with what is
+    already indexed.
+    """
+    index = Index(settings.db_path)
+    env = environment()
+    renderer = choose_renderer(env)
+    broker = Broker()
+    indexer = Indexer(
+        index,
+        list(settings.claude_dirs) if settings.index_on_start else [],
+        broker,
+        watch_files=settings.watch and settings.index_on_start,
+        workers=settings.workers,
+        rescan_seconds=settings.rescan_seconds,
+    )
+    state = AppState(
+        settings=settings,
+        index=index,
+        broker=broker,
+        indexer=indexer,
+        environment=env,
+        renderer=renderer,
+        fallback=BuiltInRenderer(env),
+        assets=own_assets(),
+        render_assets=renderer_assets(renderer.static_files()),
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        broker.bind(asyncio.get_running_loop())
+        indexer.start()
+        try:
+            yield
+        finally:
+            broker.close()
+            indexer.stop()
+            await asyncio.to_thread(indexer.join, 10)
+            index.close()
+
+    policy = content_security_policy([p for p in [renderer.policy()] if p])
+    app = Starlette(
+        routes=ROUTES,
+        middleware=[
+            Middleware(Guard, allowed_hosts=settings.allowed_hosts(), policy=policy),
+        ],
+        exception_handlers={404: _not_found},
+        lifespan=lifespan,
+    )
+    app.state.cclens = state
+    return app

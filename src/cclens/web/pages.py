@@ -1,0 +1,181 @@
+"""HTML pages: all projects, one project, one session, search; and live session fragments.
+
+Each page is drawn by one template from a small documented context; no HTML is built here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+import msgspec
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from ..index import DOCUMENT_KINDS, ProjectSummary, SearchError, SearchHit, SessionSummary, Totals
+from ..parse import claude_dirs
+from .api import JSONResponse
+from .live import Status
+from .session_view import changed_items, page_state, parse_state, top_level
+from .state import AppState, SearchRequest, app_state, search_request
+
+
+def page(state: AppState, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """Draw ``template`` with ``context`` (plus what every page shows)."""
+    body = state.environment.get_template(template).render(
+        demo=state.settings.demo, status=state.indexer.status, **context
+    )
+    return HTMLResponse(body, status_code=status_code)
+
+
+def not_found(state: AppState, what: str) -> HTMLResponse:
+    """The 404 page."""
+    return page(state, "not_found.html", 404, what=what)
+
+
+@dataclass(frozen=True, slots=True)
+class HomeContext:
+    """``projects.html``: every project, or (when the index is empty) where sessions come from."""
+
+    projects: list[ProjectSummary]
+    totals: Totals
+    #: The folders read (given, or Claude Code's defaults when they exist).
+    roots: list[str]
+    #: Claude Code's default folders, to explain where transcripts come from.
+    default_roots: list[str]
+    status: Status
+
+
+def home(request: Request) -> Response:
+    """``/``: every project (see :class:`HomeContext`)."""
+    state = app_state(request)
+    context = HomeContext(
+        projects=state.index.projects(),
+        totals=state.index.totals(),
+        roots=[str(root) for root in state.settings.claude_dirs],
+        default_roots=[str(root) for root in claude_dirs()],
+        status=state.indexer.status,
+    )
+    return page(state, "projects.html", home=context)
+
+
+def project(request: Request) -> Response:
+    """``/projects/{slug}``: ``project.html`` with the project and its ``sessions``."""
+    state = app_state(request)
+    slug = request.path_params["slug"]
+    summary = state.index.project(slug)
+    if summary is None:
+        return not_found(state, f"project {slug}")
+    return page(state, "project.html", project=summary, sessions=state.index.sessions(slug))
+
+
+@dataclass(frozen=True, slots=True)
+class SessionContext:
+    """``session.html``: the session's summary, its drawn body, and what live updates need."""
+
+    summary: SessionSummary
+    project: ProjectSummary | None
+    body: Markup
+    #: JSON: the last line shown of each file (sent back to ask for what is new).
+    state: str
+    #: The anchor of the last item shown (new items go after its element).
+    last_anchor: str
+    #: Which view drew the body ("render" or "built-in"), and the renderer's files to link.
+    renderer: str
+    #: Why the built-in view is shown instead of the renderer's, when it is.
+    problem: str | None
+    stylesheets: list[str]
+    scripts: list[str]
+
+
+def session(request: Request) -> Response:
+    """``/sessions/{key}``: one session, drawn by the renderer (see :class:`SessionContext`)."""
+    state = app_state(request)
+    key = request.path_params["key"]
+    summary = state.index.session(key)
+    rendered = state.rendered(key, summary.revision) if summary else None
+    if summary is None or rendered is None:
+        return not_found(state, f"session {key}")
+    shown = rendered.session
+    items = top_level(shown)
+    context = SessionContext(
+        summary=summary,
+        project=state.index.project(summary.project),
+        body=Markup(rendered.body or ""),  # drawn by the renderer's autoescaped templates
+        state=msgspec.json.encode(page_state(shown)).decode(),
+        last_anchor=items[-1].anchor if items else "",
+        renderer=state.renderer.name,
+        problem=rendered.problem,
+        stylesheets=sorted(name for name in state.render_assets if name.endswith(".css")),
+        scripts=sorted(name for name in state.render_assets if name.endswith(".js")),
+    )
+    return page(state, "session.html", view=context)
+
+
+def session_updates(request: Request) -> Response:
+    """What changed in a session since a page drew it: JSON with an HTML fragment.
+
+    ``{"state": ..., "archived": bool, "anchors": [...], "html": "..."}``: the page replaces
+    the elements with these ids, or appends them, and keeps ``state`` for next time.
+    """
+    state = app_state(request)
+    key = request.path_params["key"]
+    summary = state.index.session(key)
+    rendered = state.loaded(key, summary.revision) if summary else None
+    if summary is None or rendered is None:
+        return JSONResponse({"error": f"no session {key}"}, status_code=404)
+    since = parse_state(request.query_params.get("since", ""))
+    items = changed_items(rendered.session, since) if since else []
+    html = state.fragment(rendered, items) if items else ""
+    return JSONResponse(
+        {
+            "state": page_state(rendered.session),
+            "archived": summary.archived,
+            "revision": summary.revision,
+            "anchors": [item.anchor for item in items],
+            "html": html,
+        }
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SearchContext:
+    """``search.html``: the form's values, the choices it offers, and the hits."""
+
+    request: SearchRequest
+    hits: list[SearchHit]
+    projects: list[ProjectSummary]
+    kinds: tuple[str, ...]
+    error: str
+    more: str
+
+
+def search(request: Request) -> Response:
+    """``/search``: the form and the hits (see :class:`SearchContext`)."""
+    state = app_state(request)
+    wanted = search_request(request)
+    hits: list[SearchHit] = []
+    error = ""
+    try:
+        hits = state.index.search(
+            wanted.query, wanted.filters, limit=wanted.limit + 1, offset=wanted.offset
+        )
+    except SearchError as problem:
+        error = str(problem)
+    more = ""
+    if len(hits) > wanted.limit:
+        hits = hits[: wanted.limit]
+        params = [(k, v) for k, v in request.query_params.multi_items() if k != "offset"]
+        params.append(("offset", str(wanted.offset + wanted.limit)))
+        more = "/search?" + urlencode(params)
+    context = SearchContext(
+        request=wanted,
+        hits=hits,
+        projects=state.index.projects(),
+        kinds=DOCUMENT_KINDS,
+        error=error,
+        more=more,
+    )
+    return page(state, "search.html", search=context)

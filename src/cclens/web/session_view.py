@@ -1,0 +1,271 @@
+"""The session view inside the web app, and the pieces live updates send.
+
+The view is drawn by :mod:`cclens.render` (``render_session_body``) when that package provides
+it, and by a minimal built-in template otherwise. Either way every item's element carries the
+item's anchor as its ``id``, which is what search hits and live updates point at.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import ModuleType
+from typing import Any, Protocol
+
+import msgspec
+from jinja2 import Environment
+
+from ..model import to_builtins
+from ..model.blocks import TextBlock, ThinkingBlock
+from ..parse import (
+    AssistantItem,
+    AttachmentItem,
+    Item,
+    MetaItem,
+    ProgressItem,
+    Session,
+    SystemItem,
+    ToolCall,
+    UserItem,
+)
+
+#: Where the renderer's CSS and JS are served.
+RENDER_STATIC_URL = "/static/render"
+_RENDER_NAMES = ("render_session_body", "RenderOptions", "static_files", "CSP")
+_TEXT_LIMIT = 20_000
+_NESTING_LIMIT = 4
+
+
+class SessionRenderer(Protocol):
+    """Draws a session's body (the ``<main>`` element) and fragments of it."""
+
+    name: str
+
+    def body(self, session: Session) -> str: ...
+
+    def fragment(self, session: Session, items: list[Item]) -> str: ...
+
+    def static_files(self) -> dict[str, bytes]: ...
+
+    def policy(self) -> str | None: ...
+
+
+class PackageRenderer:
+    """The session view of :mod:`cclens.render`."""
+
+    name = "render"
+
+    def __init__(self, module: ModuleType) -> None:
+        self._module = module
+        self._options = module.RenderOptions(standalone=False, static_url=RENDER_STATIC_URL)
+
+    def body(self, session: Session) -> str:
+        return str(self._module.render_session_body(session, self._options))
+
+    def fragment(self, session: Session, items: list[Item]) -> str:
+        # The same view over a session holding only the items to send: every element keeps
+        # the id the page already has for it.
+        return self.body(dataclasses.replace(session, items=items))
+
+    def static_files(self) -> dict[str, bytes]:
+        return dict(self._module.static_files())
+
+    def policy(self) -> str | None:
+        return str(self._module.CSP)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallView:
+    """A tool call as the built-in view shows it."""
+
+    id: str
+    name: str
+    status: str
+    input: str
+    result: str
+    duration: float | None
+    subagents: list[list[ItemView]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ItemView:
+    """One item as the built-in view shows it: who, when, what was said, what was done."""
+
+    anchor: str
+    role: str
+    label: str
+    time: datetime | None
+    main: bool
+    #: ``(kind, text)`` pieces: ``text`` or ``thinking``.
+    texts: list[tuple[str, str]]
+    tool_calls: list[ToolCallView]
+    #: For records that are not messages: their JSON, shortened.
+    detail: str = ""
+
+
+def _shorten(text: str, limit: int = _TEXT_LIMIT) -> str:
+    return text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit:,} more)"
+
+
+def _json(value: Any) -> str:
+    return msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
+
+
+def _call_view(call: ToolCall, depth: int) -> ToolCallView:
+    duration = call.duration.total_seconds() if call.duration else None
+    agents = (
+        [item_views(agent.items, depth + 1) for agent in call.subagents]
+        if depth < _NESTING_LIMIT
+        else []
+    )
+    return ToolCallView(
+        call.id,
+        call.name,
+        call.status,
+        _shorten(_json(call.block.input)),
+        _shorten(call.result_text),
+        duration,
+        agents,
+    )
+
+
+_ROLES: tuple[tuple[type[Item], str], ...] = (
+    (UserItem, "user"),
+    (AssistantItem, "assistant"),
+    (SystemItem, "system"),
+    (AttachmentItem, "attachment"),
+    (ProgressItem, "progress"),
+    (MetaItem, "meta"),
+)
+
+
+def _item_view(item: Item, depth: int) -> ItemView:
+    role = next(name for kind, name in _ROLES if isinstance(item, kind))
+    texts: list[tuple[str, str]] = []
+    calls: list[ToolCallView] = []
+    detail = ""
+    label = role
+    if isinstance(item, UserItem):
+        label = item.kind.replace("_", " ")
+        if item.kind != "tool_results" and item.text:
+            texts.append(("text", _shorten(item.text)))
+    elif isinstance(item, AssistantItem):
+        label = item.model or "assistant"
+        for block in item.blocks:
+            if isinstance(block, TextBlock) and block.text:
+                texts.append(("text", _shorten(block.text)))
+            elif isinstance(block, ThinkingBlock):
+                texts.append(("thinking", _shorten(block.thinking or "(thinking not kept)")))
+        calls = [_call_view(call, depth) for call in item.tool_calls]
+    else:
+        record = item.first.record
+        label = str(getattr(record, "subtype", None) or getattr(record, "type", role) or role)
+        detail = _shorten(_json(to_builtins(record)), 2000)
+    return ItemView(item.anchor, role, label, item.timestamp, item.main, texts, calls, detail)
+
+
+def item_views(items: list[Item], depth: int = 0) -> list[ItemView]:
+    """The built-in view of ``items``; tool results are shown with their calls."""
+    return [
+        _item_view(item, depth)
+        for item in items
+        if not (isinstance(item, UserItem) and item.kind == "tool_results")
+    ]
+
+
+def top_level(session: Session) -> list[Item]:
+    """The items shown at the top of the page: sidechains appear under their Agent call."""
+    if all(item.is_sidechain for item in session.items):
+        return list(session.items)
+    return [item for item in session.items if not item.is_sidechain]
+
+
+class BuiltInRenderer:
+    """A plain view of a session, used until :mod:`cclens.render` is there."""
+
+    name = "built-in"
+
+    def __init__(self, environment: Environment) -> None:
+        self._environment = environment
+
+    def body(self, session: Session) -> str:
+        template = self._environment.get_template("session_fallback.html")
+        return template.render(session=session, items=item_views(top_level(session)))
+
+    def fragment(self, session: Session, items: list[Item]) -> str:
+        template = self._environment.get_template("_items.html")
+        return template.render(items=item_views(items))
+
+    def static_files(self) -> dict[str, bytes]:
+        return {}
+
+    def policy(self) -> str | None:
+        return None
+
+
+def choose_renderer(environment: Environment) -> SessionRenderer:
+    """:mod:`cclens.render`'s view when it offers one, else the built-in view."""
+    if importlib.util.find_spec("cclens.render") is not None:
+        module = importlib.import_module("cclens.render")
+        if all(hasattr(module, name) for name in _RENDER_NAMES):
+            return PackageRenderer(module)
+    return BuiltInRenderer(environment)
+
+
+def page_state(session: Session) -> dict[str, int]:
+    """For each file of the session, the last line shown (what a page has)."""
+    state: dict[str, int] = {}
+    for agent in session.all_sessions():
+        last = max((entry.line for entry in agent.entries), default=0)
+        key = str(agent.path)
+        state[key] = max(state.get(key, 0), last)
+    return state
+
+
+def parse_state(text: str) -> dict[str, int]:
+    """A state sent back by a page; anything malformed counts as "nothing shown yet"."""
+    try:
+        value = msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return {}
+    if not isinstance(value, dict):
+        return {}
+    return {
+        str(key): line
+        for key, line in value.items()
+        if isinstance(line, int) and not isinstance(line, bool)
+    }
+
+
+def _grown(session: Session, since: Mapping[str, int]) -> bool:
+    limit = since.get(str(session.path))
+    if limit is None:
+        return True
+    return any(entry.line > limit for entry in session.entries) or any(
+        _grown(agent, since) for agent in session.subagents
+    )
+
+
+def changed_items(session: Session, since: Mapping[str, int]) -> list[Item]:
+    """Top-level items that are new or changed since a page showed ``since``.
+
+    An item changed when one of its records is new, when a tool call of it got its result,
+    or when a subagent it spawned wrote more.
+    """
+    limit = since.get(str(session.path), 0)
+    changed: list[Item] = []
+    for item in top_level(session):
+        if any(entry.line > limit for entry in item.entries) or (
+            isinstance(item, AssistantItem)
+            and any(
+                (call.result_entry is not None and call.result_entry.line > limit)
+                or any(_grown(agent, since) for agent in call.subagents)
+                for call in item.tool_calls
+            )
+        ):
+            changed.append(item)
+    return changed

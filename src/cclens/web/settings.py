@@ -1,0 +1,59 @@
+"""What the web app is told when it is created."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+@dataclass(slots=True)
+class Settings:
+    """How ``create_app`` builds the app.
+
+    ``claude_dirs`` are indexed at start (in a background thread) and watched for changes when
+    ``watch`` is true. ``port`` must be the port actually served, because requests naming any
+    other host or port are refused.
+    """
+
+    db_path: Path
+    claude_dirs: list[Path] = field(default_factory=list)
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    index_on_start: bool = True
+    watch: bool = True
+    #: Serving the bundled demo sessions (the home page says so).
+    demo: bool = False
+    #: Worker processes for a large first index.
+    workers: int = 2
+    #: Seconds between full rescans while watching (a safety net for missed file events).
+    rescan_seconds: float = 30.0
+
+    @property
+    def loopback(self) -> bool:
+        """Whether only this machine can reach the server."""
+        if self.host == "localhost":
+            return True
+        try:
+            return ipaddress.ip_address(self.host.strip("[]")).is_loopback
+        except ValueError:
+            return False
+
+    def allowed_hosts(self) -> frozenset[str]:
+        """The ``Host`` header values a request may carry (DNS rebinding protection)."""
+        port = self.port
+        host = self.host.lower()
+        names = {host, "localhost", "127.0.0.1", "[::1]"}
+        if ":" in host and not host.startswith("["):
+            names.add(f"[{host}]")
+        if host in ("0.0.0.0", "::", "[::]"):
+            # Bound to every interface: the machine's own names are the served host too.
+            names.update({socket.gethostname().lower(), socket.getfqdn().lower()})
+        allowed = {f"{name}:{port}" for name in names}
+        if port == 80:
+            allowed.update(names)
+        return frozenset(allowed)

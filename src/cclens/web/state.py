@@ -1,0 +1,141 @@
+"""What the request handlers share: the index, the indexer, the renderer, a small page cache."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from jinja2 import Environment
+from starlette.requests import Request
+
+from ..index import Index, SearchFilters
+from ..parse import Item, Session
+from .assets import Asset
+from .live import Broker, Indexer
+from .session_view import SessionRenderer
+from .settings import Settings
+
+_CACHED_SESSIONS = 6
+
+
+@dataclass(slots=True)
+class Rendered:
+    """A session loaded from the index and its drawn body, for one revision of it."""
+
+    session: Session
+    #: ``None`` until a page needs it (live updates only draw a few items).
+    body: str | None = None
+    #: Set when the session view failed and the built-in view drew the session instead.
+    problem: str | None = None
+
+
+@dataclass
+class AppState:
+    """Everything a handler needs, created once by ``create_app``."""
+
+    settings: Settings
+    index: Index
+    broker: Broker
+    indexer: Indexer
+    environment: Environment
+    renderer: SessionRenderer
+    #: Draws a session when ``renderer`` fails on it: a view's bug never hides a session.
+    fallback: SessionRenderer
+    assets: dict[str, Asset]
+    render_assets: dict[str, Asset]
+    _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fragment(self, rendered: Rendered, items: list[Item]) -> str:
+        """Items of a session drawn again, by the view that drew (or would draw) its page."""
+        drawer = self.fallback if rendered.problem else self.renderer
+        return drawer.fragment(rendered.session, items)
+
+    def loaded(self, key: str, revision: int) -> Rendered | None:
+        """The session ``key`` at ``revision``, loaded from the index (cached)."""
+        with self._lock:
+            found = self._cache.get((key, revision))
+            if found is not None:
+                self._cache.move_to_end((key, revision))
+                return found
+        session = self.index.load(key)
+        if session is None:
+            return None
+        loaded = Rendered(session)
+        with self._lock:
+            self._cache[(key, revision)] = loaded
+            while len(self._cache) > _CACHED_SESSIONS:
+                self._cache.popitem(last=False)
+        return loaded
+
+    def rendered(self, key: str, revision: int) -> Rendered | None:
+        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
+        loaded = self.loaded(key, revision)
+        if loaded is None or loaded.body is not None:
+            return loaded
+        try:
+            body = self.renderer.body(loaded.session)
+        except Exception as error:  # shown on the page, over the plain view
+            loaded.problem = f"{type(error).__name__}: {error}"
+            body = self.fallback.body(loaded.session)
+        loaded.body = body
+        return loaded
+
+
+def app_state(request: Request) -> AppState:
+    """The state ``create_app`` attached to the app."""
+    state = request.app.state.cclens
+    assert isinstance(state, AppState)
+    return state
+
+
+def _date(text: str, *, end: bool) -> datetime | None:
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if end and len(text) == len("2025-06-01"):
+        moment += timedelta(days=1)  # a bare end date includes that day
+    return moment
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    """A search as a page or the API receives it (query string parameters)."""
+
+    query: str
+    filters: SearchFilters
+    offset: int
+    limit: int
+    #: The raw parameters, to fill the form again.
+    since: str = ""
+    until: str = ""
+
+
+def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
+    """Read ``q``, ``project``, ``since``, ``until``, ``tool``, ``kind``, ``errors``, ``offset``."""
+    params = request.query_params
+    kinds = tuple(kind for kind in params.getlist("kind") if kind)
+    since, until = params.get("since", ""), params.get("until", "")
+    try:
+        offset = max(int(params.get("offset", "0")), 0)
+    except ValueError:
+        offset = 0
+    with contextlib.suppress(ValueError):  # a bad limit keeps the default
+        limit = min(max(int(params.get("limit", str(limit))), 1), 500)
+    filters = SearchFilters(
+        project=params.get("project") or None,
+        since=_date(since, end=False),
+        until=_date(until, end=True),
+        tool=params.get("tool") or None,
+        kinds=kinds,
+        errors_only=params.get("errors") in ("1", "on", "true", "yes"),
+    )
+    return SearchRequest(params.get("q", ""), filters, offset, limit, since, until)

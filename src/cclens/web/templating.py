@@ -1,0 +1,67 @@
+"""The web app's Jinja2 environment (autoescaped) and the filters its templates use."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+
+def when(moment: datetime | None) -> str:
+    """``2025-06-01 14:03 UTC``, or an empty string."""
+    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else ""
+
+
+def duration(seconds: float | None) -> str:
+    """``42 s``, ``7 min``, ``2 h 05 min``, ``3 d 4 h``."""
+    if seconds is None:
+        return ""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes, _ = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h {minutes:02d} min"
+    days, hours = divmod(hours, 24)
+    return f"{days} d {hours} h"
+
+
+def compact(number: int | None) -> str:
+    """``950``, ``12.3k``, ``4.5M``."""
+    if number is None:
+        return ""
+    if number < 1000:
+        return str(number)
+    for unit, size in (("B", 1e9), ("M", 1e6), ("k", 1e3)):
+        if number >= size:
+            return f"{number / size:.1f}{unit}"
+    return str(number)
+
+
+def path_part(value: str) -> str:
+    """``value`` quoted to be one segment of a URL path."""
+    return quote(value, safe="")
+
+
+def environment() -> Environment:
+    """The templates under ``cclens/web/templates``, with HTML autoescaping always on."""
+    env = Environment(
+        loader=PackageLoader("cclens.web", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    filters: dict[str, Any] = {
+        "when": when,
+        "duration": duration,
+        "compact": compact,
+        "path_part": path_part,
+    }
+    env.filters.update(filters)
+    return env
