@@ -23,8 +23,7 @@ from cclens.index import (
     refuse_inside,
 )
 from cclens.index.schema import APPLICATION_ID, MIGRATIONS
-from cclens.index.stored import read_bytes
-from cclens.parse import Session, discover, load, load_session, read_file
+from cclens.parse import Session, discover, load, load_session, read_data, read_file
 
 from .test_index_layout import make_claude_dir, snapshot
 
@@ -301,7 +300,7 @@ def test_restore_writes_sibling_subagents_and_sidecars_back(
 
 def _same_reading(path: Path, start: int = 0, line: int = 0) -> None:
     from_file = read_file(path, start, line)
-    from_bytes = read_bytes(path, path.read_bytes()[start:], start, line)
+    from_bytes = read_data(path, path.read_bytes()[start:], start, line)
     assert [(e.line, e.offset, e.length) for e in from_bytes.entries] == [
         (e.line, e.offset, e.length) for e in from_file.entries
     ]

@@ -17,10 +17,9 @@ import msgspec
 import zstandard
 
 from ..parse import Session, SubagentFile
-from ..parse.assemble import _attach, assemble_entries, attach_subagents
-from ..parse.read import Diagnostic, ReadResult, decode_line
+from ..parse.assemble import assemble_entries, attach_subagent, attach_subagents
+from ..parse.read import ReadResult, read_data
 
-_BOM = b"\xef\xbb\xbf"
 # Level 3 compresses transcripts at ~500 MB/s on one core; higher levels gain ~1% for 3x time.
 _LEVEL = 3
 
@@ -33,52 +32,6 @@ def compress(data: bytes) -> bytes:
 def decompress(blob: bytes) -> bytes:
     """The raw bytes of one stored chunk."""
     return zstandard.ZstdDecompressor().decompress(blob)
-
-
-def read_bytes(path: Path, data: bytes, start_offset: int = 0, start_line: int = 0) -> ReadResult:
-    """Decode the lines of ``data`` (the file's bytes from ``start_offset``) like ``read_file``.
-
-    This is :func:`cclens.parse.read_file` over bytes already in memory (it reads the file
-    itself): the same line numbers, offsets, BOM and CRLF handling and diagnostics, which
-    ``tests/test_index.py`` checks on every corpus file.
-    """
-    result = ReadResult(path, end_offset=start_offset)
-    entries = result.entries
-    diagnostics = result.diagnostics
-    position = 0
-    number = start_line
-    size = len(data)
-    if start_offset == 0 and data.startswith(_BOM):
-        position = len(_BOM)
-    while position < size:
-        number += 1
-        newline_at = data.find(b"\n", position)
-        newline = newline_at != -1
-        end = newline_at if newline else size
-        content = data[position:end]
-        if content.endswith(b"\r"):
-            content = content[:-1]
-        offset = start_offset + position
-        following = end + 1 if newline else end
-        if not content.startswith(b"{") and not content.strip():
-            if newline:
-                result.end_offset = start_offset + following
-            position = following
-            continue
-        result.lines += 1
-        outcome = decode_line(path, number, offset, content)
-        if isinstance(outcome, Diagnostic):
-            if not newline:
-                reason = f"incomplete last line ({outcome.reason}); the file may still be written"
-                diagnostics.append(Diagnostic(path, number, reason, offset, outcome.excerpt))
-                break
-            diagnostics.append(outcome)
-        else:
-            entries.append(outcome)
-        result.end_offset = start_offset + following
-        position = following
-    result.bytes = result.end_offset - start_offset
-    return result
 
 
 def line_count(data: bytes) -> int:
@@ -172,7 +125,7 @@ def build_session(stored: StoredSession) -> Session:
         agent.agent_meta = info.meta
         # cclens.parse has no public way yet to attach an agent read from somewhere other than
         # its file; this is the same function attach_subagents uses for files.
-        _attach(session, agent, info)
+        attach_subagent(session, agent, info)
         session.subagents.append(agent)
     return session
 
@@ -230,7 +183,7 @@ def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | N
     stored = StoredSession(row[0], row[1])
     for _, stored_file, data in stored_files(connection, session_row):
         if stored_file.role in ("session", "subagent"):
-            stored_file.read = read_bytes(stored_file.path, data)
+            stored_file.read = read_data(stored_file.path, data)
         stored.files.append(stored_file)
     if not any(f.role == "session" for f in stored.files):
         return None

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parse import read_file
-from ..parse.read import Diagnostic, ReadResult
+from ..parse.read import Diagnostic, ReadResult, read_data
 from .extract import DocumentUpdate, SessionDigest, digest, documents
 from .plan import HEAD_BYTES, FileTask, SessionTask
-from .stored import StoredFile, StoredSession, build_session, compress, file_bytes, read_bytes
+from .stored import StoredFile, StoredSession, build_session, compress, file_bytes
 
 
 @dataclass(slots=True)
@@ -150,7 +150,7 @@ def _process_file(
         result.meta,
     )
     if task.role in ("session", "subagent"):
-        before = read_bytes(stored.path, prefix)
+        before = read_data(stored.path, prefix)
         if new_read is None:
             stored.read = before
         elif reset:

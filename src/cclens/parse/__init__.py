@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .assemble import assemble_entries, attach_subagents
+from .assemble import assemble_entries, attach_subagent, attach_subagents
 from .discover import (
     Discovery,
     SessionFile,
@@ -13,7 +13,7 @@ from .discover import (
     discover,
     subagents_for,
 )
-from .read import Diagnostic, Entry, ReadResult, read_file
+from .read import Diagnostic, Entry, ReadResult, read_data, read_file
 from .session import (
     AssistantItem,
     AttachmentItem,
@@ -86,10 +86,14 @@ __all__ = [
     "SystemItem",
     "ToolCall",
     "UserItem",
+    "assemble_entries",
+    "attach_subagent",
+    "attach_subagents",
     "claude_dirs",
     "discover",
     "load",
     "load_session",
+    "read_data",
     "read_file",
     "subagents_for",
 ]

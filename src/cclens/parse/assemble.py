@@ -374,7 +374,7 @@ def _first_user_text(session: Session) -> str:
     return ""
 
 
-def _attach(session: Session, agent: Session, info: SubagentFile | None) -> bool:
+def attach_subagent(session: Session, agent: Session, info: SubagentFile | None) -> bool:
     """Attach ``agent`` to the call in ``session`` that spawned it; ``False`` if none is found."""
     calls = session.tool_calls
     call: ToolCall | None = None
@@ -514,7 +514,7 @@ def load_subagent(info: SubagentFile, project: str) -> Session:
 def attach_subagents(session: Session, files: Iterable[SubagentFile]) -> None:
     """Load ``files`` and the file's own sidechains, and attach each to its spawning call."""
     for agent in _inline_sidechains(session):
-        _attach(session, agent, None)
+        attach_subagent(session, agent, None)
         session.subagents.append(agent)
     for info in files:
         try:
@@ -522,8 +522,8 @@ def attach_subagents(session: Session, files: Iterable[SubagentFile]) -> None:
         except OSError as error:
             session.diagnostics.append(Diagnostic(info.path, 0, f"cannot read: {error}"))
             continue
-        _attach(session, agent, info)
+        attach_subagent(session, agent, info)
         session.subagents.append(agent)
 
 
-__all__ = ["assemble_entries", "attach_subagents", "load_subagent"]
+__all__ = ["assemble_entries", "attach_subagent", "attach_subagents", "load_subagent"]

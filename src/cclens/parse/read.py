@@ -111,6 +111,14 @@ def read_file(path: Path, start_offset: int = 0, start_line: int = 0) -> ReadRes
         if start_offset:
             handle.seek(start_offset)
         data = handle.read()
+    return read_data(path, data, start_offset, start_line)
+
+
+def read_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 0) -> ReadResult:
+    """Like :func:`read_file`, over ``data``: the bytes of ``path`` from ``start_offset`` on.
+
+    For bytes already in memory (the index keeps compressed copies of transcripts).
+    """
     result = ReadResult(path, end_offset=start_offset)
     entries = result.entries
     diagnostics = result.diagnostics
