@@ -322,3 +322,39 @@ def test_the_serve_command(tmp_path: Path) -> None:
         _, errors = process.communicate(timeout=20)
     assert "warning: listening on 0.0.0.0" in errors
     assert f":{port}/" in errors
+
+
+def test_serve_falls_back_to_the_demo_when_there_is_no_claude_folder(tmp_path: Path) -> None:
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    home.mkdir()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    environment = {key: value for key, value in os.environ.items() if key != "CLAUDE_CONFIG_DIR"}
+    environment |= {"HOME": str(home), "CCLENS_DB": str(tmp_path / "index.db")}
+    command = [sys.executable, "-c", "from cclens.cli import main; main()", "serve"]
+    command += ["--port", str(port)]
+    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env=environment)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/status", timeout=2)
+                if answer.json()["sessions"] == 4:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "cclens serve did not serve the demo"
+            time.sleep(0.2)
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5).text
+        assert "bundled demo sessions" in page and "~/.claude/projects/" in page
+    finally:
+        process.terminate()
+        _, errors = process.communicate(timeout=20)
+    assert "no Claude Code folder found" in errors
+    assert not (home / ".claude").exists()

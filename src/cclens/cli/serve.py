@@ -19,7 +19,12 @@ from .index import claude_dir_option, db_option, resolve_db, resolve_roots
 @click.option("--open", "open_browser", is_flag=True, help="Open the app in a browser.")
 @claude_dir_option
 @db_option
-@click.option("--demo", is_flag=True, help="Serve the bundled demo sessions (a temporary index).")
+@click.option(
+    "--demo",
+    is_flag=True,
+    help="Serve the bundled demo sessions (a temporary index). Also what happens when no "
+    "Claude Code folder exists and --claude-dir is not given.",
+)
 @click.option("--no-watch", is_flag=True, help="Index once at start, then stop watching.")
 def command(
     host: str,
@@ -32,6 +37,9 @@ def command(
 ) -> None:
     """Serve projects, sessions and search at http://127.0.0.1:8765/.
 
+    With no Claude Code folder on this machine (and no --claude-dir), it serves the bundled
+    demo sessions instead, and says so.
+
     The server answers at once with what the index holds, reads what changed in the
     background, then watches the Claude folders: new sessions and new messages appear in open
     pages without a reload. It listens on 127.0.0.1 only unless --host says otherwise (it warns
@@ -43,6 +51,13 @@ def command(
     from ..web.settings import Settings
 
     temporary: tempfile.TemporaryDirectory[str] | None = None
+    if not demo and not claude_dir and not resolve_roots(claude_dir):
+        click.echo(
+            "cclens: no Claude Code folder found (~/.claude, ~/.config/claude, "
+            "$CLAUDE_CONFIG_DIR): serving the bundled demo sessions",
+            err=True,
+        )
+        demo = True
     if demo:
         temporary = tempfile.TemporaryDirectory(prefix="cclens-demo-")
         roots = [demo_dir()]
