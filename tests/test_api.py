@@ -9,7 +9,21 @@ import pytest
 
 import cclens
 
-PACKAGES = ["cclens", "cclens.model", "cclens.model.tools", "cclens.parse"]
+PACKAGES = [
+    "cclens",
+    "cclens.dataset",
+    "cclens.demo",
+    "cclens.export",
+    "cclens.index",
+    "cclens.model",
+    "cclens.model.tools",
+    "cclens.otel",
+    "cclens.parse",
+    "cclens.permissions",
+    "cclens.redact",
+    "cclens.render",
+    "cclens.web",
+]
 
 
 @pytest.mark.parametrize("name", PACKAGES)
