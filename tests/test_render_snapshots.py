@@ -17,6 +17,7 @@ import pytest
 
 from cclens.render import SessionRenderer
 
+from .snapshot import canonical
 from .test_render_records import Transcript
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -291,7 +292,8 @@ def test_snapshot(case: str, tmp_path: Path) -> None:
         SNAPSHOTS.mkdir(exist_ok=True)
         path.write_text(html, encoding="utf-8")
     assert path.exists(), f"no snapshot {path.name}: run with CCLENS_UPDATE_SNAPSHOTS=1"
-    assert html == path.read_text(encoding="utf-8"), f"{case} changed; see {path}"
+    expected = path.read_text(encoding="utf-8")
+    assert canonical(html) == canonical(expected), f"{case} changed; see {path}"
 
 
 def test_rendering_is_deterministic(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from cclens.render.tool_views.search import grep_lines, matcher
 from cclens.render.tool_views.shell import prepare_background_output, prepare_task_stop
 
 from .conftest import corpus_files
+from .snapshot import canonical
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots" / "tools"
 UPDATE = os.environ.get("CCLENS_UPDATE_SNAPSHOTS") == "1"
@@ -1344,7 +1345,7 @@ def test_view_snapshot(view: str, tmp_path: Path) -> None:
             pytest.fail(f"missing snapshot {snapshot.name}: run with CCLENS_UPDATE_SNAPSHOTS=1")
         snapshot.parent.mkdir(parents=True, exist_ok=True)
         snapshot.write_text(text)
-    assert text == snapshot.read_text()
+    assert canonical(text) == canonical(snapshot.read_text())
 
 
 # What the views show ----------------------------------------------------------------------------
