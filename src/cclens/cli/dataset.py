@@ -1,12 +1,11 @@
 """``cclens dataset``: the transcripts as a Parquet dataset for DuckDB, Spark or Trino.
 
 Also defines the options ``cclens otel`` shares: which sessions (``--since``, ``--project``,
-``--claude-dir``) and how to redact them.
+``--claude-dir``).
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -19,8 +18,8 @@ from rich.table import Table
 
 from ..dataset import SessionFilter, parse_since
 from ..parse import Diagnostic, claude_dirs
-from ..redact import RedactionOptions, Redactor
 from ._output import console, json_option, print_json
+from ._redaction import redaction_options, redaction_summary, redactor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -56,32 +55,6 @@ def selection_options(function: F) -> F:
     return function
 
 
-def redaction_options(function: F) -> F:
-    """``--no-redact``, ``--redact-pattern`` and ``--anonymize-paths``."""
-    options = [
-        click.option(
-            "--no-redact",
-            is_flag=True,
-            help="Keep secrets (API keys, tokens, passwords) as they are.",
-        ),
-        click.option(
-            "--redact-pattern",
-            "redact_patterns",
-            multiple=True,
-            metavar="REGEX",
-            help="Also redact what this regular expression matches (repeatable).",
-        ),
-        click.option(
-            "--anonymize-paths",
-            is_flag=True,
-            help="Replace the home directory with ~ and the user name in paths with 'user'.",
-        ),
-    ]
-    for option in reversed(options):
-        function = option(function)
-    return function
-
-
 def session_filter(
     since: str | None, projects: Sequence[str], sessions: Sequence[str] = ()
 ) -> SessionFilter:
@@ -91,35 +64,6 @@ def session_filter(
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--since") from None
     return SessionFilter(moment, tuple(projects), tuple(sessions))
-
-
-def redactor(no_redact: bool, patterns: Sequence[str], anonymize_paths: bool) -> Redactor:
-    """The redactor the options describe (a bad pattern is a usage error)."""
-    for pattern in patterns:
-        try:
-            re.compile(pattern)
-        except re.error as error:
-            message = f"{pattern!r}: {error}"
-            raise click.BadParameter(message, param_hint="--redact-pattern") from None
-    return Redactor(
-        RedactionOptions(
-            enabled=not no_redact,
-            extra_patterns=tuple(patterns),
-            anonymize_paths=anonymize_paths,
-        )
-    )
-
-
-def redaction_summary(redaction: Redactor) -> str:
-    """One line saying what was redacted."""
-    if not redaction.options.enabled:
-        return "Redaction was off (--no-redact)."
-    counts = redaction.counts
-    if not counts:
-        return "No secrets found to redact."
-    total = sum(counts.values())
-    kinds = ", ".join(f"{kind} {count:,}" for kind, count in sorted(counts.items()))
-    return f"Redacted {total:,} secrets: {kinds}."
 
 
 def report_problems(

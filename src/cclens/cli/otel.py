@@ -8,15 +8,8 @@ import click
 
 from ..dataset import default_machine, load_selected, select_files
 from ._output import console, json_option, print_json
-from .dataset import (
-    progress,
-    redaction_options,
-    redaction_summary,
-    redactor,
-    report_problems,
-    selection_options,
-    session_filter,
-)
+from ._redaction import redaction_options, redaction_summary, redactor
+from .dataset import progress, report_problems, selection_options, session_filter
 
 
 def _headers(values: tuple[str, ...]) -> dict[str, str]:
