@@ -1,14 +1,27 @@
 """Time exporting every session of a corpus to HTML with cclens and with claude-code-log.
 
-    python3 benchmarks/export.py [CORPUS] [--runs 3]
+    python3 benchmarks/export.py [CORPUS] [--runs 3] [--jobs N] [--cold]
 
 The corpus (default ``../shared/corpus``) is copied into a temporary ``projects/`` layout (each
-session with its subagent files). Each run starts one fresh Python process per tool that converts
-every session once, to one HTML file each: cclens with ``export_html`` (subagents included), and
-claude-code-log with its ``convert_jsonl_to_html`` on the same file, cache off. (Its
-``--all-projects`` mode writes per-session pages only from its cache, so it cannot be timed doing
-the same work.) Printed: the median wall time of the whole process (imports included), and each
-session's median time, with the ratios.
+session with its subagent files). Each run starts fresh Python processes that convert every
+session once, to one HTML file each:
+
+* ``cclens export --all PROJECTS -o DIR``: cclens's bulk export, which reads and draws sessions
+  in ``--jobs`` worker processes (default: one per CPU) and writes an index page too;
+* cclens file by file: ``export_html(load_session(path))`` for each transcript, in one process;
+* claude-code-log file by file: its ``convert_jsonl_to_html`` on the same transcripts, in one
+  process, cache off. claude-code-log has a parallel mode (``--all-projects --jobs``), but it
+  works through its SQLite cache (written inside the projects folder) and writes a different
+  set of pages (combined transcripts and project indexes), so it cannot be timed doing the same
+  work; it is timed the way it converts one transcript, as before.
+
+Printed: the median wall time of each whole process (interpreter start and imports included),
+with the ratios, then each session's median time for the two file-by-file runs.
+
+Both tools run as they would once installed: bytecode is cached (``PYTHONPYCACHEPREFIX`` in the
+work folder, ``PYTHONDONTWRITEBYTECODE`` dropped) and so are cclens's compiled templates
+(``XDG_CACHE_HOME`` in the work folder), after one untimed warm-up run of each. ``--cold`` gives
+every run empty caches instead: the first run after installing.
 
 claude-code-log is installed with pip when it is missing.
 """
@@ -17,22 +30,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cclens.parse import SessionFile, discover
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
-#: Each tool runs in a fresh process that converts every session once: arguments are the list
-#: of transcripts (a file, one path a line), the output folder and where to write the timings.
-#: The whole process is timed from outside (imports included); each file from inside.
+#: File-by-file scripts, one fresh process each: arguments are the list of transcripts (a file,
+#: one path a line), the output folder and where to write each file's time. The whole process
+#: is timed from outside (imports included); each file from inside.
 TOOL_SCRIPTS = {
     "cclens": """
 import json, sys, time
@@ -64,6 +78,11 @@ for path in paths:
 Path(sys.argv[3]).write_text(json.dumps(times))
 """,
 }
+
+#: What the console script ``cclens`` runs (called through the interpreter, not a shell shim).
+CCLENS_CLI = "from cclens.cli import main; main()"
+
+BULK = "cclens export --all"
 
 
 def ensure_claude_code_log() -> str:
@@ -103,30 +122,76 @@ class Run:
     """One process of one tool over every session: its wall time and each file's time."""
 
     seconds: float
-    per_file: list[float]
+    per_file: list[float] = field(default_factory=list)
 
 
-def run_tool(tool: str, files: list[Path], work: Path, index: int) -> Run:
-    """Convert ``files`` with ``tool`` in a fresh process; every output is checked to exist."""
-    out = work / f"{tool}-{index}"
-    out.mkdir()
-    listing = out / "files.txt"
-    listing.write_text("\n".join(str(f) for f in files))
-    timings = out / "times.json"
-    command = [sys.executable, "-c", TOOL_SCRIPTS[tool], str(listing), str(out), str(timings)]
+@dataclass
+class Bench:
+    """Where a benchmark works and the environment its tool processes get."""
+
+    work: Path
+    files: list[Path]
+    projects: Path
+    cold: bool
+    jobs: int | None
+    runs: int = 0
+
+    def environment(self) -> dict[str, str]:
+        """The tools' environment: bytecode and template caches in the work folder."""
+        caches = self.work / (f"caches-{self.runs}" if self.cold else "caches")
+        env = dict(os.environ)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(caches / "pycache")
+        env["XDG_CACHE_HOME"] = str(caches / "xdg")
+        return env
+
+    def output(self, name: str) -> Path:
+        """A new output folder for one run of ``name``."""
+        self.runs += 1
+        out = self.work / f"{name.replace(' ', '-')}-{self.runs}"
+        out.mkdir()
+        return out
+
+    def run_file_by_file(self, tool: str) -> Run:
+        """Convert every file with ``tool`` in one fresh process; every output must exist."""
+        out = self.output(tool)
+        listing = out / "files.txt"
+        listing.write_text("\n".join(str(f) for f in self.files))
+        timings = out / "times.json"
+        command = [sys.executable, "-c", TOOL_SCRIPTS[tool], str(listing), str(out), str(timings)]
+        seconds = _timed(command, self.environment())
+        missing = [f for f in self.files if not (out / f"{f.stem}.html").is_file()]
+        if missing:
+            raise SystemExit(f"{tool} wrote no HTML for {len(missing)} sessions, e.g. {missing[0]}")
+        return Run(seconds, json.loads(timings.read_text()))
+
+    def run_bulk(self) -> Run:
+        """``cclens export --all`` over the projects folder; every page and the index must exist."""
+        out = self.output(BULK)
+        command = [sys.executable, "-c", CCLENS_CLI, "export", "--all", str(self.projects)]
+        command += ["-o", str(out)] + (["--jobs", str(self.jobs)] if self.jobs else [])
+        seconds = _timed(command, self.environment())
+        pages = [p for p in out.rglob("*.html") if p.name != "index.html"]
+        if len(pages) != len(self.files) or not (out / "index.html").is_file():
+            raise SystemExit(f"{BULK} wrote {len(pages)} pages for {len(self.files)} sessions")
+        return Run(seconds)
+
+
+def _timed(command: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run(command, check=True, capture_output=True)
+    done = subprocess.run(command, capture_output=True, env=env)
     seconds = time.perf_counter() - start
-    missing = [f for f in files if not (out / f"{f.stem}.html").is_file()]
-    if missing:
-        raise SystemExit(f"{tool} wrote no HTML for {len(missing)} sessions, e.g. {missing[0]}")
-    return Run(seconds, json.loads(timings.read_text()))
+    if done.returncode != 0:
+        raise SystemExit(f"{command[:4]} failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
+    return seconds
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=None, help="cclens workers (default: CPUs)")
+    parser.add_argument("--cold", action="store_true", help="empty caches for every run")
     args = parser.parse_args()
     ensure_claude_code_log()
     with tempfile.TemporaryDirectory(prefix="cclens-bench-") as temp:
@@ -134,24 +199,38 @@ def main() -> None:
         sessions = copy_layout(args.corpus, work)
         size = sum(s.path.stat().st_size for s in sessions)
         print(f"corpus: {args.corpus}: {len(sessions)} sessions, {size / 1e6:.1f} MB")
-        print(f"runs: {args.runs}")
+        print(f"runs: {args.runs}; CPUs: {os.cpu_count()}; load average: {_load()}")
+        bench = Bench(work, [s.path for s in sessions], work / "projects", args.cold, args.jobs)
 
-        files = [session.path for session in sessions]
-        runs: dict[str, list[Run]] = {"cclens": [], "claude-code-log": []}
-        for index in range(args.runs):
-            for tool, done in runs.items():
-                done.append(run_tool(tool, files, work, index))
+        if not args.cold:
+            bench.run_bulk()
+            for tool in TOOL_SCRIPTS:
+                bench.run_file_by_file(tool)
+        runs: dict[str, list[Run]] = {BULK: [], "cclens": [], "claude-code-log": []}
+        for _ in range(args.runs):
+            runs[BULK].append(bench.run_bulk())
+            for tool in TOOL_SCRIPTS:
+                runs[tool].append(bench.run_file_by_file(tool))
 
-        print("\nwhole corpus, one fresh process per tool (median of runs, imports included):")
+        workers = args.jobs or os.cpu_count()
+        labels = {
+            BULK: f"cclens export --all ({workers} workers)",
+            "cclens": "cclens, file by file",
+            "claude-code-log": "claude-code-log, file by file",
+        }
+        print("\nwhole corpus, one fresh process each (median of runs, imports included):")
         wall = {tool: statistics.median(r.seconds for r in done) for tool, done in runs.items()}
         for tool, seconds in wall.items():
-            print(f"  {tool:15}  {seconds:7.2f} s")
-        print(f"  ratio            {wall['claude-code-log'] / wall['cclens']:7.1f}x")
+            print(f"  {labels[tool]:36} {seconds:7.2f} s")
+        reference = wall["claude-code-log"]
+        print(f"  ratio, {labels[BULK]:29} {reference / wall[BULK]:7.1f}x")
+        print(f"  ratio, {'file by file, one process each':29} {reference / wall['cclens']:7.1f}x")
 
-        print("\nper session (each session's median over runs):")
+        print("\nper session, file by file (each session's median over runs):")
+        count = len(bench.files)
         medians = {
-            tool: [statistics.median(r.per_file[i] for r in done) for i in range(len(files))]
-            for tool, done in runs.items()
+            tool: [statistics.median(r.per_file[i] for r in runs[tool]) for i in range(count)]
+            for tool in TOOL_SCRIPTS
         }
         for tool, values in medians.items():
             print(
@@ -165,6 +244,13 @@ def main() -> None:
             f"  ratio of totals  {total_ratio:7.1f}x; "
             f"median per-session ratio {statistics.median(ratios):.1f}x"
         )
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
-"""``cclens export``: one session as a single HTML file, Markdown or JSON."""
+"""``cclens export``: one session as a single HTML file, Markdown or JSON; or, with ``--all``,
+every discovered session as HTML with an index page, on every core."""
 
 from __future__ import annotations
 
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import click
@@ -14,12 +16,12 @@ from ..export import (
     export_html,
     export_json,
     export_markdown,
+    export_sessions,
     resolve_session,
 )
-from ..parse import claude_dirs
+from ..parse import claude_dirs, discover
 from ..render import RenderOptions
 from ..render.options import THEMES
-from ._output import human_bytes
 
 
 def _inside_claude_dir(path: Path) -> Path | None:
@@ -32,7 +34,21 @@ def _inside_claude_dir(path: Path) -> Path | None:
 
 
 @click.command("export")
-@click.argument("session")
+@click.argument("sessions", nargs=-1, metavar="SESSION | --all [PATHS]...")
+@click.option(
+    "--all",
+    "export_all",
+    is_flag=True,
+    help="Export every session found (under PATHS, else the --root or Claude Code folders) to "
+    "-o DIR as <project>/<session-id>.html, with an index.html listing them.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --all: worker processes (default: one per CPU).",
+)
 @click.option(
     "-f",
     "--format",
@@ -45,9 +61,10 @@ def _inside_claude_dir(path: Path) -> Path | None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=click.Path(path_type=Path),
     default=None,
-    help="File to write ('-': stdout). Default: <session-id>.html here for html, else stdout.",
+    help="File to write ('-': stdout). Default: <session-id>.html here for html, else stdout. "
+    "With --all: the folder to write (required).",
 )
 @click.option(
     "--theme", type=click.Choice(THEMES), default="auto", show_default=True, help="HTML theme."
@@ -58,10 +75,13 @@ def _inside_claude_dir(path: Path) -> Path | None:
     "roots",
     multiple=True,
     type=click.Path(path_type=Path),
-    help="Where to look up session ids (default: ~/.claude, ~/.config/claude, $CLAUDE_CONFIG_DIR).",
+    help="Where to look up session ids, and what --all exports without PATHS "
+    "(default: ~/.claude, ~/.config/claude, $CLAUDE_CONFIG_DIR).",
 )
 def command(
-    session: str,
+    sessions: tuple[str, ...],
+    export_all: bool,
+    jobs: int | None,
     fmt: str,
     output: Path | None,
     theme: str,
@@ -73,7 +93,68 @@ def command(
     The HTML file works offline (open it from disk: CSS, script and images are inside) and
     carries a Content-Security-Policy; nothing in it loads from the network. Lines of the
     transcript that cannot be read are reported on stderr and the rest is exported.
+
+    With --all, every session under PATHS (folders or .jsonl files; default: the --root folders,
+    else Claude Code's) is exported as HTML into -o DIR, in parallel, with DIR/index.html.
     """
+    options = RenderOptions(standalone=True, theme=theme, show_branches=not no_branches)
+    if export_all:
+        if fmt != "html":
+            raise click.UsageError("--all exports HTML only")
+        if output is None or str(output) == "-":
+            raise click.UsageError("--all needs -o DIR, the folder to write")
+        _export_all(sessions or tuple(str(r) for r in roots), output, options, jobs)
+        return
+    if len(sessions) != 1:
+        raise click.UsageError("give one SESSION (or --all to export every session)")
+    _export_one(sessions[0], fmt, output, options, roots)
+
+
+def _export_all(
+    paths: tuple[str, ...], output: Path, options: RenderOptions, jobs: int | None
+) -> None:
+    inside = _inside_claude_dir(output)
+    if inside is not None:
+        raise click.ClickException(f"refusing to write inside Claude Code's directory {inside}")
+    if output.exists() and not output.is_dir():
+        raise click.ClickException(f"{output} exists and is not a folder")
+    roots = [Path(p) for p in paths] or claude_dirs()
+    if not roots:
+        raise click.ClickException(
+            "no Claude Code directory was found (~/.claude, ~/.config/claude, "
+            "$CLAUDE_CONFIG_DIR): give the folders to export"
+        )
+    found = discover(*roots)
+    for path, reason in found.errors:
+        click.echo(f"cclens: {path}: {reason}", err=True)
+    if not found.sessions:
+        raise click.ClickException("no session found under " + ", ".join(map(str, roots)))
+    try:
+        result = export_sessions(found.sessions, output, options=options, workers=jobs)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from error
+    except BrokenProcessPool as error:
+        raise click.ClickException(
+            f"a worker process died ({error}); try --jobs 1 to find the session"
+        ) from error
+    for exported in result.sessions:
+        for diagnostic in exported.diagnostics:
+            click.echo(f"cclens: {diagnostic} (skipped)", err=True)
+        if exported.error:
+            click.echo(f"cclens: {exported.error}", err=True)
+    written = len(result.sessions) - len(result.failed)
+    click.echo(
+        f"Wrote {written} of {len(result.sessions)} sessions to {output.resolve()}; "
+        f"index: {result.index.resolve()}",
+        err=True,
+    )
+    if result.failed:
+        raise SystemExit(1)
+
+
+def _export_one(
+    session: str, fmt: str, output: Path | None, options: RenderOptions, roots: tuple[Path, ...]
+) -> None:
     try:
         loaded = resolve_session(session, roots)
     except AmbiguousSession as error:
@@ -86,7 +167,6 @@ def command(
         click.echo(f"cclens: {diagnostic} (skipped)", err=True)
 
     if fmt == "html":
-        options = RenderOptions(standalone=True, theme=theme, show_branches=not no_branches)
         text = export_html(loaded, options=options)
     elif fmt == "md":
         text = export_markdown(loaded)
@@ -101,9 +181,13 @@ def command(
     inside = _inside_claude_dir(output)
     if inside is not None:
         raise click.ClickException(f"refusing to write inside Claude Code's directory {inside}")
+    if output.is_dir():
+        raise click.ClickException(f"{output} is a folder: give a file name (or use --all)")
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from error
+    from ._output import human_bytes  # Rich comes with it: only this path needs it
+
     size = human_bytes(len(text.encode("utf-8")))
     click.echo(f"Wrote {output.resolve()} ({size})", err=True)

@@ -2,9 +2,11 @@
 
 Every writer takes ``transform``: a function applied to every string of the session before it is
 written (the hook secret redaction plugs into). :func:`resolve_session` finds a session by path,
-id or id prefix.
+id or id prefix. :func:`export_sessions` writes many sessions as HTML, with an index page, in
+worker processes.
 """
 
+from .bulk import BulkExport, ExportedSession, export_sessions
 from .html_file import export_html
 from .json_document import FORMAT, VERSION, export_json, session_document
 from .markdown_file import export_markdown
@@ -19,11 +21,14 @@ __all__ = [
     "FORMATS",
     "VERSION",
     "AmbiguousSession",
+    "BulkExport",
+    "ExportedSession",
     "SessionNotFound",
     "Transform",
     "export_html",
     "export_json",
     "export_markdown",
+    "export_sessions",
     "resolve_session",
     "session_document",
     "transform_session",

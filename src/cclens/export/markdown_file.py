@@ -31,7 +31,7 @@ from ..render.diff import build_hunks
 from ..render.environment import format_duration, format_time, format_tokens
 from ..render.events import event_view
 from ..render.frame import summary_of
-from ..render.highlight import lexer_for
+from ..render.lexers import lexer_for
 from .transform import JsonTransform, Transform, transform_session
 
 __all__ = ["export_markdown", "fence", "neutralize_html"]

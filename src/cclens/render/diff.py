@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from markupsafe import Markup
 
-from .highlight import MAX_HIGHLIGHT_BYTES
-
 if TYPE_CHECKING:
     from jinja2 import Environment
 
@@ -21,6 +19,8 @@ LineKind = Literal["add", "del", "ctx", "note"]
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 #: Diffs with more lines than this are cut, with a note saying how much was left out.
 MAX_DIFF_LINES = 4000
+#: Old and new texts longer than this together are not compared (difflib can be quadratic).
+MAX_DIFF_CHARS = 800_000
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ def render_diff(
         hunks is None
         and old is not None
         and new is not None
-        and len(old) + len(new) > 4 * MAX_HIGHLIGHT_BYTES
+        and len(old) + len(new) > MAX_DIFF_CHARS
     ):
         # difflib is quadratic in the worst case; on huge texts show the sizes instead.
         built: list[DiffHunk] = []

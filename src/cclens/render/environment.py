@@ -8,6 +8,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader
 
+from .template_cache import template_cache
+
 __all__ = ["format_duration", "format_time", "format_tokens", "template_environment"]
 
 
@@ -73,6 +75,11 @@ def template_environment() -> Environment:
         keep_trailing_newline=False,
         # Templates ship with the package: checking their mtime on every include costs ~10%.
         auto_reload=False,
+        # Every template stays loaded (there are ~70): a plain dict, not an LRU whose every
+        # lookup reorders a queue.
+        cache_size=-1,
+        # Compiled templates are kept between runs (see template_cache.py).
+        bytecode_cache=template_cache(),
     )
     environment.filters["duration"] = format_duration
     environment.filters["tokens"] = format_tokens

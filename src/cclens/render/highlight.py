@@ -1,70 +1,46 @@
-"""Source code and text drawn with Pygments, lines numbered from where they really start."""
+"""Source code and text drawn with Pygments, lines numbered from where they really start.
+
+Size policy: the first :data:`MAX_HIGHLIGHT_LINES` lines (and at most
+:data:`MAX_HIGHLIGHT_CHARS` characters) of a block are highlighted; the rest is drawn escaped,
+plain, with its line numbers going on, and a note says from which line. Lexing is most of the
+cost of a page, grows with the text, and past a few thousand lines nobody reads the colours.
+
+Blocks are memoized per process (:mod:`cclens.render.memo`): a session shows the same text
+again and again (a file read twice, an edit's original file, a prompt quoted by a subagent).
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
-from pygments import highlight as pygments_highlight
-from pygments.formatters.html import HtmlFormatter
 from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
-from pygments.util import ClassNotFound
+
+from .lexers import lexer_for
+from .memo import MarkupMemo
+from .token_html import html_lines
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-__all__ = ["MAX_HIGHLIGHT_BYTES", "MAX_HIGHLIGHT_LINES", "lexer_for", "render_code", "split_lines"]
+__all__ = [
+    "MAX_HIGHLIGHT_CHARS",
+    "MAX_HIGHLIGHT_LINES",
+    "code_cache",
+    "highlighted_count",
+    "lexer_for",
+    "numbered_lines",
+    "render_code",
+    "split_lines",
+]
 
-#: Above either limit text is drawn plain: highlighting it would cost seconds and help nobody.
-MAX_HIGHLIGHT_BYTES = 200_000
-MAX_HIGHLIGHT_LINES = 5000
+#: At most this many lines of a block are highlighted; the rest is drawn plain.
+MAX_HIGHLIGHT_LINES = 1500
+#: At most this many characters of a block are highlighted (whole lines only).
+MAX_HIGHLIGHT_CHARS = 150_000
 
-#: Names people put after ``` that Pygments does not know by that name.
-_LANGUAGE_ALIASES = {
-    "sh": "bash",
-    "shell": "bash",
-    "zsh": "bash",
-    "console": "bash",
-    "jsonl": "json",
-}
-
-
-# Pygments strips leading and trailing blank lines by default, which would shift line numbers.
-
-
-@lru_cache(maxsize=256)
-def _by_name(name: str) -> Lexer | None:
-    try:
-        return get_lexer_by_name(
-            _LANGUAGE_ALIASES.get(name, name), stripnl=False, stripall=False, ensurenl=False
-        )
-    except ClassNotFound:
-        return None
-
-
-@lru_cache(maxsize=1024)
-def _by_filename(filename: str) -> Lexer | None:
-    try:
-        return get_lexer_for_filename(filename, None, stripnl=False, stripall=False, ensurenl=False)
-    except ClassNotFound:
-        return None
-
-
-def lexer_for(language: str | None = None, filename: str | None = None) -> Lexer | None:
-    """The lexer for ``language`` (a name or alias), else for ``filename``; ``None`` if neither."""
-    if language:
-        lexer = _by_name(language.lower())
-        if lexer is not None:
-            return lexer
-    if filename:
-        # Only the base name matters; paths may be long and would defeat the cache.
-        return _by_filename(filename.replace("\\", "/").rsplit("/", 1)[-1])
-    return None
-
-
-_FORMATTER = HtmlFormatter(nowrap=True)
+#: The blocks already drawn in this process (see :mod:`cclens.render.memo`).
+code_cache = MarkupMemo()
 
 
 def split_lines(code: str) -> list[str]:
@@ -75,27 +51,66 @@ def split_lines(code: str) -> list[str]:
     return [line.removesuffix("\r") for line in lines]
 
 
-def highlighted_lines(code: str, lexer: Lexer | None) -> tuple[list[Markup], bool]:
-    """Each line of ``code`` as safe HTML, and whether it was highlighted."""
+def highlighted_count(lines: list[str]) -> int:
+    """How many of ``lines``, from the first, the size policy lets be highlighted."""
+    budget = MAX_HIGHLIGHT_CHARS
+    for index, line in enumerate(lines[:MAX_HIGHLIGHT_LINES]):
+        budget -= len(line) + 1
+        if budget < 0:
+            return index
+    return min(len(lines), MAX_HIGHLIGHT_LINES)
+
+
+def _highlight(lines: list[str], lexer: Lexer) -> list[str] | None:
+    """``lines`` as HTML, one string per line; ``None`` if the lexer's lines do not match up."""
+    out = html_lines(lexer.get_tokens("\n".join(lines) + "\n"))
+    return out if len(out) == len(lines) else None
+
+
+def numbered_lines(lines: list[str], start: int, *, numbers: bool = True) -> Markup:
+    """Safe HTML ``lines`` wrapped one ``<span class="line">`` each, numbered from ``start``.
+
+    Joined here rather than looped in the template: a template loop costs a generator step per
+    line, and a file read in a session has thousands. Every line must already be escaped.
+    """
+    if numbers:
+        return Markup(
+            "\n".join(
+                f'<span class="line" data-n="{number}">{line}</span>'
+                for number, line in enumerate(lines, start)
+            )
+        )
+    return Markup("\n".join(f'<span class="line">{line}</span>' for line in lines))
+
+
+def _draw(
+    environment: Environment,
+    code: str,
+    lexer: Lexer | None,
+    language: str | None,
+    start_line: int,
+    numbers: bool,
+) -> Markup:
     lines = split_lines(code)
-    too_big = len(code) > MAX_HIGHLIGHT_BYTES or len(lines) > MAX_HIGHLIGHT_LINES
-    if lexer is None or too_big:
-        return [escape(line) for line in lines], False
-    highlighted = _highlight("\n".join(lines) + "\n", lexer)
-    if len(highlighted) != len(lines):
-        return [escape(line) for line in lines], False
-    return list(highlighted), True
-
-
-@lru_cache(maxsize=32)
-def _highlight(code: str, lexer: Lexer) -> tuple[Markup, ...]:
-    # Cached: a session often shows the same text twice (a file written, then read back).
-    # The HTML formatter closes its spans at every line end, so the output splits cleanly by line.
-    html = pygments_highlight(code, lexer, _FORMATTER)
-    out = [Markup(line) for line in html.split("\n")]
-    if out and out[-1] == "":
-        out.pop()
-    return tuple(out)
+    count = highlighted_count(lines) if lexer is not None else 0
+    head = _highlight(lines[:count], lexer) if lexer is not None and count else []
+    if head is None:
+        # The lexer's lines did not line up with the text's: draw it plain, without a size note.
+        lexer, count, head = None, 0, []
+    # The plain rest is escaped at once (escaping never touches a newline), then split again.
+    rest = str(escape("\n".join(lines[count:]))).split("\n") if count < len(lines) else []
+    html = head + rest
+    plain_from = start_line + count if lexer is not None and count < len(lines) else None
+    return Markup(
+        environment.get_template("_code.html").render(
+            body=numbered_lines(html, start_line, numbers=numbers),
+            count=len(lines),
+            numbers=numbers,
+            language=(lexer.name if lexer is not None else (language or "")),
+            highlighted=count > 0,
+            plain_from=plain_from if plain_from is not None and len(lines) > 1 else None,
+        )
+    )
 
 
 def render_code(
@@ -107,21 +122,18 @@ def render_code(
     start_line: int = 1,
     numbers: bool = True,
 ) -> Markup:
-    """``code`` as a ``<pre>`` block: highlighted when a lexer is known and it is not too large."""
+    """``code`` as a ``<pre>`` block, highlighted when a lexer is known (see the size policy)."""
     lexer = lexer_for(language, filename)
-    lines, highlighted = highlighted_lines(code, lexer)
-    template = environment.get_template("_code.html")
-    return Markup(
-        template.render(
-            lines=lines,
-            start=start_line,
-            numbers=numbers,
-            language=(lexer.name if lexer is not None else (language or "")),
-            highlighted=highlighted,
-            plain_reason=(
-                "too large to highlight"
-                if lexer is not None and not highlighted and len(lines) > 1
-                else ""
-            ),
-        )
+    key = code_cache.key(
+        code,
+        lexer.name if lexer is not None else "",
+        language or "",
+        start_line,
+        numbers,
+        environment,
     )
+    found = code_cache.get(key)
+    if found is None:
+        found = _draw(environment, code, lexer, language, start_line, numbers)
+        code_cache.put(key, found)
+    return found

@@ -6,15 +6,22 @@ links (and in-page ``#anchors``) become links; every link opens in a new tab wit
 ``rel="noopener noreferrer"``. Markdown images become links: the page never fetches anything from
 the network, and a remote image could track the reader. Fenced code is highlighted through
 :func:`cclens.render.highlight.render_code`, so it gets the same line handling as files.
+
+Speed: text with no markdown in it skips the parser (:mod:`cclens.render.plain_text`), rendered
+text is memoized per process (:mod:`cclens.render.memo`), and linkify's first check is narrowed
+to what can actually become a link with these options (its stock check also matches every
+"word.com" and costs about a tenth of all parsing).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from linkify_it import LinkifyIt  # type: ignore[import-untyped]
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
@@ -23,16 +30,34 @@ from markupsafe import Markup, escape
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from .highlight import render_code
+from .memo import MarkupMemo
+from .plain_text import plain_paragraphs
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-__all__ = ["SAFE_SCHEMES", "is_safe_url", "render_markdown"]
+__all__ = ["SAFE_SCHEMES", "is_safe_url", "markdown_memo", "render_markdown"]
 
 #: The URL schemes a rendered link may use.
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 #: Markdown longer than this is shown as plain text: parsing it would cost more than it shows.
 MAX_MARKDOWN = 500_000
+
+#: Markdown already rendered in this process.
+markdown_memo = MarkupMemo()
+
+#: Without fuzzy links, linkify-it links only after a scheme ("http:", "https:", "ftp:",
+#: "mailto:", "//": each needs "//" or an "@" to be valid) or a bare e-mail address ("@").
+_MAY_LINK = re.compile(r"https?:|ftp:|//|mailto:|@", re.IGNORECASE)
+
+
+class _Linkify(LinkifyIt):  # type: ignore[misc]
+    """linkify-it whose quick pre-check knows that fuzzy links are off."""
+
+    def pretest(self, text: str) -> bool:
+        # Called on every paragraph; the stock pattern is a very long regex searched ignoring
+        # case. This one is a superset of what test() can accept with fuzzy_link off.
+        return _MAY_LINK.search(text) is not None
 
 
 def is_safe_url(url: str) -> bool:
@@ -111,8 +136,8 @@ def _parser(breaks: bool = False) -> MarkdownIt:
     )
     md.enable(["table", "strikethrough", "linkify"])
     # Only links with a scheme or "www.": "README.md" and "CLAUDE.md" are file names, not sites.
-    if md.linkify is not None:
-        md.linkify.set({"fuzzy_link": False})
+    md.linkify = _Linkify()
+    md.linkify.set({"fuzzy_link": False})
     md.use(tasklists_plugin)
     md.validateLink = is_safe_url  # type: ignore[method-assign]
     md.add_render_rule("link_open", _link_open)
@@ -133,6 +158,14 @@ def render_markdown(text: str, environment: Environment, *, breaks: bool = False
         return Markup("")
     if len(text) > MAX_MARKDOWN:
         return render_code(environment, text, numbers=False)
-    env: dict[str, Any] = {"jinja": environment}
-    # markdown-it escapes every text token and, with html off, every tag the text contains.
-    return Markup(_parser(breaks).render(text, env))
+    plain = plain_paragraphs(text, breaks=breaks)
+    if plain is not None:
+        return Markup(plain)
+    key = markdown_memo.key(text, breaks, environment)
+    found = markdown_memo.get(key)
+    if found is None:
+        env: dict[str, Any] = {"jinja": environment}
+        # markdown-it escapes every text token and, with html off, every tag the text contains.
+        found = Markup(_parser(breaks).render(text, env))
+        markdown_memo.put(key, found)
+    return found

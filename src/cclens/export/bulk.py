@@ -1,0 +1,212 @@
+"""Many sessions exported at once: one HTML file each, an index page, every core busy.
+
+:func:`export_sessions` writes ``<project>/<session-id>.html`` under a folder for each discovered
+session, then ``index.html`` listing them. Sessions are read and drawn in worker processes
+(``os.cpu_count()`` by default): rendering is pure Python, so threads would share one core.
+Workers are forked where the platform allows it, so they start with the parent's imports; the
+largest sessions are handed out first, so one long session does not finish alone at the end.
+
+A session that cannot be read or drawn is reported in its :class:`ExportedSession` (``error``)
+and listed as such on the index; the others are written all the same.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..parse import SessionFile, load
+from ..render.context import session_header
+from ..render.index_page import IndexEntry, render_index_page
+from ..render.options import DEFAULT_OPTIONS, RenderOptions
+from .html_file import export_html
+
+__all__ = ["BulkExport", "ExportedSession", "export_sessions", "output_names"]
+
+#: The index page's file name inside the output folder.
+INDEX_NAME = "index.html"
+
+
+@dataclass(frozen=True)
+class ExportedSession:
+    """One session of a bulk export: what the index shows, and what went wrong if anything.
+
+    ``entry.href`` is the page's path relative to the output folder (empty when ``error``);
+    ``diagnostics`` are the transcript's unreadable lines (``file:line: reason``).
+    """
+
+    source: Path
+    entry: IndexEntry
+    diagnostics: tuple[str, ...] = ()
+
+    @property
+    def error(self) -> str:
+        """Why the session was not exported (empty when it was)."""
+        return self.entry.error
+
+
+@dataclass
+class BulkExport:
+    """The result of :func:`export_sessions`: the folder, its index page and every session."""
+
+    directory: Path
+    index: Path
+    sessions: list[ExportedSession] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[ExportedSession]:
+        """The sessions that could not be exported."""
+        return [s for s in self.sessions if s.error]
+
+
+def _safe_name(name: str) -> str:
+    # One path component, whatever the transcript folder or id was called.
+    cleaned = "".join("_" if ch in '/\\:*?"<>|\0' or ord(ch) < 32 else ch for ch in name)
+    cleaned = cleaned.strip().lstrip(".")[:120]
+    return cleaned or "_"
+
+
+def output_names(files: Sequence[SessionFile]) -> list[str]:
+    """Each session's page path relative to the output folder: ``<project>/<session-id>.html``.
+
+    Names are made safe as single path components; two sessions that would share a path (same
+    project name and id under different roots) get ``-2``, ``-3``… suffixes.
+    """
+    seen: set[str] = set()
+    names = []
+    for file in files:
+        stem = f"{_safe_name(file.project)}/{_safe_name(file.session_id)}"
+        name, number = f"{stem}.html", 1
+        while name.lower() in seen:
+            number += 1
+            name = f"{stem}-{number}.html"
+        seen.add(name.lower())
+        names.append(name)
+    return names
+
+
+@dataclass(frozen=True)
+class _Job:
+    file: SessionFile
+    directory: Path
+    name: str
+    options: RenderOptions
+
+
+def _export_one(job: _Job) -> ExportedSession:
+    """Read, draw and write one session (runs in a worker process)."""
+    file = job.file
+    try:
+        session = load(file)
+        html = export_html(session, options=job.options)
+        target = job.directory / job.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = html.encode("utf-8")
+        target.write_bytes(data)
+    except OSError as error:
+        return _failed(file, f"{error.strerror or error}")
+    # A bug in drawing one session must not lose the others: it is reported with the session.
+    except Exception as error:
+        return _failed(file, f"cannot export: {type(error).__name__}: {error}")
+    header = session_header(session)
+    entry = IndexEntry(
+        project=file.project,
+        session_id=file.session_id,
+        title=header.title,
+        href=job.name,
+        started=header.started,
+        duration=header.duration,
+        prompts=header.prompts,
+        responses=header.responses,
+        tool_calls=header.tool_calls,
+        subagents=header.subagents,
+        size=len(data),
+        malformed=len(header.diagnostics),
+    )
+    return ExportedSession(file.path, entry, tuple(str(d) for d in session.diagnostics))
+
+
+def _failed(file: SessionFile, reason: str) -> ExportedSession:
+    entry = IndexEntry(
+        project=file.project,
+        session_id=file.session_id,
+        title=file.session_id,
+        href="",
+        error=f"{file.path}: {reason}",
+    )
+    return ExportedSession(file.path, entry)
+
+
+def _weight(file: SessionFile) -> int:
+    total = file.size
+    for agent in file.subagents:
+        with contextlib.suppress(OSError):
+            total += agent.path.stat().st_size
+    return total
+
+
+def _start_method(asked: str | None) -> str | None:
+    # fork: workers start with every module the parent imported (templates included), at no
+    # cost. Only on Linux, and only from a single-threaded process (forking threads can
+    # deadlock); elsewhere the platform's default, safer method.
+    if asked is not None:
+        return asked
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return None
+
+
+def _pool(workers: int, start_method: str | None) -> ProcessPoolExecutor:
+    method = _start_method(start_method)
+    context = multiprocessing.get_context(method) if method else None
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
+def export_sessions(
+    files: Sequence[SessionFile],
+    directory: Path | str,
+    *,
+    options: RenderOptions = DEFAULT_OPTIONS,
+    workers: int | None = None,
+    title: str = "",
+    start_method: str | None = None,
+) -> BulkExport:
+    """Export every session of ``files`` as HTML under ``directory``, then write its index page.
+
+    ``workers`` processes do the work (default: the number of CPUs; 1 works in this process),
+    started with ``start_method`` (default: ``fork`` on Linux from a single-threaded process,
+    else the platform's default). ``options.standalone`` is forced on, as for
+    :func:`~cclens.export.export_html`. Sessions keep the order of ``files`` in the result;
+    ``title`` heads the index page.
+    """
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    names = output_names(files)
+    jobs = [_Job(file, directory, name, options) for file, name in zip(files, names, strict=True)]
+    count = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    if count == 1:
+        results = [_export_one(job) for job in jobs]
+    else:
+        order = sorted(range(len(jobs)), key=lambda i: _weight(jobs[i].file), reverse=True)
+        # Forked workers leave alone what the parent already holds (modules, templates): frozen
+        # objects are neither scanned by their garbage collector nor copied into them by it.
+        gc.freeze()
+        try:
+            with _pool(count, start_method) as pool:
+                done = pool.map(_export_one, [jobs[i] for i in order])
+                by_index = dict(zip(order, done, strict=True))
+        finally:
+            gc.unfreeze()
+        results = [by_index[i] for i in range(len(jobs))]
+    index = directory / INDEX_NAME
+    page = render_index_page([r.entry for r in results], options, title=title)
+    index.write_text(page, encoding="utf-8")
+    return BulkExport(directory, index, results)
