@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -60,11 +60,12 @@ def redactor(no_redact: bool, patterns: Sequence[str], anonymize_paths: bool) ->
     )
 
 
-def redaction_summary(redaction: Redactor) -> str:
-    """One line saying what was redacted."""
+def redaction_summary(redaction: Redactor, counts: Mapping[str, int] | None = None) -> str:
+    """One line saying what was redacted (``counts``: when the work was done elsewhere, as by
+    worker processes; else the redactor's own)."""
     if not redaction.options.enabled:
         return "Redaction was off (--no-redact)."
-    counts = redaction.counts
+    counts = redaction.counts if counts is None else counts
     if not counts:
         return "No secrets found to redact."
     total = sum(counts.values())

@@ -19,9 +19,12 @@ from ..export import (
     export_sessions,
     resolve_session,
 )
+from ..export.transform import transform_session
 from ..parse import claude_dirs, discover
+from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
+from ._redaction import redaction_options, redaction_summary, redactor
 
 
 def _inside_claude_dir(path: Path) -> Path | None:
@@ -78,6 +81,7 @@ def _inside_claude_dir(path: Path) -> Path | None:
     help="Where to look up session ids, and what --all exports without PATHS "
     "(default: ~/.claude, ~/.config/claude, $CLAUDE_CONFIG_DIR).",
 )
+@redaction_options
 def command(
     sessions: tuple[str, ...],
     export_all: bool,
@@ -87,6 +91,9 @@ def command(
     theme: str,
     no_branches: bool,
     roots: tuple[Path, ...],
+    no_redact: bool,
+    redact_patterns: tuple[str, ...],
+    anonymize_paths: bool,
 ) -> None:
     """Export SESSION: a transcript path, a session id, or the start of one.
 
@@ -96,22 +103,31 @@ def command(
 
     With --all, every session under PATHS (folders or .jsonl files; default: the --root folders,
     else Claude Code's) is exported as HTML into -o DIR, in parallel, with DIR/index.html.
+
+    Secrets (API keys, tokens, private keys, passwords in URLs, secret assignments, high-entropy
+    tokens) are replaced by [REDACTED:<kind>] in every format unless --no-redact is given; the
+    command says how many of each kind it removed.
     """
     options = RenderOptions(standalone=True, theme=theme, show_branches=not no_branches)
+    redaction = redactor(no_redact, redact_patterns, anonymize_paths)
     if export_all:
         if fmt != "html":
             raise click.UsageError("--all exports HTML only")
         if output is None or str(output) == "-":
             raise click.UsageError("--all needs -o DIR, the folder to write")
-        _export_all(sessions or tuple(str(r) for r in roots), output, options, jobs)
+        _export_all(sessions or tuple(str(r) for r in roots), output, options, jobs, redaction)
         return
     if len(sessions) != 1:
         raise click.UsageError("give one SESSION (or --all to export every session)")
-    _export_one(sessions[0], fmt, output, options, roots)
+    _export_one(sessions[0], fmt, output, options, roots, redaction)
 
 
 def _export_all(
-    paths: tuple[str, ...], output: Path, options: RenderOptions, jobs: int | None
+    paths: tuple[str, ...],
+    output: Path,
+    options: RenderOptions,
+    jobs: int | None,
+    redaction: Redactor,
 ) -> None:
     inside = _inside_claude_dir(output)
     if inside is not None:
@@ -130,7 +146,13 @@ def _export_all(
     if not found.sessions:
         raise click.ClickException("no session found under " + ", ".join(map(str, roots)))
     try:
-        result = export_sessions(found.sessions, output, options=options, workers=jobs)
+        result = export_sessions(
+            found.sessions,
+            output,
+            options=options,
+            workers=jobs,
+            redaction=redaction.options if redaction.options.enabled else None,
+        )
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from error
     except BrokenProcessPool as error:
@@ -142,6 +164,7 @@ def _export_all(
             click.echo(f"cclens: {diagnostic} (skipped)", err=True)
         if exported.error:
             click.echo(f"cclens: {exported.error}", err=True)
+    click.echo(redaction_summary(redaction, result.redacted), err=True)
     written = len(result.sessions) - len(result.failed)
     click.echo(
         f"Wrote {written} of {len(result.sessions)} sessions to {output.resolve()}; "
@@ -153,7 +176,12 @@ def _export_all(
 
 
 def _export_one(
-    session: str, fmt: str, output: Path | None, options: RenderOptions, roots: tuple[Path, ...]
+    session: str,
+    fmt: str,
+    output: Path | None,
+    options: RenderOptions,
+    roots: tuple[Path, ...],
+    redaction: Redactor,
 ) -> None:
     try:
         loaded = resolve_session(session, roots)
@@ -163,8 +191,11 @@ def _export_one(
         raise click.ClickException(str(error)) from error
     except OSError as error:
         raise click.ClickException(f"cannot read {session}: {error.strerror or error}") from error
+    if redaction.options.enabled:
+        loaded = transform_session(loaded, redaction.text, json_transform=redaction.json)
     for diagnostic in loaded.diagnostics:
         click.echo(f"cclens: {diagnostic} (skipped)", err=True)
+    click.echo(redaction_summary(redaction), err=True)
 
     if fmt == "html":
         text = export_html(loaded, options=options)

@@ -7,7 +7,9 @@ Workers are forked where the platform allows it, so they start with the parent's
 largest sessions are handed out first, so one long session does not finish alone at the end.
 
 A session that cannot be read or drawn is reported in its :class:`ExportedSession` (``error``)
-and listed as such on the index; the others are written all the same.
+and listed as such on the index; the others are written all the same. With ``redaction``
+options, each worker redacts its sessions (page, index entry, reported problems) before drawing
+them, and the counts of what was removed come back with each session.
 """
 
 from __future__ import annotations
@@ -18,16 +20,19 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parse import SessionFile, load
+from ..redact import RedactionOptions, Redactor
 from ..render.context import session_header
 from ..render.index_page import IndexEntry, render_index_page
 from ..render.options import DEFAULT_OPTIONS, RenderOptions
 from .html_file import export_html
+from .transform import transform_session
 
 __all__ = ["BulkExport", "ExportedSession", "export_sessions", "output_names"]
 
@@ -46,6 +51,8 @@ class ExportedSession:
     source: Path
     entry: IndexEntry
     diagnostics: tuple[str, ...] = ()
+    #: Secrets removed from this session, by kind.
+    redacted: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def error(self) -> str:
@@ -65,6 +72,14 @@ class BulkExport:
     def failed(self) -> list[ExportedSession]:
         """The sessions that could not be exported."""
         return [s for s in self.sessions if s.error]
+
+    @property
+    def redacted(self) -> dict[str, int]:
+        """Secrets removed from all sessions, by kind."""
+        total: Counter[str] = Counter()
+        for session in self.sessions:
+            total.update(session.redacted)
+        return dict(total)
 
 
 def _safe_name(name: str) -> str:
@@ -99,13 +114,17 @@ class _Job:
     directory: Path
     name: str
     options: RenderOptions
+    redaction: RedactionOptions | None = None
 
 
 def _export_one(job: _Job) -> ExportedSession:
     """Read, draw and write one session (runs in a worker process)."""
     file = job.file
+    redactor = Redactor(job.redaction) if job.redaction else None
     try:
         session = load(file)
+        if redactor is not None:
+            session = transform_session(session, redactor.text, json_transform=redactor.json)
         html = export_html(session, options=job.options)
         target = job.directory / job.name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -118,7 +137,7 @@ def _export_one(job: _Job) -> ExportedSession:
         return _failed(file, f"cannot export: {type(error).__name__}: {error}")
     header = session_header(session)
     entry = IndexEntry(
-        project=file.project,
+        project=redactor.text(file.project) if redactor else file.project,
         session_id=file.session_id,
         title=header.title,
         href=job.name,
@@ -131,7 +150,9 @@ def _export_one(job: _Job) -> ExportedSession:
         size=len(data),
         malformed=len(header.diagnostics),
     )
-    return ExportedSession(file.path, entry, tuple(str(d) for d in session.diagnostics))
+    diagnostics = tuple(str(d) for d in session.diagnostics)
+    redacted = dict(redactor.counts) if redactor else {}
+    return ExportedSession(file.path, entry, diagnostics, redacted)
 
 
 def _failed(file: SessionFile, reason: str) -> ExportedSession:
@@ -178,6 +199,7 @@ def export_sessions(
     workers: int | None = None,
     title: str = "",
     start_method: str | None = None,
+    redaction: RedactionOptions | None = None,
 ) -> BulkExport:
     """Export every session of ``files`` as HTML under ``directory``, then write its index page.
 
@@ -185,12 +207,19 @@ def export_sessions(
     started with ``start_method`` (default: ``fork`` on Linux from a single-threaded process,
     else the platform's default). ``options.standalone`` is forced on, as for
     :func:`~cclens.export.export_html`. Sessions keep the order of ``files`` in the result;
-    ``title`` heads the index page.
+    ``title`` heads the index page. ``redaction``: redact every session (and the project names
+    in file names) with a :class:`~cclens.redact.Redactor` built from these options.
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     names = output_names(files)
-    jobs = [_Job(file, directory, name, options) for file, name in zip(files, names, strict=True)]
+    if redaction is not None and redaction.anonymize_paths:
+        # Project folders are named after paths (``-home-alice-app``): so are the pages.
+        names = [Redactor(redaction).text(name) for name in names]
+    jobs = [
+        _Job(file, directory, name, options, redaction)
+        for file, name in zip(files, names, strict=True)
+    ]
     count = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
     if count == 1:
         results = [_export_one(job) for job in jobs]
