@@ -13,13 +13,17 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..index import Index
-from . import api, pages
+from . import api, dashboard, pages, permissions_pages, timeline_api
 from .assets import Asset, own_assets, renderer_assets
+from .background import Background
+from .listing import IndexListing
 from .live import Broker, Indexer
+from .permission_store import PermissionsStore
 from .security import Guard, content_security_policy
 from .session_view import BuiltInRenderer, choose_renderer
 from .settings import Settings
 from .state import AppState, app_state
+from .stats_store import StatsStore
 from .templating import environment
 
 
@@ -35,6 +39,12 @@ def _serve(asset: Asset | None, request: Request) -> Response:
 def static(request: Request) -> Response:
     """``/static/{name}``: a key into the in-memory map, never a path on disk."""
     return _serve(app_state(request).assets.get(request.path_params["name"]), request)
+
+
+def vendor_static(request: Request) -> Response:
+    """``/static/vendor/{name}``: a vendored library (see static/vendor/README.md)."""
+    name = "vendor/" + request.path_params["name"]
+    return _serve(app_state(request).assets.get(name), request)
 
 
 def render_static(request: Request) -> Response:
@@ -54,14 +64,22 @@ ROUTES = [
     Route("/sessions/{key}", pages.session),
     Route("/sessions/{key}/updates", pages.session_updates),
     Route("/search", pages.search),
+    Route("/stats", dashboard.stats_page),
+    Route("/permissions", permissions_pages.permissions_page),
+    Route("/projects/{slug}/permissions", permissions_pages.project_permissions_page),
     Route("/api/projects", api.projects),
     Route("/api/projects/{slug}/sessions", api.project_sessions),
     Route("/api/sessions/{key}", api.session),
     Route("/api/sessions/{key}/events", api.session_events),
+    Route("/api/sessions/{key}/timeline", timeline_api.timeline),
     Route("/api/search", api.search),
+    Route("/api/stats", dashboard.stats_api),
+    Route("/api/permissions", permissions_pages.permissions_api),
+    Route("/api/projects/{slug}/permissions", permissions_pages.project_permissions_api),
     Route("/api/status", api.status),
     Route("/api/events", api.events),
     Route("/static/render/{name}", render_static),
+    Route("/static/vendor/{name}", vendor_static),
     Route("/static/{name}", static),
 ]
 
@@ -78,6 +96,8 @@ def create_app(settings: Settings) -> Starlette:
     env = environment()
     renderer = choose_renderer(env)
     broker = Broker()
+    listing = IndexListing(index)
+    stats_worker, permissions_worker = Background(), Background()
     indexer = Indexer(
         index,
         list(settings.claude_dirs) if settings.index_on_start else [],
@@ -96,6 +116,10 @@ def create_app(settings: Settings) -> Starlette:
         fallback=BuiltInRenderer(env),
         assets=own_assets(),
         render_assets=renderer_assets(renderer.static_files()),
+        stats=StatsStore(index, listing),
+        permissions=PermissionsStore(index, settings.claude_dirs, listing=listing),
+        stats_worker=stats_worker,
+        permissions_worker=permissions_worker,
     )
 
     @asynccontextmanager
@@ -106,6 +130,8 @@ def create_app(settings: Settings) -> Starlette:
             yield
         finally:
             broker.close()
+            stats_worker.close()
+            permissions_worker.close()
             indexer.stop()
             await asyncio.to_thread(indexer.join, 10)
             index.close()

@@ -14,6 +14,8 @@ _TYPES = {
     ".png": "image/png",
     ".woff2": "font/woff2",
     ".json": "application/json",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/markdown; charset=utf-8",
 }
 
 
@@ -34,14 +36,20 @@ def asset(name: str, content: bytes) -> Asset:
     return Asset(content, content_type, etag)
 
 
+#: Folders of ``static`` served too (``/static/vendor/{name}``): third-party libraries.
+SUBFOLDERS = ("vendor",)
+
+
 def own_assets() -> dict[str, Asset]:
-    """The app's own files from ``cclens/web/static``."""
+    """The app's own files from ``cclens/web/static``, and its vendored libraries (keyed
+    ``vendor/<name>``)."""
     folder = files("cclens.web") / "static"
-    return {
-        entry.name: asset(entry.name, entry.read_bytes())
-        for entry in folder.iterdir()
-        if entry.is_file() and not entry.name.startswith(".")
-    }
+    found: dict[str, Asset] = {}
+    for prefix, place in [("", folder), *((f"{sub}/", folder / sub) for sub in SUBFOLDERS)]:
+        for entry in place.iterdir():
+            if entry.is_file() and not entry.name.startswith("."):
+                found[prefix + entry.name] = asset(entry.name, entry.read_bytes())
+    return found
 
 
 def renderer_assets(contents: dict[str, bytes]) -> dict[str, Asset]:

@@ -32,6 +32,9 @@ class Settings:
     workers: int = 2
     #: Seconds between full rescans while watching (a safety net for missed file events).
     rescan_seconds: float = 30.0
+    #: How long the dashboard and permissions pages wait for figures not yet worked out before
+    #: they are drawn saying so (their script then fetches them and draws the page again).
+    page_wait_seconds: float = 2.0
 
     @property
     def loopback(self) -> bool:

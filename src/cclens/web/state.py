@@ -14,9 +14,12 @@ from starlette.requests import Request
 from ..index import Index, SearchFilters
 from ..parse import Item, Session
 from .assets import Asset
+from .background import Background
 from .live import Broker, Indexer
+from .permission_store import PermissionsStore
 from .session_view import SessionRenderer
 from .settings import Settings
+from .stats_store import StatsStore
 
 _CACHED_SESSIONS = 6
 
@@ -46,6 +49,13 @@ class AppState:
     fallback: SessionRenderer
     assets: dict[str, Asset]
     render_assets: dict[str, Asset]
+    #: The dashboard's figures and the permission audits, kept between requests.
+    stats: StatsStore
+    permissions: PermissionsStore
+    #: Where each store's slow first computation runs while a page waits a little for it (one
+    #: thread each: a long permission audit never holds up the dashboard).
+    stats_worker: Background
+    permissions_worker: Background
     _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 

@@ -43,6 +43,31 @@ def compact(number: int | None) -> str:
     return str(number)
 
 
+def usd(amount: float | None) -> str:
+    """``$1,234.56``, ``$0.0042`` for less than a cent, or ``—`` when there is no price."""
+    if amount is None:
+        return "—"
+    if 0 < abs(amount) < 0.01:
+        return f"${amount:.4f}"
+    return f"${amount:,.2f}"
+
+
+def number(value: int | None) -> str:
+    """``12,345`` (an empty string for ``None``)."""
+    return "" if value is None else f"{value:,}"
+
+
+def seconds(value: float | None) -> str:
+    """``0.42 s``, ``12 s``, ``3.5 min`` (an empty string for ``None``)."""
+    if value is None:
+        return ""
+    if value < 10:
+        return f"{value:.2f} s"
+    if value < 120:
+        return f"{value:.0f} s"
+    return f"{value / 60:.1f} min"
+
+
 def path_part(value: str) -> str:
     """``value`` quoted to be one segment of a URL path."""
     return quote(value, safe="")
@@ -61,6 +86,9 @@ def environment() -> Environment:
         "when": when,
         "duration": duration,
         "compact": compact,
+        "usd": usd,
+        "number": number,
+        "seconds": seconds,
         "path_part": path_part,
     }
     env.filters.update(filters)

@@ -1,4 +1,5 @@
-// cclens web app: reveal the message a link points at, and keep pages live.
+// cclens web app: reveal the message a link points at, keep pages live, fill in pages whose
+// figures were still being worked out, and copy suggested rules.
 // No inline script anywhere (the Content-Security-Policy forbids it): pages pass what this
 // script needs in data-* attributes.
 "use strict";
@@ -128,10 +129,58 @@
     source.addEventListener("open", apply);
   }
 
+  // A page drawn before its figures were ready (the first view of a large index): ask the
+  // JSON API, which answers once they are, then draw the page again.
+  function whenReady(element) {
+    fetch(element.dataset.api, { headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        window.location.reload();
+      })
+      .catch(function (error) {
+        var note = element.querySelector(".pending") || element;
+        note.textContent = "The figures could not be worked out (" + error.message + ").";
+        note.classList.add("problem");
+      });
+  }
+
+  // Buttons that copy the text of the <pre> beside them (suggested permission rules).
+  function copyButton(button) {
+    button.addEventListener("click", function () {
+      var source = button.parentElement.querySelector("pre");
+      if (!source) return;
+      var text = source.textContent;
+      var done = function () {
+        button.textContent = "Copied";
+        window.setTimeout(function () {
+          button.textContent = "Copy";
+        }, 1500);
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(done, function () {
+          selectText(source);
+        });
+      } else {
+        selectText(source);
+      }
+    });
+  }
+
+  // Without clipboard access: select the text, for the person to copy.
+  function selectText(element) {
+    var range = document.createRange();
+    range.selectNodeContents(element);
+    var selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var body = document.body;
     if (body.hasAttribute("data-live-session")) liveSession(body);
     else if (body.hasAttribute("data-live-page")) livePage();
+    document.querySelectorAll("[data-pending][data-api]").forEach(whenReady);
+    document.querySelectorAll("[data-copy]").forEach(copyButton);
     revealHash();
   });
   window.addEventListener("hashchange", revealHash);

@@ -1,0 +1,116 @@
+"""The dashboard's figures: tokens and cost over time, per tool and per model, and activity.
+
+Worked out from :class:`~cclens.web.usage_facts.SessionFacts` with the functions
+``cclens stats`` uses (:mod:`cclens.analytics.aggregate`), so every row has the shape and the
+value of a ``cclens stats --json`` row for the same sessions and days.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from ..analytics.aggregate import (
+    PricedResponse,
+    UnpricedModel,
+    UsageRow,
+    activity,
+    aggregate,
+    total_row,
+    unpriced_models,
+)
+from ..analytics.pricing import PriceTable
+from ..analytics.stats import PriceInfo
+from .filters import TimeGrouping, UsageFilters
+from .usage_facts import CallFact, SessionFacts, merge_calls, merge_responses, tool_usage
+
+
+class FiltersUsed(msgspec.Struct, kw_only=True):
+    """The filters as given (``null`` for none)."""
+
+    project: str | None
+    since: str | None
+    until: str | None
+    by: TimeGrouping
+
+
+class DashboardFigures(msgspec.Struct, kw_only=True):
+    """What ``GET /api/stats`` answers (see docs/web.md).
+
+    ``over_time`` is grouped by ``filters.by``; ``days`` by day (its ``sessions`` are the
+    sessions active each day); ``tools`` by tool (tokens split among a response's calls, and
+    each tool's calls, errors and durations in ``tool``); ``models`` by model. ``activity``
+    counts responses per local weekday (Monday first) and hour. ``generation`` grows each time
+    the index's sessions change.
+    """
+
+    filters: FiltersUsed
+    projects: list[str]
+    timezone: str
+    prices: PriceInfo
+    sessions: int
+    responses: int
+    total: UsageRow
+    over_time: list[UsageRow]
+    days: list[UsageRow]
+    tools: list[UsageRow]
+    models: list[UsageRow]
+    unpriced: list[UnpricedModel]
+    activity: list[list[int]]
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Some sessions merged once: their responses (priced) and their tool calls, each once."""
+
+    projects: tuple[str, ...]
+    sessions: int
+    priced: list[PricedResponse]
+    calls: list[CallFact]
+
+
+def select(projects: Sequence[str], facts: Sequence[SessionFacts], table: PriceTable) -> Selection:
+    """Merge the sessions of ``projects`` (``facts`` in reading order, priced with ``table``)."""
+    return Selection(
+        projects=tuple(projects),
+        sessions=len(facts),
+        priced=merge_responses(facts, table),
+        calls=merge_calls(facts),
+    )
+
+
+def figures(
+    selection: Selection, filters: UsageFilters, *, table: PriceTable, generation: int
+) -> DashboardFigures:
+    """The figures of ``selection`` for the days of ``filters``, grouped by ``filters.by``."""
+    period = filters.period
+    items = [item for item in selection.priced if period.contains(item.response.timestamp)]
+    tools = tool_usage(selection.calls, lambda call: period.contains(call.started))
+    over_time = aggregate(items, filters.by, period=period)
+    return DashboardFigures(
+        filters=FiltersUsed(
+            project=filters.project or None,
+            since=filters.since or None,
+            until=filters.until or None,
+            by=filters.by,
+        ),
+        projects=list(selection.projects),
+        timezone=period.zone_name,
+        prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
+        sessions=selection.sessions,
+        responses=len(items),
+        total=total_row(items),
+        over_time=over_time,
+        days=over_time if filters.by == "day" else aggregate(items, "day", period=period),
+        tools=aggregate(items, "tool", period=period, tools=tools),
+        models=aggregate(items, "model", period=period),
+        unpriced=unpriced_models(items),
+        activity=activity(items, period),
+        generation=generation,
+    )
+
+
+__all__ = ["DashboardFigures", "FiltersUsed", "Selection", "figures", "select"]
