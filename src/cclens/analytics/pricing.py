@@ -106,6 +106,14 @@ class PriceTable(msgspec.Struct, frozen=True, kw_only=True):
         """The table entry ``model`` is priced by, or ``None`` when it has no price."""
         if not model:
             return None
+        if id(self) not in _MATCHES and len(_MATCHES) >= _MATCHED_TABLES:
+            _MATCHES.clear()  # tables are few; a long-lived process must not collect them all
+        memo = _MATCHES.setdefault(id(self), (self, {}))[1]
+        if model not in memo:
+            memo[model] = self._match(model)
+        return memo[model]
+
+    def _match(self, model: str) -> str | None:
         name = normalize_model(model)
         keys = self._keys()
         if name in keys:
@@ -125,6 +133,12 @@ class PriceTable(msgspec.Struct, frozen=True, kw_only=True):
             for alias in price.aliases:
                 keys[normalize_model(alias)] = key
         return keys
+
+
+#: Matches already made, per table (kept with the table itself, so its id stays its own): a
+#: model id is looked up once per response, and matching normalises every key of the table.
+_MATCHES: dict[int, tuple[PriceTable, dict[str, str | None]]] = {}
+_MATCHED_TABLES = 16
 
 
 class PricedCost(msgspec.Struct, frozen=True, kw_only=True):
