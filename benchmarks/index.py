@@ -7,10 +7,12 @@ The corpus is built by replicating every session of the shared corpus (default
 uuid, ``msg_``/``req_``/``toolu_`` id inside is replaced, consistently across a session and its
 subagent files, by a new one. ``--work DIR`` keeps the built corpus there and reuses it.
 
-Printed: cold index throughput (MB/s, two worker processes), a no-op re-index, the delay for an
-appended line to become searchable (through ``Index.update``, and end to end through the web
-app's file watcher), search latency p50/p95 over a set of queries, the server time of the
-largest session pages, and the peak memory of the indexing process (children included).
+Printed: cold index throughput (MB/s, two worker processes) and the CPU time it took in the
+main process and in the workers (with the load average: the machine may be busy with other
+work, which slows the run down), a no-op re-index, the delay for an appended line to become
+searchable (through ``Index.update``, and end to end through the web app's file watcher),
+search latency p50/p95 over a set of queries, the server time of the largest session pages,
+and the peak memory of the indexing process (children included).
 Aims on 2 cores: >= 100 MB/s, < 0.5 s, search p95 < 50 ms, page < 200 ms, < 500 MB.
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import shutil
@@ -31,11 +34,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-import httpx
-
 from cclens.index import Index, SearchFilters
 from cclens.parse import discover
-from cclens.web import Settings, start
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 _IDS = re.compile(
@@ -137,6 +137,7 @@ def child_index(root: Path, db: Path) -> None:
     seconds = time.perf_counter() - started
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    cpu = os.times()
     json.dump(
         {
             "seconds": seconds,
@@ -145,6 +146,8 @@ def child_index(root: Path, db: Path) -> None:
             "sessions": len(report.added),
             "maxrss_kb": own,
             "children_maxrss_kb": children,
+            "cpu_main": cpu.user + cpu.system,
+            "cpu_workers": cpu.children_user + cpu.children_system,
         },
         sys.stdout,
     )
@@ -194,7 +197,9 @@ def main() -> None:
         stale.unlink()
     sys.stdout.flush()
 
-    # Cold index, in a child process so its peak memory is its own.
+    # Cold index, in a child process so its peak memory is its own. The machine's load average
+    # says how much of its two cores the run could have (other work slows it down).
+    load_before = os.getloadavg()[0]
     done = subprocess.run(
         [sys.executable, __file__, "--child-index", str(root), str(db)],
         check=True,
@@ -213,6 +218,11 @@ def main() -> None:
         f"peak memory:       {peak_mb:8.0f} MB  (main {cold['maxrss_kb'] / 1024:.0f} MB, "
         f"largest worker {cold['children_maxrss_kb'] / 1024:.0f} MB; aim < 500 MB, "
         f"ratio {peak_mb / 500:.2f})"
+    )
+    print(
+        f"cold index cpu:    {cold['cpu_main']:8.1f} s  main process, "
+        f"{cold['cpu_workers']:.1f} s in the two workers  (load average "
+        f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after)"
     )
     print(f"index file:        {db.stat().st_size / 1e6:8.0f} MB")
 
@@ -261,6 +271,19 @@ def main() -> None:
         )
         biggest = [(str(key), int(size)) for key, size in sizes]
     sys.stdout.flush()
+    measure_pages(db, root, biggest, largest)
+    if args.work is None:
+        shutil.rmtree(work, ignore_errors=True)
+    sys.stdout.flush()
+
+
+def measure_pages(db: Path, root: Path, biggest: list[tuple[str, int]], largest: Path) -> None:
+    """Serve the index and time the largest pages and a line appended to a live session."""
+    # Imported here: the indexing worker processes are started with "spawn", which imports this
+    # script again in each of them, and the web stack is not what they should spend time on.
+    import httpx
+
+    from cclens.web import Settings, start
 
     settings = Settings(db_path=db, claude_dirs=[root], port=0)
     server = start(settings)
@@ -302,9 +325,6 @@ def main() -> None:
             )
     finally:
         server.stop()
-    if args.work is None:
-        shutil.rmtree(work, ignore_errors=True)
-    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -268,6 +268,30 @@ def test_subagent_files_are_stored_and_attached_again(claude_dir: Path, index: I
     assert all(agent.parent_tool_use_id for agent in stored.subagents)
 
 
+def test_a_new_session_and_a_new_subagent_file_in_one_update(
+    claude_dir: Path, index: Index
+) -> None:
+    # A known session gains a subagent file while a larger session appears: both are written
+    # in one transaction (the new session first, as the larger), and neither loses its rows.
+    path = transcript(claude_dir, WITH_SUBAGENTS)
+    agent_file = sorted(path.with_suffix("").rglob("agent-*.jsonl"))[0]
+    kept = agent_file.read_bytes()
+    agent_file.unlink()
+    index.update([claude_dir])
+    assert index.session(WITH_SUBAGENTS) is not None
+    agent_file.write_bytes(kept)
+    largest = max(claude_dir.rglob("*.jsonl"), key=lambda p: p.stat().st_size)
+    copy = largest.with_name("00000000-0000-4000-8000-0000000000bb.jsonl")
+    copy.write_bytes(largest.read_bytes())
+    report = index.update([claude_dir])
+    assert report.added == [copy.stem] and report.updated == [WITH_SUBAGENTS]
+    files = index.file_lines(WITH_SUBAGENTS)
+    assert files[str(agent_file)] == kept.count(b"\n")
+    restored = index.restore(WITH_SUBAGENTS, claude_dir.parent / "restored")
+    assert kept in [written.read_bytes() for written in restored]
+    assert any(hit.session_key == copy.stem for hit in index.search("the", limit=500))
+
+
 def test_orphan_subagent_files_are_kept_as_sessions(corpus: Path, index: Index) -> None:
     index.update([corpus])
     orphan = discover(corpus).orphans[0]
@@ -337,7 +361,8 @@ def test_worker_processes_give_the_same_index(corpus: Path, tmp_path: Path) -> N
 def test_schema_migrations_are_numbered_and_recorded(index: Index) -> None:
     connection = index.connection()
     recorded = connection.execute("SELECT number, name FROM migrations ORDER BY number")
-    assert [row[0] for row in recorded] == [m.number for m in MIGRATIONS] == [1, SCHEMA_VERSION]
+    numbers = [row[0] for row in recorded]
+    assert numbers == [m.number for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
     assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -359,7 +384,8 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     transcript(claude_dir, SMALL).unlink()  # archived sessions must become searchable too
     with Index(path) as migrated:
         connection = migrated.connection()
-        assert connection.execute("SELECT max(number) FROM migrations").fetchone()[0] == 2
+        latest = connection.execute("SELECT max(number) FROM migrations").fetchone()[0]
+        assert latest == SCHEMA_VERSION
         assert migrated.totals().sessions == sessions
         report = migrated.update([claude_dir])
         assert report.bytes_read == 0  # documents come from the stored bytes

@@ -9,6 +9,8 @@ from pathlib import Path
 from .schema import APPLICATION_ID, FORMAT_KEY, FORMAT_VALUE, LATEST, applied, migrate
 
 REBUILD_HINT = "run `cclens index --rebuild` to move it aside and build a new index"
+#: The page size of a new index file (SQLite's default is 4 KB).
+PAGE_SIZE = 16384
 
 
 class IndexUnusable(Exception):
@@ -82,6 +84,10 @@ def connect(path: Path, *, writer: bool = True) -> sqlite3.Connection:
         raise IndexUnusable(path, f"cannot open ({error})") from error
     try:
         version = _check(connection, path)
+        if version == 0 and writer:
+            # A new file: 16 KB pages hold the stored transcripts and the full-text index in
+            # a quarter of the pages (the size can only be chosen before the first table).
+            connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
         if version < LATEST:
             if not writer:
                 raise IndexUnusable(path, "needs migrating", "run `cclens index` to update it")

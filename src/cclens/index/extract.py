@@ -1,7 +1,9 @@
 """What the index keeps about a session: a summary row and the texts search runs over.
 
-Pure functions over an assembled :class:`~cclens.parse.Session`; they run in the worker
-processes during indexing and return plain data.
+The definitions live here, as pure functions over an assembled :class:`~cclens.parse.Session`
+(:func:`digest`, :func:`documents`). Indexing derives the same from a lighter reading of the
+records (:mod:`cclens.index.derive`, tested against these on the corpus and on generated
+transcripts), and calls these for the rare session that reading cannot settle alone.
 """
 
 from __future__ import annotations
@@ -129,7 +131,9 @@ def digest(session: Session) -> SessionDigest:
     return found
 
 
-def _clean(text: str) -> str:
+def clean_text(text: str) -> str:
+    """``text`` as it is indexed: at most :data:`MAX_TEXT` characters, without the characters
+    search uses to mark matches (nor NUL)."""
     text = text[:MAX_TEXT]
     # str.translate walks every character in Python-level steps; these are almost never there.
     for character in _SET_ASIDE:
@@ -192,24 +196,28 @@ def _item_documents(item: Item, path: str) -> Iterator[Document]:
         if item.kind in _PROMPT_KINDS:
             text = item.text
             if text.strip():
-                yield Document(path, anchor, "prompt", _clean(text), time=moment)
+                yield Document(path, anchor, "prompt", clean_text(text), time=moment)
         return
     if not isinstance(item, AssistantItem):
         return
     failed = item.is_api_error
     for block in item.blocks:
         if isinstance(block, TextBlock) and block.text.strip():
-            yield Document(path, anchor, "assistant", _clean(block.text), None, failed, moment)
+            yield Document(path, anchor, "assistant", clean_text(block.text), None, failed, moment)
         elif isinstance(block, ThinkingBlock) and block.thinking.strip():
-            yield Document(path, anchor, "thinking", _clean(block.thinking), None, failed, moment)
+            yield Document(
+                path, anchor, "thinking", clean_text(block.thinking), None, failed, moment
+            )
     for call in item.tool_calls:
         error = call.is_error
         text = input_text(call.block.input)
         if text.strip():
-            yield Document(path, anchor, "tool_input", _clean(text), call.name, error, moment)
+            yield Document(path, anchor, "tool_input", clean_text(text), call.name, error, moment)
         result = call.result_text
         if result.strip():
-            yield Document(path, anchor, "tool_output", _clean(result), call.name, error, moment)
+            yield Document(
+                path, anchor, "tool_output", clean_text(result), call.name, error, moment
+            )
 
 
 def _changed(item: Item, since: int) -> bool:

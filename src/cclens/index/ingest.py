@@ -3,7 +3,9 @@
 The plan (:mod:`.plan`) says which sessions need work; the work (:mod:`.worker`) runs in two
 worker processes when there is a lot of it (a first index), in-line otherwise (a live session
 that grew by a few lines); the main process writes each outcome (:mod:`.write`) in batched
-transactions.
+transactions. The main process is the only writer, so a large update is arranged around it:
+the workers start while it plans, get many small sessions per round trip, and keep a bounded
+amount of work ahead of it; it commits rarely and checkpoints the write-ahead log more rarely.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parse.read import Diagnostic
-from .plan import SessionTask, make_plan
-from .worker import SessionOutcome, process
+from .plan import Plan, SessionTask, make_plan, scan_sizes
+from .schema import drop_bulk_indexes, restore_bulk_indexes
+from .worker import SessionOutcome, failed, process, process_all
 from .write import Writer, assign_keys, mark_missing
 
 #: Called with (bytes done, bytes to do) as sessions are written.
@@ -30,6 +34,16 @@ POOL_THRESHOLD = 16 * 1024 * 1024
 #: progress and a crash loses little.
 BATCH_SESSIONS = 256
 BATCH_BYTES = 64 * 1024 * 1024
+#: Work goes to a worker process as one large session, or as small ones up to this many bytes
+#: or sessions: a round trip costs about a millisecond, and a first index has thousands.
+TASK_BYTES = 4 * 1024 * 1024
+TASK_SESSIONS = 64
+#: Bytes of work handed to the workers and not written yet: enough to keep them busy while the
+#: main process commits, bounded so that results never pile up in memory.
+IN_FLIGHT = 48 * 1024 * 1024
+#: The write-ahead log grows to this size between checkpoints during a large update (else to
+#: 1000 pages): the same pages are copied, with a fraction of the syncs.
+BULK_CHECKPOINT_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -55,46 +69,68 @@ class UpdateReport:
         return self.added + self.updated + self.archived
 
 
-def _failed(task: SessionTask, error: BaseException) -> SessionOutcome:
-    outcome = SessionOutcome(task)
-    reason = f"could not be indexed ({type(error).__name__}: {error})"
-    outcome.diagnostics.append(Diagnostic(Path(task.path), 0, reason))
-    return outcome
+#: A session's task and what its work found.
+Done = tuple[SessionTask, SessionOutcome]
 
 
-def _in_line(tasks: list[SessionTask]) -> Iterator[SessionOutcome]:
+def _in_line(tasks: list[SessionTask]) -> Iterator[Done]:
     for task in tasks:
         try:
-            yield process(task)
+            yield task, process(task)
         except Exception as error:  # one bad session must not stop the rest
-            yield _failed(task, error)
+            yield task, failed(task, error)
 
 
-def _pooled(tasks: list[SessionTask], workers: int) -> Iterator[SessionOutcome]:
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes, started now (they take a moment to import cclens)."""
     # "spawn" rather than fork: the web app indexes from a thread, and forking a threaded
     # process can deadlock the child.
-    context = multiprocessing.get_context("spawn")
-    limit = workers * 4  # bounded, so results never pile up in memory faster than written
-    queue = iter(tasks)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: dict[Future[SessionOutcome], SessionTask] = {}
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    for _ in range(workers):
+        pool.submit(process_all, [])  # the executor starts a process per call it cannot place
+    return pool
 
-        def submit() -> None:
-            for task in queue:
-                pending[pool.submit(process, task)] = task
-                if len(pending) >= limit:
-                    return
 
+def _groups(tasks: list[SessionTask]) -> Iterator[list[SessionTask]]:
+    """``tasks`` (largest first) in groups sent to a worker at once."""
+    group: list[SessionTask] = []
+    size = 0
+    for task in tasks:
+        group.append(task)
+        size += task.to_read
+        if size >= TASK_BYTES or len(group) >= TASK_SESSIONS:
+            yield group
+            group, size = [], 0
+    if group:
+        yield group
+
+
+def _pooled(pool: ProcessPoolExecutor, tasks: list[SessionTask], workers: int) -> Iterator[Done]:
+    queue = _groups(tasks)
+    pending: dict[Future[list[SessionOutcome]], tuple[list[SessionTask], int]] = {}
+    in_flight = 0
+
+    def submit() -> None:
+        nonlocal in_flight
+        for group in queue:
+            size = sum(task.to_read for task in group)
+            pending[pool.submit(process_all, group)] = (group, size)
+            in_flight += size
+            if in_flight >= IN_FLIGHT and len(pending) >= 2 * workers:
+                return
+
+    submit()
+    while pending:
+        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in done:
+            group, size = pending.pop(future)
+            in_flight -= size
+            try:
+                outcomes = future.result()
+            except Exception as error:  # a worker died: its sessions are reported, not lost
+                outcomes = [failed(task, error) for task in group]
+            yield from zip(group, outcomes, strict=True)
         submit()
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                task = pending.pop(future)
-                try:
-                    yield future.result()
-                except Exception as error:  # as in _in_line
-                    yield _failed(task, error)
-            submit()
 
 
 def update_index(
@@ -118,29 +154,92 @@ def update_index(
     started = time.perf_counter()
     roots = [Path(root).expanduser().absolute() for root in roots]
     paths = None if changed is None else {str(Path(p).absolute()) for p in changed}
-    plan = make_plan(connection, db_path, roots, paths)
-    report = UpdateReport(files_seen=plan.files_seen, errors=list(plan.errors))
-    assign_keys(connection, plan.tasks)
-    tasks = sorted(plan.tasks, key=lambda task: task.to_read, reverse=True)
+    pool: ProcessPoolExecutor | None = None
+    restore_bulk_indexes(connection)  # a first index that was cut short left them out
+    first = _is_empty(connection)
+    try:
+        scan = None
+        if paths is None and workers > 1 and first:
+            # A first index: when there is a lot to read, the worker processes start while the
+            # folders are searched, rather than after.
+            scan = scan_sizes(roots)
+            if scan is not None and sum(size for size, _ in scan.values()) >= pool_threshold:
+                pool = _start_pool(workers)
+        plan = make_plan(connection, db_path, roots, paths, scan=scan)
+        report = UpdateReport(files_seen=plan.files_seen, errors=list(plan.errors))
+        assign_keys(connection, plan.tasks)
+        tasks = sorted(plan.tasks, key=lambda task: task.to_read, reverse=True)
+        use_pool = workers > 1 and len(tasks) > 1 and plan.to_read >= pool_threshold
+        if use_pool and pool is None:
+            pool = _start_pool(workers)
+        outcomes = _pooled(pool, tasks, workers) if pool and use_pool else _in_line(tasks)
+        _write(connection, outcomes, plan, report, progress, bulk=use_pool, first=first)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+@contextmanager
+def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
+
+
+def _is_empty(connection: sqlite3.Connection) -> bool:
+    return connection.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
+
+
+def _write(
+    connection: sqlite3.Connection,
+    outcomes: Iterator[Done],
+    plan: Plan,
+    report: UpdateReport,
+    progress: Progress | None,
+    *,
+    bulk: bool,
+    first: bool,
+) -> None:
+    """Write each outcome as it comes, in transactions of :data:`BATCH_BYTES`.
+
+    ``bulk``: a large update; ``first``: into an empty index (its documents' index is then
+    built once, at the end).
+    """
     total = plan.to_read
-    use_pool = workers > 1 and len(tasks) > 1 and total >= pool_threshold
-    outcomes = _pooled(tasks, workers) if use_pool else _in_line(tasks)
     done = 0
     batch_sessions = batch_bytes = 0
     writer = Writer(connection)
+    if bulk:
+        page_size = int(connection.execute("PRAGMA page_size").fetchone()[0])
+        connection.execute(f"PRAGMA wal_autocheckpoint = {BULK_CHECKPOINT_BYTES // page_size}")
     connection.execute("BEGIN IMMEDIATE")
+    if bulk and first:
+        drop_bulk_indexes(connection)
     try:
-        for outcome in outcomes:
+        for task, outcome in outcomes:
             report.diagnostics.extend(outcome.diagnostics)
-            report.files_read += sum(1 for f in outcome.files if f.task.read and not f.failed)
+            # (an outcome whose work failed has no files)
+            report.files_read += sum(
+                1
+                for t, f in zip(task.files, outcome.files, strict=False)
+                if t.read and not f.failed
+            )
             report.bytes_read += outcome.bytes_read
-            written = writer.apply(outcome, time.time())
+            written = writer.apply(task, outcome, time.time())
             if written is not None:
                 (report.added if written.new else report.updated).append(written.key)
-            done += outcome.task.to_read
+            done += task.to_read
             batch_sessions += 1
             batch_bytes += outcome.bytes_read
-            if batch_sessions >= BATCH_SESSIONS or batch_bytes >= BATCH_BYTES:
+            # A large update counts bytes only: each commit writes a new full-text segment, and
+            # fewer, larger ones leave less to merge.
+            if (batch_sessions >= BATCH_SESSIONS and not bulk) or batch_bytes >= BATCH_BYTES:
                 writer.flush()
                 connection.execute("COMMIT")
                 connection.execute("BEGIN IMMEDIATE")
@@ -153,7 +252,11 @@ def update_index(
     except BaseException:
         connection.execute("ROLLBACK")
         raise
+    finally:
+        if bulk and first:
+            with _transaction(connection):
+                restore_bulk_indexes(connection)
+        if bulk:
+            connection.execute("PRAGMA wal_autocheckpoint = 1000")
     if progress is not None:
         progress(total, total)
-    report.seconds = time.perf_counter() - started
-    return report

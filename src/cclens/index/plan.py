@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,7 +105,6 @@ class _Known:
     mtime_ns: int
     stored: int
     lines: int
-    head: bytes
     missing: bool
 
 
@@ -143,8 +142,11 @@ def _head_matches(path: str, head: bytes) -> bool:
         return False
 
 
-def _decide(task: FileTask, known: _Known | None) -> None:
-    """Set whether and from where ``task`` is read, given what is stored of it."""
+def _decide(task: FileTask, known: _Known | None, heads: Callable[[int], bytes]) -> None:
+    """Set whether and from where ``task`` is read, given what is stored of it.
+
+    ``heads`` gives the first bytes stored of a file (only wanted for a file that changed).
+    """
     if known is None:
         task.read = task.reset = True
         return
@@ -153,7 +155,7 @@ def _decide(task: FileTask, known: _Known | None) -> None:
     if task.size == known.size and task.mtime_ns == known.mtime_ns and not known.missing:
         return
     task.read = True
-    if task.size < known.stored or not _head_matches(task.path, known.head):
+    if task.size < known.stored or not _head_matches(task.path, heads(known.file_id)):
         task.reset = True
 
 
@@ -172,7 +174,7 @@ def _under(path: str, roots: Iterable[Path]) -> bool:
 
 _FILE_COLUMNS = (
     "f.id, f.session, f.path, f.relative, f.role, f.position, f.agent_id, f.layout, "
-    "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.head, f.missing"
+    "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing"
 )
 _SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived"
 
@@ -193,8 +195,7 @@ def _known_file(row: tuple[Any, ...]) -> _Known:
         mtime_ns=row[11],
         stored=row[12],
         lines=row[13],
-        head=row[14],
-        missing=row[15] is not None,
+        missing=row[14] is not None,
     )
 
 
@@ -299,6 +300,7 @@ def _candidates(roots: list[Path], plan: Plan) -> list[_Candidate]:
 class _Stored:
     """What the index holds, keyed for the comparisons a plan makes."""
 
+    connection: sqlite3.Connection
     files: dict[str, _Known]
     sessions: list[_KnownSession]
     by_path: dict[str, _KnownSession] = field(default_factory=dict)
@@ -310,6 +312,12 @@ class _Stored:
         self.by_row = {session.row: session for session in self.sessions}
         for known in self.files.values():
             self.files_of.setdefault(known.session_row, []).append(known)
+
+    def head(self, file_id: int) -> bytes:
+        """The first bytes stored of a file (kept out of the bulk load: a KB per file)."""
+        row = self.connection.execute("SELECT head FROM files WHERE id = ?", (file_id,))
+        found = row.fetchone()
+        return bytes(found[0]) if found else b""
 
     def owner(self, path: str) -> _KnownSession | None:
         """The stored session a file found on disk belongs to."""
@@ -325,6 +333,7 @@ def _session_task(
     stored: _Stored,
     plan: Plan,
     seen: set[str],
+    scan: dict[str, tuple[int, int]],
 ) -> SessionTask | None:
     """The work for one session found on disk, or ``None`` when it is up to date."""
     tasks: dict[str, FileTask] = {}
@@ -340,12 +349,12 @@ def _session_task(
     for task in tasks.values():
         if task.path not in discovered:
             continue  # stored but not found now: see the missing files
-        stat = _stat(Path(task.path), plan.errors)
+        stat = scan.get(task.path) or _stat(Path(task.path), plan.errors)
         if stat is None:
             continue
         seen.add(task.path)
         task.size, task.mtime_ns = stat
-        _decide(task, stored.files.get(task.path))
+        _decide(task, stored.files.get(task.path), stored.head)
     plan.files_seen += len(discovered)
     files = sorted(tasks.values(), key=lambda t: (t.position, t.path))
     rederive = owner is None or owner.doc_version < EXTRACT_VERSION
@@ -358,7 +367,7 @@ def _session_task(
     return SessionTask("", owner.path, owner.session_id, owner.project, owner.row, files, rederive)
 
 
-def _scan(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
+def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
     """Every transcript file under ``roots`` with its size and modification time.
 
     A plain ``os.scandir`` walk, much cheaper than discovery: when it finds only files the
@@ -412,7 +421,7 @@ def _quick_plan(
             task = _task_from_known(known)
             if known.path in scan:
                 task.size, task.mtime_ns = scan[known.path]
-                _decide(task, known)
+                _decide(task, known, stored.head)
             files.append(task)
         files.sort(key=lambda t: (t.position, t.path))
         rederive = owner.doc_version < EXTRACT_VERSION
@@ -421,8 +430,17 @@ def _quick_plan(
         )
 
 
-def _full_plan(stored: _Stored, roots: list[Path], plan: Plan, seen: set[str]) -> None:
-    """Plan from discovery: new sessions, new subagent files, and changed known files."""
+def _full_plan(
+    stored: _Stored,
+    roots: list[Path],
+    plan: Plan,
+    seen: set[str],
+    scan: dict[str, tuple[int, int]],
+) -> None:
+    """Plan from discovery: new sessions, new subagent files, and changed known files.
+
+    ``scan`` holds the size and modification time of the files :func:`scan_sizes` just saw.
+    """
     visited: set[int] = set()
     for candidate in _candidates(roots, plan):
         owner = stored.owner(candidate.path)
@@ -430,7 +448,7 @@ def _full_plan(stored: _Stored, roots: list[Path], plan: Plan, seen: set[str]) -
             if owner.row in visited:
                 continue
             visited.add(owner.row)
-        task = _session_task(candidate, owner, stored, plan, seen)
+        task = _session_task(candidate, owner, stored, plan, seen, scan)
         if task is not None:
             plan.tasks.append(task)
 
@@ -442,7 +460,7 @@ def _changed_plan(
     to the index (discovery must then place it)."""
     scanned = [root for root in _transcript_roots(roots) if root.is_dir()]
     wanted = {path for path in changed if _under(path, scanned)}
-    stored = _Stored(*_load_known(connection, wanted))
+    stored = _Stored(connection, *_load_known(connection, wanted))
     scan: dict[str, tuple[int, int]] = {}
     plan = Plan()
     for path in wanted:
@@ -471,24 +489,28 @@ def make_plan(
     db_path: Path,
     roots: list[Path],
     changed: Collection[str] | None = None,
+    *,
+    scan: dict[str, tuple[int, int]] | None = None,
 ) -> Plan:
     """Compare the transcripts under ``roots`` with the index and list what to do.
 
     ``changed``: the only paths that may have changed (from a file watcher); the rest of the
-    folders is then not even listed, unless one of those paths is new to the index.
+    folders is then not even listed, unless one of those paths is new to the index. ``scan``:
+    what :func:`scan_sizes` just found under ``roots``, when the caller has it.
     """
     if changed is not None:
         targeted = _changed_plan(connection, db_path, roots, changed)
         if targeted is not None:
             return targeted
     plan = Plan()
-    stored = _Stored(*_load_known(connection))
+    stored = _Stored(connection, *_load_known(connection))
     seen: set[str] = set()
-    scan = _scan(roots) if roots else {}
+    if scan is None:
+        scan = scan_sizes(roots) if roots else {}
     if scan is not None and all(path in stored.files for path in scan):
         _quick_plan(stored, scan, plan, seen)
     else:
-        _full_plan(stored, roots, plan, seen)
+        _full_plan(stored, roots, plan, seen, scan or {})
 
     scanned = [root for root in _transcript_roots(roots) if root.is_dir()]
     for known in stored.files.values():

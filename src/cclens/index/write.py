@@ -4,19 +4,34 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import msgspec
 
-from .extract import EXTRACT_VERSION, DocumentRow
-from .plan import SessionTask
+from .extract import EXTRACT_VERSION, DocumentRow, DocumentUpdate, SessionDigest
+from .plan import FileTask, SessionTask
 from .stored import compress, decompress
 from .worker import FileOutcome, SessionOutcome
 
 #: A file stored in more chunks than this (a live session read a few lines at a time) has
 #: them merged into one, which compresses far better and reads back faster.
 MAX_CHUNKS = 32
+
+_SESSION_COLUMNS = (
+    "project, title, title_source, first_prompt, cwd, git_branch, started, ended, messages, "
+    "tool_calls, errors, subagents, input_tokens, output_tokens, cache_read_tokens, "
+    "cache_write_tokens, models, versions, malformed"
+)
+_NEW_SESSION = (
+    f"INSERT INTO sessions(id, key, session_id, path, {_SESSION_COLUMNS}, archived, revision, "
+    "doc_version, updated) VALUES (" + ", ".join("?" * 27) + ")"
+)
+_NEW_FILE = (
+    "INSERT INTO files(id, session, path, relative, role, position, agent_id, layout, "
+    "workflow_run, parent_session_id, meta, size, mtime_ns, offset, lines, head) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,34 +74,43 @@ def assign_keys(connection: sqlite3.Connection, tasks: Iterable[SessionTask]) ->
                 break
 
 
+def _file_values(
+    file_id: int, session_row: int, task: FileTask, outcome: FileOutcome
+) -> tuple[object, ...]:
+    """A new ``files`` row (the values of :data:`_NEW_FILE`)."""
+    return (
+        file_id,
+        session_row,
+        task.path,
+        task.relative,
+        task.role,
+        task.position,
+        task.agent_id,
+        task.layout,
+        task.workflow_run,
+        task.parent_session_id,
+        outcome.meta,
+        task.size,
+        task.mtime_ns,
+        outcome.offset,
+        outcome.lines,
+        outcome.head or b"",
+    )
+
+
 def _file_row(
-    connection: sqlite3.Connection, session_row: int, outcome: FileOutcome, now: float
+    connection: sqlite3.Connection,
+    session_row: int,
+    task: FileTask,
+    outcome: FileOutcome,
+    new_id: Callable[[], int],
 ) -> int:
-    task = outcome.task
+    """Insert or update a file's row now; its id. A new row's id comes from ``new_id`` (the
+    writer hands ids out before rows are inserted)."""
     if task.file_id is None:
-        row = connection.execute(
-            "INSERT INTO files(session, path, relative, role, position, agent_id, layout, "
-            "workflow_run, parent_session_id, meta, size, mtime_ns, offset, lines, head) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (
-                session_row,
-                task.path,
-                task.relative,
-                task.role,
-                task.position,
-                task.agent_id,
-                task.layout,
-                task.workflow_run,
-                task.parent_session_id,
-                outcome.meta,
-                task.size,
-                task.mtime_ns,
-                outcome.offset,
-                outcome.lines,
-                outcome.head or b"",
-            ),
-        ).fetchone()
-        return int(row[0])
+        file_id = new_id()
+        connection.execute(_NEW_FILE, _file_values(file_id, session_row, task, outcome))
+        return file_id
     file_id = task.file_id
     if task.reset:
         connection.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
@@ -150,20 +174,72 @@ def _delete_documents(
     connection.executemany("DELETE FROM documents WHERE file = ? AND anchor = ?", pairs)
 
 
-class Writer:
-    """Writes outcomes inside the caller's transaction, holding search documents back until
-    :meth:`flush`.
+def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
+    """The values of :data:`_SESSION_COLUMNS`, in order."""
+    return (
+        project,
+        summary.title,
+        summary.title_source,
+        summary.first_prompt,
+        summary.cwd,
+        summary.git_branch,
+        summary.started,
+        summary.ended,
+        summary.messages,
+        summary.tool_calls,
+        summary.errors,
+        summary.subagents,
+        summary.input_tokens,
+        summary.output_tokens,
+        summary.cache_read_tokens,
+        summary.cache_write_tokens,
+        msgspec.json.encode(summary.models).decode(),
+        msgspec.json.encode(summary.versions).decode(),
+        summary.malformed,
+    )
 
-    Inserting into the full-text table between other writes makes FTS5 flush its in-memory
-    terms at every statement savepoint, leaving thousands of tiny segments to merge; inserting
-    a whole batch at once makes a first index much faster.
+
+class _Ids:
+    """The next free row id of a table, taken once per batch (the main process is the only
+    writer, so ids can be handed out before the rows are inserted)."""
+
+    def __init__(self, connection: sqlite3.Connection, table: str) -> None:
+        self.connection = connection
+        self.table = table
+        self._next: int | None = None
+
+    def take(self) -> int:
+        if self._next is None:
+            row = self.connection.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {self.table}")
+            self._next = int(row.fetchone()[0])
+        taken = self._next
+        self._next += 1
+        return taken
+
+    def reset(self) -> None:
+        self._next = None
+
+
+class Writer:
+    """Writes outcomes inside the caller's transaction, holding rows back until :meth:`flush`.
+
+    New sessions, their files, stored bytes and search documents are inserted a batch at a
+    time (one statement for many rows). Inserting into the full-text table between other
+    writes would also make FTS5 flush its in-memory terms at every statement savepoint,
+    leaving thousands of tiny segments to merge. Sessions already in the index are updated at
+    once.
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
         self.connection = connection
         self._documents: list[tuple[object, ...]] = []
         self._texts: list[tuple[int, str]] = []
-        self._next_id: int | None = None
+        self._sessions: list[tuple[object, ...]] = []
+        self._files: list[tuple[object, ...]] = []
+        self._chunks: list[tuple[int, int, int, bytes]] = []
+        self._document_ids = _Ids(connection, "documents")
+        self._session_ids = _Ids(connection, "sessions")
+        self._file_ids = _Ids(connection, "files")
         self._projects: dict[str, tuple[int, str | None]] = {}
 
     def _project(self, slug: str, cwd: str | None) -> int:
@@ -174,117 +250,152 @@ class Writer:
         return known[0]
 
     def _queue(self, session_row: int, project: int, file_id: int, rows: list[DocumentRow]) -> None:
-        if self._next_id is None:
-            first = self.connection.execute("SELECT coalesce(max(id), 0) + 1 FROM documents")
-            self._next_id = int(first.fetchone()[0])
+        documents = self._documents
+        texts = self._texts
+        take = self._document_ids.take
         for anchor, kind, tool, error, moment, text in rows:
-            number = self._next_id
-            self._next_id += 1
-            self._documents.append(
+            number = take()
+            documents.append(
                 (number, session_row, file_id, project, anchor, kind, tool, error, moment)
             )
-            self._texts.append((number, text))
+            texts.append((number, text))
 
     def pending(self) -> int:
         """Documents held back."""
         return len(self._texts)
 
     def flush(self) -> None:
-        """Insert the documents held back (before the caller commits)."""
+        """Insert the rows held back (before the caller commits)."""
+        connection = self.connection
+        if self._sessions:
+            connection.executemany(_NEW_SESSION, self._sessions)
+        if self._files:
+            connection.executemany(_NEW_FILE, self._files)
+        if self._chunks:
+            connection.executemany(
+                "INSERT INTO chunks(file, start, size, data) VALUES (?, ?, ?, ?)", self._chunks
+            )
         if self._documents:
-            self.connection.executemany(
+            connection.executemany(
                 "INSERT INTO documents(id, session, file, project, anchor, kind, tool, error, "
                 "time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 self._documents,
             )
-            self.connection.executemany(
+            connection.executemany(
                 "INSERT INTO documents_text(rowid, text) VALUES (?, ?)", self._texts
             )
-        self._documents.clear()
-        self._texts.clear()
-        self._next_id = None
+        for held in (self._sessions, self._files, self._chunks, self._documents, self._texts):
+            held.clear()
+        for ids in (self._document_ids, self._session_ids, self._file_ids):
+            ids.reset()
 
-    def apply(self, outcome: SessionOutcome, now: float) -> Written | None:
-        """Write one session's outcome; its documents wait for :meth:`flush`."""
-        connection = self.connection
-        task = outcome.task
-        summary = outcome.digest
-        main = next((f for f in outcome.files if f.task.role == "session"), None)
-        if summary is None or main is None:
-            return None
-        if task.session_row is None and main.failed:
-            return None  # never read: nothing to keep yet
-        project = self._project(task.project, summary.cwd)
-        new = task.session_row is None
-        if new:
-            key = task.key or task.session_id
-            session_row = int(
-                connection.execute(
-                    "INSERT INTO sessions(key, session_id, project, path, updated) "
-                    "VALUES (?, ?, ?, ?, ?) RETURNING id",
-                    (key, task.session_id, project, task.path, now),
-                ).fetchone()[0]
-            )
-        else:
-            assert task.session_row is not None
-            session_row = task.session_row
-            key = connection.execute(
-                "SELECT key FROM sessions WHERE id = ?", (session_row,)
-            ).fetchone()[0]
-        file_ids: dict[str, int] = {}
-        for file_outcome in outcome.files:
-            file_task = file_outcome.task
-            if file_task.file_id is not None:
-                file_ids[file_task.path] = file_task.file_id
-            if file_outcome.failed or not file_task.read:
-                continue
-            written_id = _file_row(connection, session_row, file_outcome, now)
-            file_ids[file_task.path] = written_id
-            _store_chunk(connection, written_id, file_outcome)
-        known_before = {f.task.path for f in outcome.files if f.task.file_id is not None}
-        for update in outcome.documents.values():
+    def _queue_documents(
+        self,
+        task: SessionTask,
+        documents: dict[str, DocumentUpdate],
+        session_row: int,
+        project: int,
+        file_ids: dict[str, int],
+    ) -> None:
+        """Hold back each file's new documents, after deleting those they replace."""
+        known_before = {t.path for t in task.files if t.file_id is not None}
+        for update in documents.values():
             file_id = file_ids.get(update.path)
             if file_id is None:
                 continue
             if update.path in known_before:
-                _delete_documents(connection, file_id, update.replaced)
+                _delete_documents(self.connection, file_id, update.replaced)
             self._queue(session_row, project, file_id, update.rows)
-        # Reading the transcript now proves it is on disk: a session that was archived is back.
-        keep_archived = not (main.task.read and not main.failed)
-        connection.execute(
-            "UPDATE sessions SET project = ?, title = ?, title_source = ?, first_prompt = ?, "
-            "cwd = ?, git_branch = ?, started = ?, ended = ?, messages = ?, tool_calls = ?, "
-            "errors = ?, subagents = ?, input_tokens = ?, output_tokens = ?, "
-            "cache_read_tokens = ?, cache_write_tokens = ?, models = ?, versions = ?, "
-            "malformed = ?, archived = CASE WHEN ? THEN archived ELSE NULL END, "
-            "revision = revision + 1, doc_version = ?, updated = ? WHERE id = ?",
+
+    def _add_new(
+        self,
+        task: SessionTask,
+        files: list[tuple[FileTask, FileOutcome]],
+        documents: dict[str, DocumentUpdate],
+        project: int,
+        summary: SessionDigest,
+        now: float,
+    ) -> Written:
+        """Hold back the rows of a session new to the index."""
+        key = task.key or task.session_id
+        session_row = self._session_ids.take()
+        file_ids: dict[str, int] = {}
+        for file_task, file_outcome in files:
+            if file_task.file_id is not None:
+                file_ids[file_task.path] = file_task.file_id  # stored with another session
+            if file_outcome.failed or not file_task.read:
+                continue
+            if file_task.file_id is not None:
+                file_ids[file_task.path] = _file_row(
+                    self.connection, session_row, file_task, file_outcome, self._file_ids.take
+                )
+                _store_chunk(self.connection, file_ids[file_task.path], file_outcome)
+                continue
+            file_id = self._file_ids.take()
+            file_ids[file_task.path] = file_id
+            self._files.append(_file_values(file_id, session_row, file_task, file_outcome))
+            if file_outcome.chunk is not None:
+                self._chunks.append(
+                    (file_id, file_outcome.chunk_start, file_outcome.chunk_size, file_outcome.chunk)
+                )
+        self._queue_documents(task, documents, session_row, project, file_ids)
+        self._sessions.append(
             (
-                project,
-                summary.title,
-                summary.title_source,
-                summary.first_prompt,
-                summary.cwd,
-                summary.git_branch,
-                summary.started,
-                summary.ended,
-                summary.messages,
-                summary.tool_calls,
-                summary.errors,
-                summary.subagents,
-                summary.input_tokens,
-                summary.output_tokens,
-                summary.cache_read_tokens,
-                summary.cache_write_tokens,
-                msgspec.json.encode(summary.models).decode(),
-                msgspec.json.encode(summary.versions).decode(),
-                summary.malformed,
-                keep_archived,
+                session_row,
+                key,
+                task.session_id,
+                task.path,
+                *_summary_values(project, summary),
+                None,
+                1,
                 EXTRACT_VERSION,
                 now,
-                session_row,
-            ),
+            )
         )
-        return Written(str(key), new)
+        return Written(str(key), True)
+
+    def apply(self, task: SessionTask, outcome: SessionOutcome, now: float) -> Written | None:
+        """Write one session's outcome; new rows and documents wait for :meth:`flush`."""
+        connection = self.connection
+        summary = outcome.digest
+        if summary is None:
+            return None
+        files = list(zip(task.files, outcome.files, strict=True))
+        main = next((pair for pair in files if pair[0].role == "session"), None)
+        if main is None:
+            return None
+        main_task, main_outcome = main
+        if task.session_row is None and main_outcome.failed:
+            return None  # never read: nothing to keep yet
+        project = self._project(task.project, summary.cwd)
+        if task.session_row is None:
+            return self._add_new(task, files, outcome.documents, project, summary, now)
+        session_row = task.session_row
+        key = connection.execute(
+            "SELECT key FROM sessions WHERE id = ?", (session_row,)
+        ).fetchone()[0]
+        file_ids: dict[str, int] = {}
+        for file_task, file_outcome in files:
+            if file_task.file_id is not None:
+                file_ids[file_task.path] = file_task.file_id
+            if file_outcome.failed or not file_task.read:
+                continue
+            written_id = _file_row(
+                connection, session_row, file_task, file_outcome, self._file_ids.take
+            )
+            file_ids[file_task.path] = written_id
+            _store_chunk(connection, written_id, file_outcome)
+        self._queue_documents(task, outcome.documents, session_row, project, file_ids)
+        # Reading the transcript now proves it is on disk: a session that was archived is back.
+        keep_archived = not (main_task.read and not main_outcome.failed)
+        connection.execute(
+            f"UPDATE sessions SET ({_SESSION_COLUMNS}) = ("
+            + ", ".join("?" * 19)
+            + "), archived = CASE WHEN ? THEN archived ELSE NULL END, "
+            "revision = revision + 1, doc_version = ?, updated = ? WHERE id = ?",
+            (*_summary_values(project, summary), keep_archived, EXTRACT_VERSION, now, session_row),
+        )
+        return Written(str(key), False)
 
 
 def mark_missing(

@@ -38,6 +38,7 @@ from .session import (
     UserItem,
     UserKind,
 )
+from .tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
 
 _TITLE_LENGTH = 100
 _COMMAND_MARKERS = ("<command-name>", "<command-message>", "<bash-input>")
@@ -57,14 +58,26 @@ def _user_kind(record: UserRecord) -> UserKind:
         text = "\n".join(b.text for b in content if isinstance(b, TextBlock))
     else:
         text = ""
-    stripped = text.lstrip()
+    return text_kind(text, bool(record.is_meta))
+
+
+def text_kind(text: str, is_meta: bool) -> UserKind:
+    """The kind of a user record without tool results, from its text (its text blocks joined
+    by newlines) and its ``isMeta`` flag; a compact summary is told by its own flag first."""
+    # The first 400 characters after any leading whitespace are all that is looked at (a
+    # pasted prompt can be megabytes: text.lstrip() would copy it).
+    start = 0
+    length = len(text)
+    while start < length and text[start].isspace():
+        start += 1
+    stripped = text[start : start + 400]
     if any(stripped.startswith(marker) for marker in INTERRUPTION_MARKERS):
         return "interrupt"
     if any(marker in stripped[:200] for marker in _OUTPUT_MARKERS):
         return "command_output"
     if any(marker in stripped[:400] for marker in _COMMAND_MARKERS):
         return "command"
-    if record.is_meta:
+    if is_meta:
         return "meta"
     return "prompt"
 
@@ -145,122 +158,47 @@ def _parent(record: ChainRecord) -> str | None:
 def _mark_main_line(items: Sequence[Item], calls: dict[str, ToolCall]) -> list[Branch]:
     """Mark the items on the conversation's current line; return the abandoned branches.
 
-    Each disconnected tree (a file can hold several roots) keeps its own current line: the path
-    to its best leaf, chosen the way Claude Code resumes a session (non-sidechain, non-meta
-    leaves first, then the latest in the file). Sidechain records inside a session file belong
-    to subagents, not to the main line.
+    The rules are :func:`cclens.parse.tree.main_line`'s; this feeds them the typed records.
     """
-    chain = [e.record for item in items for e in item.entries if isinstance(e.record, ChainRecord)]
-    mixed = any(r.is_sidechain for r in chain) and not all(r.is_sidechain for r in chain)
-    by_uuid: dict[str, tuple[int, ChainRecord]] = {}
-    item_of: dict[str, Item] = {}
-    for item in items:
+    links: list[Link] = []
+    roles: list[int] = []
+    results: list[tuple[str, ...] | None] = []
+    position = {id(item): index for index, item in enumerate(items)}
+    for index, item in enumerate(items):
+        if isinstance(item, AssistantItem):
+            roles.append(ASSISTANT)
+            results.append(None)
+        elif isinstance(item, UserItem):
+            roles.append(USER)
+            results.append(
+                tuple(b.tool_use_id or "" for b in item.tool_results)
+                if item.kind == "tool_results"
+                else None
+            )
+        else:
+            roles.append(OTHER)
+            results.append(None)
         for entry in item.entries:
             record = entry.record
-            if isinstance(record, ChainRecord) and record.uuid:
-                if mixed and record.is_sidechain:
-                    item.main = False
-                    continue
-                by_uuid[record.uuid] = (entry.line, record)
-                item_of[record.uuid] = item
-    if not by_uuid:
-        return []
-    referenced = {p for _, r in by_uuid.values() if (p := _parent(r))}
-
-    def walk(uuid: str) -> list[str]:
-        path: list[str] = []
-        seen: set[str] = set()
-        current: str | None = uuid
-        while current and current in by_uuid and current not in seen:
-            seen.add(current)
-            path.append(current)
-            current = _parent(by_uuid[current][1])
-        return path
-
-    roots: dict[str, str] = {}
-
-    def root_of(uuid: str) -> str:
-        """The root of ``uuid``'s tree, remembered for every record on the way."""
-        path: list[str] = []
-        current = uuid
-        while current not in roots:
-            path.append(current)
-            parent = _parent(by_uuid[current][1])
-            if parent is None or parent not in by_uuid or parent in path:
-                roots[current] = current
-                break
-            current = parent
-        root = roots[current]
-        for visited in path:
-            roots[visited] = root
-        return root
-
-    def rank(uuid: str) -> tuple[int, int, int]:
-        line, record = by_uuid[uuid]
-        return (0 if (record.is_meta or record.team_name) else 1, line, 0)
-
-    best: dict[str, str] = {}
-    for leaf in (u for u in by_uuid if u not in referenced):
-        path = walk(leaf)
-        conversational = next(
-            (u for u in path if isinstance(by_uuid[u][1], UserRecord | AssistantRecord)), None
-        )
-        if conversational is None:
-            continue
-        root = root_of(leaf)
-        if root not in best or rank(conversational) > rank(best[root]):
-            best[root] = conversational
-    main: set[str] = set()
-    for leaf in best.values():
-        main.update(walk(leaf))
-    roots_with_line = set(best)
-    for uuid in by_uuid:
-        if root_of(uuid) not in roots_with_line:
-            main.add(uuid)  # a tree with no conversation at all (hooks, events only)
-
-    main_items = {id(item_of[u]) for u in main}
-    main_calls = {call.id for call in calls.values() if id(call.item) in main_items}
-    changed = True
-    while changed:
-        changed = False
-        for uuid, (_, chained) in by_uuid.items():
-            if uuid in main or (_parent(chained) or "") not in main:
-                continue
-            item = item_of[uuid]
-            if id(item) in main_items and not isinstance(item, UserItem):
-                recover = True  # another record of a response already on the main line
-            elif isinstance(item, UserItem):
-                recover = item.kind == "tool_results" and all(
-                    (b.tool_use_id or "") in main_calls for b in item.tool_results
+            if isinstance(record, ChainRecord):
+                links.append(
+                    (
+                        index,
+                        record.uuid or None,
+                        _parent(record),
+                        entry.line,
+                        bool(record.is_sidechain),
+                        bool(record.is_meta or record.team_name),
+                        isinstance(record, UserRecord | AssistantRecord),
+                    )
                 )
-            else:
-                recover = not isinstance(item, AssistantItem)
-            if recover:
-                main.add(uuid)
-                main_items.add(id(item))
-                changed = True
-
-    branches: list[Branch] = []
-    branch_of: dict[str, int] = {}
-    for item in items:
-        uuids = [
-            e.record.uuid
-            for e in item.entries
-            if isinstance(e.record, ChainRecord) and e.record.uuid in by_uuid
-        ]
-        if not uuids or id(item) in main_items:
-            continue
-        parent = _parent(by_uuid[uuids[0]][1])
-        index = branch_of.get(parent or "")
-        if index is None:
-            index = len(branches)
-            branches.append(Branch(parent, []))
-        item.main = False
-        item.branch = index
-        branches[index].items.append(item)
-        for uuid in uuids:
-            branch_of[uuid] = index
-    return branches
+    marked = main_line(
+        links, roles, results, [(call.id, position[id(call.item)]) for call in calls.values()]
+    )
+    for item, on_main, branch in zip(items, marked.main, marked.branch, strict=True):
+        item.main = on_main
+        item.branch = branch
+    return [Branch(fork, [items[index] for index in members]) for fork, members in marked.branches]
 
 
 def _compactions(items: Sequence[Item]) -> list[Compaction]:
@@ -284,7 +222,7 @@ def _compactions(items: Sequence[Item]) -> list[Compaction]:
     return found
 
 
-def _clean_prompt(text: str) -> str:
+def clean_prompt(text: str) -> str:
     """A prompt reduced to readable text: command wrappers become ``/command args``."""
     if "<command-name>" in text:
         name = _between(text, "<command-name>", "</command-name>")
@@ -297,6 +235,26 @@ def _between(text: str, start: str, end: str) -> str:
     head, found, tail = text.partition(start)
     del head
     return tail.partition(end)[0].strip() if found else ""
+
+
+def choose_title(
+    custom: Sequence[object], ai: Sequence[object], summaries: Sequence[object], first_prompt: str
+) -> tuple[str, TitleSource]:
+    """A session's title and where it comes from.
+
+    The last non-blank custom title (``/rename``), else AI title, else summary; else the first
+    line of the first prompt (already cleaned, see :func:`clean_prompt`), shortened.
+    """
+    for values, source in ((custom, "custom"), (ai, "ai"), (summaries, "summary")):
+        chosen = [v for v in values if isinstance(v, str) and v.strip()]
+        if chosen:
+            return chosen[-1].strip(), source  # type: ignore[return-value]
+    if first_prompt:
+        title = first_prompt.splitlines()[0]
+        if len(title) > _TITLE_LENGTH:
+            title = title[: _TITLE_LENGTH - 1].rstrip() + "…"
+        return title, "first-prompt"
+    return "", "none"
 
 
 def _title(entries: Sequence[Entry], items: Sequence[Item]) -> tuple[str, TitleSource, str]:
@@ -312,19 +270,11 @@ def _title(entries: Sequence[Entry], items: Sequence[Item]) -> tuple[str, TitleS
     first_prompt = ""
     for item in items:
         if isinstance(item, UserItem) and item.main and item.kind in ("prompt", "command"):
-            first_prompt = _clean_prompt(item.text)
+            first_prompt = clean_prompt(item.text)
             if first_prompt:
                 break
-    for values, source in ((custom, "custom"), (ai, "ai"), (summaries, "summary")):
-        chosen = [v for v in values if isinstance(v, str) and v.strip()]
-        if chosen:
-            return chosen[-1].strip(), source, first_prompt  # type: ignore[return-value]
-    if first_prompt:
-        title = first_prompt.splitlines()[0]
-        if len(title) > _TITLE_LENGTH:
-            title = title[: _TITLE_LENGTH - 1].rstrip() + "…"
-        return title, "first-prompt", first_prompt
-    return "", "none", first_prompt
+    title, source = choose_title(custom, ai, summaries, first_prompt)
+    return title, source, first_prompt
 
 
 def assemble_entries(
@@ -455,22 +405,13 @@ def _inline_sidechains(session: Session) -> list[Session]:
                 side.append(entry)
     if not side or len(side) == chained:
         return []  # no sidechain, or a subagent file (all sidechain)
-    parents = {
-        e.record.uuid: e.record.parent_uuid
-        for e in side
-        if isinstance(e.record, ChainRecord) and e.record.uuid
-    }
+    links = [
+        (record.uuid or None, record.parent_uuid or None, entry.line)
+        for entry in side
+        if isinstance(record := entry.record, ChainRecord)
+    ]
     groups: dict[str, list[Entry]] = {}
-    for entry in side:
-        record = entry.record
-        assert isinstance(record, ChainRecord)
-        root = record.uuid or f"line-{entry.line}"
-        seen: set[str] = set()
-        while root in parents and (parent := parents[root]) and parent in parents:
-            if root in seen:
-                break
-            seen.add(root)
-            root = parent
+    for entry, root in zip(side, sidechain_roots(links), strict=True):
         groups.setdefault(root, []).append(entry)
     agents: list[Session] = []
     for root, entries in groups.items():
@@ -526,4 +467,12 @@ def attach_subagents(session: Session, files: Iterable[SubagentFile]) -> None:
         session.subagents.append(agent)
 
 
-__all__ = ["assemble_entries", "attach_subagent", "attach_subagents", "load_subagent"]
+__all__ = [
+    "assemble_entries",
+    "attach_subagent",
+    "attach_subagents",
+    "choose_title",
+    "clean_prompt",
+    "load_subagent",
+    "text_kind",
+]

@@ -150,11 +150,18 @@ def _first_session_id(path: Path) -> str | None:
     return None
 
 
-def _classify(path: Path, base: Path) -> tuple[str, SubagentFile | None]:
-    """``("session"|"subagent"|"journal", subagent info)`` for a ``.jsonl`` file under ``base``."""
+def _classify(
+    path: Path, base: Path, relative: tuple[str, ...] | None = None
+) -> tuple[str, SubagentFile | None]:
+    """``("session"|"subagent"|"journal", subagent info)`` for a ``.jsonl`` file under ``base``.
+
+    ``relative``: the parts of ``path`` relative to ``base``, when the caller knows them.
+    """
     if path.name == _JOURNAL and "workflows" in path.parts:
         return "journal", None
-    parts = path.relative_to(base).parts if path.is_relative_to(base) else path.parts
+    if relative is None:
+        relative = path.relative_to(base).parts if path.is_relative_to(base) else path.parts
+    parts = relative
     if "subagents" in parts[:-1]:
         index = len(parts) - 1 - parts[::-1].index("subagents")
         parent_session = parts[index - 1] if index >= 1 else None
@@ -173,15 +180,24 @@ def _classify(path: Path, base: Path) -> tuple[str, SubagentFile | None]:
     return "session", None
 
 
-def _walk(root: Path, errors: list[tuple[Path, str]]) -> Iterable[Path]:
+def _walk(root: Path, errors: list[tuple[Path, str]]) -> Iterable[tuple[Path, tuple[str, ...]]]:
+    """Every ``.jsonl`` file under ``root``, with its path's parts relative to ``root``."""
+
     def on_error(error: OSError) -> None:
         errors.append((Path(error.filename or root), error.strerror or str(error)))
 
+    prefix = len(os.fspath(root))
     for directory, dirnames, filenames in os.walk(root, onerror=on_error, followlinks=False):
         dirnames.sort()
-        for name in sorted(filenames):
-            if name.endswith(".jsonl"):
-                yield Path(directory) / name
+        names = sorted(name for name in filenames if name.endswith(".jsonl"))
+        if not names:
+            continue
+        # Parts computed from the strings os.walk joined: pathlib would parse each path twice.
+        inner = directory[prefix:].strip(os.sep)
+        parts = tuple(inner.split(os.sep)) if inner else ()
+        folder = Path(directory)
+        for name in names:
+            yield folder / name, (*parts, name)
 
 
 def discover(*roots: Path | str) -> Discovery:
@@ -198,7 +214,7 @@ def discover(*roots: Path | str) -> Discovery:
     journals: list[Path] = []
     for root in paths:
         if root.is_file():
-            files: Iterable[Path] = [root]
+            files: Iterable[tuple[Path, tuple[str, ...]]] = [(root, (root.name,))]
             base = root.parent
         elif root.is_dir():
             base = _transcript_root(root)
@@ -206,8 +222,8 @@ def discover(*roots: Path | str) -> Discovery:
         else:
             found.errors.append((root, "no such file or directory"))
             continue
-        for path in files:
-            kind, info = _classify(path, base)
+        for path, relative in files:
+            kind, info = _classify(path, base, relative)
             if kind == "journal":
                 journals.append(path)
             elif info is not None:

@@ -6,6 +6,7 @@ by :func:`cclens.parse.assemble.assemble` from the records of one file.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -278,20 +279,15 @@ class ToolCall:
     def status(self) -> ToolStatus:
         if self.result_block is None:
             return "pending"
-        text = self.result_text
-        raw = self.raw_result if isinstance(self.raw_result, str) else ""
+        raw = self.raw_result
         record = self.result_entry.record if self.result_entry else None
-        if (isinstance(record, UserRecord) and record.tool_denial_kind == "user-rejected") or any(
-            marker in text or marker in raw for marker in REJECTION_MARKERS
-        ):
-            return "rejected"
-        if any(marker in text for marker in INTERRUPTION_MARKERS) or (
-            isinstance(self.raw_result, dict) and self.raw_result.get("interrupted") is True
-        ):
-            return "interrupted"
-        if self.result_block.is_error is True:
-            return "error"
-        return "ok"
+        return tool_status(
+            self.result_text,
+            raw if isinstance(raw, str) else "",
+            isinstance(raw, dict) and raw.get("interrupted") is True,
+            isinstance(record, UserRecord) and record.tool_denial_kind == "user-rejected",
+            self.result_block.is_error is True,
+        )
 
     @property
     def is_error(self) -> bool:
@@ -315,6 +311,32 @@ class ToolCall:
         return self.finished - self.started
 
 
+def tool_status(
+    text: str, raw_text: str, raw_interrupted: bool, user_rejected: bool, is_error: bool
+) -> ToolStatus:
+    """The status of a tool call that has its result.
+
+    ``text``: what the model was shown; ``raw_text``: the ``toolUseResult`` when it is a string
+    (else empty); ``raw_interrupted``: the ``toolUseResult`` is an object whose
+    ``interrupted`` is true; ``user_rejected``: the result record's ``toolDenialKind`` is
+    ``user-rejected``; ``is_error``: the ``tool_result`` block's ``is_error`` is true.
+    """
+    # Each family of markers shares its first words: a text without them (almost every one,
+    # and some are megabytes) is searched once rather than once per marker.
+    if user_rejected or (
+        (_REJECTION_START in text or _REJECTION_START in raw_text)
+        and any(marker in text or marker in raw_text for marker in REJECTION_MARKERS)
+    ):
+        return "rejected"
+    if raw_interrupted or (
+        _INTERRUPTION_START in text and any(marker in text for marker in INTERRUPTION_MARKERS)
+    ):
+        return "interrupted"
+    if is_error:
+        return "error"
+    return "ok"
+
+
 #: Text Claude Code puts in a tool result when the user declined the call.
 REJECTION_MARKERS: tuple[str, ...] = (
     "The user doesn't want to proceed with this tool use",
@@ -325,6 +347,9 @@ INTERRUPTION_MARKERS: tuple[str, ...] = (
     "[Request interrupted by user for tool use]",
     "[Request interrupted by user]",
 )
+# The words each family of markers starts with (a prefix of characters, not of path parts).
+_REJECTION_START = os.path.commonprefix(REJECTION_MARKERS)  # noqa: RUF071
+_INTERRUPTION_START = os.path.commonprefix(INTERRUPTION_MARKERS)  # noqa: RUF071
 
 
 @dataclass(eq=False)
