@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 import msgspec
@@ -345,17 +348,65 @@ def test_stored_bytes_decode_like_the_files(corpus: Path, tmp_path: Path) -> Non
     _same_reading(odd)
 
 
+def _contents(index: Index) -> tuple[list[Any], list[Any]]:
+    connection = index.connection()
+    sessions = "SELECT key, title, messages, tool_calls, input_tokens, models FROM sessions"
+    documents = (
+        "SELECT s.key, d.anchor, d.kind, d.tool, d.error, d.time, t.text FROM documents d "
+        "JOIN documents_text t ON t.rowid = d.id JOIN sessions s ON s.id = d.session"
+    )
+    return (
+        sorted(connection.execute(sessions).fetchall()),
+        sorted(connection.execute(documents).fetchall()),
+    )
+
+
 def test_worker_processes_give_the_same_index(corpus: Path, tmp_path: Path) -> None:
-    tables = "SELECT key, title, messages, tool_calls, input_tokens, models FROM sessions"
     contents = []
     for name, workers in (("one", 1), ("two", 2)):
         with Index(tmp_path / f"{name}.db") as opened:
             opened.update([corpus], workers=workers, pool_threshold=0)
-            connection = opened.connection()
-            rows = sorted(connection.execute(tables).fetchall())
-            documents = connection.execute("SELECT count(*) FROM documents").fetchone()
-            contents.append((rows, documents))
+            contents.append(_contents(opened))
+            journal = opened.connection().execute("PRAGMA journal_mode").fetchone()[0]
+            assert journal == "wal"  # a large update may leave it for a while, and comes back
     assert contents[0] == contents[1]
+
+
+@pytest.mark.parametrize("early", [True, False], ids=["reader-first", "reader-during"])
+def test_a_large_update_with_readers_connected(corpus: Path, tmp_path: Path, early: bool) -> None:
+    # The web app's readers are connected before the update (it keeps write-ahead logging),
+    # or one connects while it runs (it reads in the update's journal mode, or switches the
+    # file back to write-ahead logging between two commits).
+    with Index(tmp_path / "plain.db") as plain:
+        plain.update([corpus], workers=1)
+        expected = _contents(plain)
+    path = tmp_path / "index.db"
+    seen: list[int] = []
+
+    def read() -> None:
+        with Index(path) as opened:
+            seen.append(opened.totals().sessions)
+
+    reader = threading.Thread(target=read)
+
+    def progress(done: int, total: int) -> None:
+        del total
+        if not early and done and not seen and not reader.is_alive():
+            reader.start()
+
+    with Index(path) as index, Index(path) as held:
+        if early:
+            seen.append(held.totals().sessions)  # its connection stays open all along
+        else:
+            held.close()
+        began = time.perf_counter()
+        index.update([corpus], workers=2, pool_threshold=0, progress=progress)
+        if not early:
+            reader.join()
+        assert time.perf_counter() - began < 20  # nobody waited for a lock to time out
+        assert seen and _contents(index) == expected
+        assert held.totals().sessions == len(expected[0])
+        assert index.connection().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_schema_migrations_are_numbered_and_recorded(index: Index) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from contextlib import suppress
 from pathlib import Path
 
 from .schema import APPLICATION_ID, FORMAT_KEY, FORMAT_VALUE, LATEST, applied, migrate
@@ -27,7 +28,11 @@ def _configure(connection: sqlite3.Connection, *, writer: bool) -> None:
     # WAL lets the web app read while the indexer writes; NORMAL is durable enough in WAL mode
     # (a power cut can lose the last transactions, never corrupt) and much faster than FULL.
     if writer:
-        connection.execute("PRAGMA journal_mode = WAL")
+        # A large update running alone uses a rollback journal (see cclens.index.ingest) and
+        # holds the lock this needs; the connection then works in that mode, and the update
+        # puts WAL mode back when it ends.
+        with suppress(sqlite3.OperationalError):
+            connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("PRAGMA synchronous = NORMAL")
     connection.execute("PRAGMA temp_store = MEMORY")
     connection.execute("PRAGMA cache_size = -32768")

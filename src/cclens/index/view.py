@@ -13,9 +13,11 @@ the full model would set part of a line aside (a field of an unexpected type, a 
 unknown kind), the view's decoder raises instead and the line is decoded by the full model and
 converted (:func:`from_record`). msgspec does not check that the parts of a line it skips are
 valid UTF-8, so a line that is not ASCII is checked first, and goes to the full model when it
-is not valid. One difference is left, on purpose: a number beyond what a double holds in a
-field the view skips (which ``JSON.stringify`` never writes) makes the full model call the line
-malformed, while the view reads it; checking every number would cost more than all the rest.
+is not valid. Two differences are left, on purpose, both for lines Claude Code does not write:
+a number beyond what a double holds in a field the view skips (``JSON.stringify`` never writes
+one) makes the full model call the line malformed, and a record with more than 200 fields the
+model does not know makes it give up on the record (an unknown record), while the view reads
+either; checking for them would cost more than all the rest.
 """
 
 from __future__ import annotations
