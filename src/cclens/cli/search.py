@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote
 
 import click
 from rich.text import Text
@@ -37,37 +36,6 @@ def parse_when(text: str | None, *, end: bool) -> datetime | None:
     return moment
 
 
-def hit_url(hit: SearchHit) -> str:
-    """Where ``cclens serve`` shows the hit: the session page, at the message."""
-    return f"/sessions/{quote(hit.session_key, safe='')}#{quote(hit.anchor, safe='')}"
-
-
-def hit_json(hit: SearchHit) -> dict[str, object]:
-    """A hit as plain JSON: the snippet as text and the matches as [start, end) offsets."""
-    matches: list[list[int]] = []
-    position = 0
-    for text, is_match in hit.snippet_parts():
-        if is_match:
-            matches.append([position, position + len(text)])
-        position += len(text)
-    return {
-        "session": hit.session_key,
-        "title": hit.session_title,
-        "project": hit.project,
-        "anchor": hit.anchor,
-        "url": hit_url(hit),
-        "kind": hit.kind,
-        "tool": hit.tool,
-        "error": hit.error,
-        "time": hit.time.isoformat() if hit.time else None,
-        "in_subagent": hit.in_subagent,
-        "archived": hit.archived,
-        "snippet": hit.snippet,
-        "matches": matches,
-        "rank": hit.rank,
-    }
-
-
 def _print(hits: list[SearchHit]) -> None:
     out = console()
     if not hits:
@@ -89,7 +57,7 @@ def _print(hits: list[SearchHit]) -> None:
             details.append("archived")
         if hit.time:
             details.append(hit.time.strftime("%Y-%m-%d %H:%M UTC"))
-        out.print(Text("  " + " · ".join(details) + f"  {hit_url(hit)}", style="cyan"))
+        out.print(Text("  " + " · ".join(details) + f"  {hit.url}", style="cyan"))
         snippet = Text("  ")
         for text, is_match in hit.snippet_parts():
             snippet.append(" ".join(text.split()), style="bold yellow" if is_match else "")
@@ -158,6 +126,6 @@ def command(
         except SearchError as error:
             raise click.BadParameter(str(error)) from error
     if as_json:
-        print_json([hit_json(hit) for hit in hits])
+        print_json([hit.as_json() for hit in hits])
     else:
         _print(hits)

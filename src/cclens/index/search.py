@@ -11,6 +11,8 @@ import sqlite3
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote
 
 from .extract import DOCUMENT_KINDS, MATCH_END, MATCH_START
 
@@ -163,6 +165,37 @@ class SearchHit:
     def snippet(self) -> str:
         """The snippet as plain text."""
         return self.marked_snippet.replace(MATCH_START, "").replace(MATCH_END, "")
+
+    @property
+    def url(self) -> str:
+        """Where ``cclens serve`` shows the hit: the session page, at the message."""
+        return f"/sessions/{quote(self.session_key, safe='')}#{quote(self.anchor, safe='')}"
+
+    def as_json(self) -> dict[str, Any]:
+        """The hit as plain JSON: the snippet as text, its matches as ``[start, end)`` offsets
+        (what ``cclens search --json`` prints and ``/api/search`` answers)."""
+        matches: list[list[int]] = []
+        position = 0
+        for text, is_match in self.snippet_parts():
+            if is_match:
+                matches.append([position, position + len(text)])
+            position += len(text)
+        return {
+            "session": self.session_key,
+            "title": self.session_title,
+            "project": self.project,
+            "anchor": self.anchor,
+            "url": self.url,
+            "kind": self.kind,
+            "tool": self.tool,
+            "error": self.error,
+            "time": self.time.isoformat() if self.time else None,
+            "in_subagent": self.in_subagent,
+            "archived": self.archived,
+            "snippet": self.snippet,
+            "matches": matches,
+            "rank": self.rank,
+        }
 
 
 class SearchError(ValueError):

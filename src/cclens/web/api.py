@@ -8,7 +8,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from ..index import ProjectSummary, SearchError, SearchHit, SessionSummary
+from ..index import ProjectSummary, SearchError, SessionSummary
 from ..model import to_builtins
 from ..parse import AssistantItem, Item, Session, UserItem
 from .state import app_state, search_request
@@ -84,32 +84,6 @@ def session_json(session: SessionSummary) -> dict[str, Any]:
         "archived_at": _iso(session.archived_at),
         "revision": session.revision,
         "url": f"/sessions/{path_part(session.key)}",
-    }
-
-
-def hit_json(hit: SearchHit) -> dict[str, Any]:
-    """A search hit: the snippet as text, its matches as ``[start, end)`` offsets."""
-    matches: list[list[int]] = []
-    position = 0
-    for text, is_match in hit.snippet_parts():
-        if is_match:
-            matches.append([position, position + len(text)])
-        position += len(text)
-    return {
-        "session": hit.session_key,
-        "title": hit.session_title,
-        "project": hit.project,
-        "anchor": hit.anchor,
-        "url": f"/sessions/{path_part(hit.session_key)}#{path_part(hit.anchor)}",
-        "kind": hit.kind,
-        "tool": hit.tool,
-        "error": hit.error,
-        "time": _iso(hit.time),
-        "in_subagent": hit.in_subagent,
-        "archived": hit.archived,
-        "snippet": hit.snippet,
-        "matches": matches,
-        "rank": hit.rank,
     }
 
 
@@ -209,7 +183,7 @@ def search(request: Request) -> Response:
             "query": wanted.query,
             "offset": wanted.offset,
             "limit": wanted.limit,
-            "hits": [hit_json(hit) for hit in hits],
+            "hits": [hit.as_json() for hit in hits],
         }
     )
 
