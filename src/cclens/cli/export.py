@@ -11,13 +11,10 @@ import click
 
 from ..export import (
     FORMATS,
-    AmbiguousSession,
-    SessionNotFound,
     export_html,
     export_json,
     export_markdown,
     export_sessions,
-    resolve_session,
 )
 from ..export.transform import transform_session
 from ..parse import claude_dirs, discover
@@ -25,6 +22,7 @@ from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
 from ._redaction import redaction_options, redaction_summary, redactor
+from ._session import load_session_argument
 
 
 def _inside_claude_dir(path: Path) -> Path | None:
@@ -183,14 +181,7 @@ def _export_one(
     roots: tuple[Path, ...],
     redaction: Redactor,
 ) -> None:
-    try:
-        loaded = resolve_session(session, roots)
-    except AmbiguousSession as error:
-        raise click.ClickException(f"{error}\nGive more of the id.") from error
-    except SessionNotFound as error:
-        raise click.ClickException(str(error)) from error
-    except OSError as error:
-        raise click.ClickException(f"cannot read {session}: {error.strerror or error}") from error
+    loaded = load_session_argument(session, roots)
     if redaction.options.enabled:
         loaded = transform_session(loaded, redaction.text, json_transform=redaction.json)
     for diagnostic in loaded.diagnostics:

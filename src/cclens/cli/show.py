@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
-from ..export import AmbiguousSession, SessionNotFound, resolve_session
 from ..render.terminal import TerminalOptions, session_renderables
 from ._output import console
+from ._session import load_session_argument
 
 
 @click.command("show")
@@ -45,14 +45,7 @@ def command(
     Prompts and answers as markdown, each tool call on one line with its input and the start of
     its result. Paged when stdout is a terminal.
     """
-    try:
-        loaded = resolve_session(session, roots)
-    except AmbiguousSession as error:
-        raise click.ClickException(f"{error}\nGive more of the id.") from error
-    except SessionNotFound as error:
-        raise click.ClickException(str(error)) from error
-    except OSError as error:
-        raise click.ClickException(f"cannot read {session}: {error.strerror or error}") from error
+    loaded = load_session_argument(session, roots)
     for diagnostic in loaded.diagnostics:
         click.echo(f"cclens: {diagnostic} (skipped)", err=True)
     options = TerminalOptions(details=details, result_lines=result_lines, subagents=subagents)
