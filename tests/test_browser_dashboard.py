@@ -15,7 +15,7 @@ from typing import Literal
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, Position, expect
 
 from cclens.web import RunningServer
 
@@ -123,17 +123,25 @@ def test_the_dashboard_draws_its_charts_and_the_filters_change_them(
 
 
 def _find_a_call(page: Page) -> str:
-    """Move over the strip until the readout describes a tool call; the readout's text."""
+    """Move over the strip until the readout describes a tool call; the readout's text.
+
+    The readout follows the pointer a frame late, so a spot counts only when the readout still
+    describes the same call after the pointer has been there a second time.
+    """
     over = page.locator('[data-chart="strip"] .u-over')
     box = over.bounding_box()
     assert box is not None
     readout = page.locator('[data-readout="strip"]')
     for fraction in (0.3, 0.42, 0.55, 0.7, 0.85):
         for x in range(2, int(box["width"]) - 2, 4):
-            over.hover(position={"x": x, "y": box["height"] * fraction})
+            spot: Position = {"x": x, "y": box["height"] * fraction}
+            over.hover(position=spot)
             text = readout.inner_text()
             if "click to open it" in text:
-                return text
+                page.wait_for_timeout(100)
+                over.hover(position=spot)
+                if readout.inner_text() == text:
+                    return text
     raise AssertionError("no tool call found in the strip")
 
 
