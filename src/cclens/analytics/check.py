@@ -22,6 +22,8 @@ from .inventory import tool_usage
 
 
 class MalformedLine(msgspec.Struct):
+    """A line (``line`` 0: a whole file) and what was wrong with it."""
+
     file: str
     line: int
     reason: str
@@ -56,6 +58,9 @@ class CheckReport(msgspec.Struct):
     records: int
     record_types: dict[str, int]
     malformed: list[MalformedLine]
+    #: Lines that were read, with a part of an unexpected shape kept as it is (a value of
+    #: another type than Claude Code writes, nesting deeper than the model decodes).
+    partial: list[MalformedLine]
     unknown: UnknownKinds
     tools: dict[str, ToolCounts]
     sessions: int
@@ -77,6 +82,7 @@ class _Tally:
         self.unknown_records: Counter[str] = Counter()
         self.unknown_blocks: Counter[str] = Counter()
         self.malformed: list[MalformedLine] = []
+        self.partial: list[MalformedLine] = []
 
     def add(
         self, entries: Iterable[Entry], diagnostics: Iterable[Diagnostic], size: int, lines: int
@@ -84,9 +90,10 @@ class _Tally:
         self.files += 1
         self.bytes += size
         self.lines += lines
-        self.malformed.extend(
-            MalformedLine(str(d.path), d.line, d.reason) for d in diagnostics if d.line
-        )
+        for diagnostic in diagnostics:
+            if diagnostic.line or diagnostic.partial:
+                found = MalformedLine(str(diagnostic.path), diagnostic.line, diagnostic.reason)
+                (self.partial if diagnostic.partial else self.malformed).append(found)
         for entry in entries:
             self.records += 1
             record = entry.record
@@ -153,6 +160,7 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
         records=tally.records,
         record_types=_sorted(tally.kinds),
         malformed=tally.malformed,
+        partial=tally.partial,
         unknown=UnknownKinds(
             record_types=_sorted(tally.unknown_records),
             content_blocks=_sorted(tally.unknown_blocks),

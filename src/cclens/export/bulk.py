@@ -45,7 +45,8 @@ class ExportedSession:
     """One session of a bulk export: what the index shows, and what went wrong if anything.
 
     ``entry.href`` is the page's path relative to the output folder (empty when ``error``);
-    ``diagnostics`` are the transcript's unreadable lines (``file:line: reason``).
+    ``diagnostics`` are the transcript's unreadable lines and lines read in part
+    (``file:line: reason (skipped|read in part)``).
     """
 
     source: Path
@@ -148,9 +149,9 @@ def _export_one(job: _Job) -> ExportedSession:
         tool_calls=header.tool_calls,
         subagents=header.subagents,
         size=len(data),
-        malformed=len(header.diagnostics),
+        malformed=sum(not d.partial for d in header.diagnostics),
     )
-    diagnostics = tuple(str(d) for d in session.diagnostics)
+    diagnostics = tuple(f"{d} ({d.outcome})" for d in session.diagnostics)
     redacted = dict(redactor.counts) if redactor else {}
     return ExportedSession(file.path, entry, diagnostics, redacted)
 

@@ -17,10 +17,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeAlias
 
-import msgspec
-
-from ..model import to_builtins
-from ..model.decode import decode_record
+from ..model import convert_record, to_builtins
 from ..parse.assemble import assemble_entries
 from ..parse.read import Entry
 from ..parse.session import Session
@@ -61,7 +58,7 @@ def transform_value(value: Any, transform: Transform) -> Any:
 
 def _entry(entry: Entry, walk: JsonTransform) -> Entry:
     raw = walk(to_builtins(entry.record))
-    record = decode_record(msgspec.json.encode(raw)).value
+    record = convert_record(raw).value
     return Entry(record, entry.line, entry.offset, entry.length, entry.notes)
 
 

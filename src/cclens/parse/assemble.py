@@ -91,6 +91,8 @@ def _block_key(block: ContentBlock) -> object:
 def _build_items(entries: Sequence[Entry]) -> list[Item]:
     items: list[Item] = []
     responses: dict[str, AssistantItem] = {}
+    # The blocks each response holds so far: a response streamed over many records stays linear.
+    known: dict[str, set[object]] = {}
     for entry in entries:
         record = entry.record
         if isinstance(record, AssistantRecord):
@@ -104,8 +106,12 @@ def _build_items(entries: Sequence[Entry]) -> list[Item]:
                 items.append(item)
             else:
                 existing.entries.append(entry)
-                known = {_block_key(b) for b in existing.blocks}
-                existing.blocks.extend(b for b in blocks if _block_key(b) not in known)
+                seen = known.get(key)
+                if seen is None:
+                    seen = known[key] = {_block_key(b) for b in existing.blocks}
+                added = [(b, k) for b in blocks if (k := _block_key(b)) not in seen]
+                existing.blocks.extend(block for block, _ in added)
+                seen.update(block_key for _, block_key in added)
         elif isinstance(record, UserRecord):
             items.append(UserItem([entry], kind=_user_kind(record)))
         elif isinstance(record, SystemRecord):
