@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -17,6 +18,7 @@ from ..model.blocks import ToolResultBlock, UnknownBlock
 from ..model.records import AssistantRecord, UnknownRecord, UserRecord
 from ..model.tools import is_known_tool
 from ..parse import Discovery, Session, discover, load, read_file
+from ..parse.isolate import each_isolated, isolated
 from ..parse.read import Diagnostic, Entry
 from .inventory import tool_usage
 
@@ -121,19 +123,17 @@ class _Tally:
 def check(paths: Iterable[Path | str]) -> CheckReport:
     """Read and assemble every transcript under ``paths`` and count what was found.
 
-    Paths that cannot be read are listed in ``unreadable``; malformed lines never stop the run.
+    Paths that cannot be read are listed in ``unreadable`` (so is a file cclens failed on:
+    the others are still read); malformed lines never stop the run.
     """
     found: Discovery = discover(*paths)
     tally = _Tally()
     sessions: list[Session] = []
-    unreadable = [f"{path}: {reason}" for path, reason in found.errors]
+    problems: list[Diagnostic] = []
     subagent_files = attached = 0
-    for file in found.sessions:
-        try:
-            session = load(file)
-        except OSError as error:
-            unreadable.append(f"{file.path}: {error.strerror or error}")
-            continue
+    for file, session in each_isolated(
+        found.sessions, lambda file: (file, load(file)), lambda file: file.path, problems
+    ):
         sessions.append(session)
         tally.add_session(session)
         for agent in session.subagents:
@@ -143,12 +143,13 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
             subagent_files += 1
             attached += agent.parent_tool_use_id is not None
         for journal in file.journals:
-            tally.add_file(journal)
+            isolated(partial(tally.add_file, journal), journal, problems)
     for path in [agent.path for agent in found.orphans] + found.orphan_journals:
-        try:
-            tally.add_file(path)
-        except OSError as error:
-            unreadable.append(f"{path}: {error.strerror or error}")
+        isolated(partial(tally.add_file, path), path, problems)
+    unreadable = [f"{path}: {reason}" for path, reason in found.errors]
+    unreadable += [
+        f"{problem.path}: {problem.reason.removeprefix('cannot read: ')}" for problem in problems
+    ]
     subagent_files += len(found.orphans)
 
     usage = tool_usage(sessions)

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import msgspec
 
-from ..parse import Discovery, Session, SessionFile, SubagentFile, discover, load
+from ..parse import Diagnostic, Discovery, Session, SessionFile, SubagentFile, discover, load
 from ..parse.assemble import load_subagent
+from ..parse.isolate import each_isolated
 from .aggregate import (
     GroupBy,
     UnpricedModel,
@@ -147,21 +148,20 @@ def load_period(found: Discovery, period: Period, project: str | None) -> Loaded
         if project is None or project_matches(file.project, project)
     ]
     loaded = LoadedSessions([], 0, problems)
-    for file in files:
-        try:
-            session = load(file)
-        except OSError as error:
-            problems.append(f"{file.path}: cannot read: {error.strerror or error}")
-            continue
+    failed: list[Diagnostic] = []
+    for session in each_isolated(files, load, lambda file: file.path, failed):
         loaded.sessions.append(session)
         loaded.files += len({each.path for each in session.all_sessions()})
-    for orphan in _orphans(found.orphans, period, project):
-        try:
-            loaded.sessions.append(load_subagent(orphan, orphan.path.parent.name))
-        except OSError as error:
-            problems.append(f"{orphan.path}: cannot read: {error.strerror or error}")
-            continue
+    orphans = _orphans(found.orphans, period, project)
+    for orphan in each_isolated(
+        orphans,
+        lambda info: load_subagent(info, info.path.parent.name),
+        lambda info: info.path,
+        failed,
+    ):
+        loaded.sessions.append(orphan)
         loaded.files += 1
+    problems.extend(str(problem) for problem in failed)
     for session in loaded.sessions:
         for each in session.all_sessions():
             problems.extend(str(diagnostic) for diagnostic in each.diagnostics)

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeAlias
 
+import msgspec
+
 from ..model import convert_record, to_builtins
 from ..parse.assemble import assemble_entries
 from ..parse.read import Entry
@@ -53,6 +55,8 @@ def transform_value(value: Any, transform: Transform) -> Any:
         }
     if isinstance(value, list | tuple):
         return [transform_value(v, transform) for v in value]
+    if isinstance(value, msgspec.Raw):  # too deep to decode: transformed as its JSON text
+        return transform(bytes(value).decode("utf-8", errors="replace"))
     return value
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -21,6 +22,7 @@ from ..model.records import (
     UserRecord,
 )
 from .discover import SubagentFile
+from .isolate import each_isolated, failure, isolated
 from .read import Diagnostic, Entry, read_file
 from .session import (
     INTERRUPTION_MARKERS,
@@ -293,7 +295,64 @@ def assemble_entries(
     file_size: int = 0,
     lines: int = 0,
 ) -> Session:
-    """Assemble a session from records already read (no subagents attached)."""
+    """Assemble a session from records already read (no subagents attached).
+
+    Never raises for what the records hold: should assembling fail (a defect in cclens met on
+    an input nobody foresaw), the session is returned empty, its diagnostics saying why
+    (:func:`failed_session`).
+    """
+    try:
+        return _assemble(path, entries, diagnostics, session_id, project, file_size, lines)
+    except Exception as error:  # one session's defect must not fail whoever reads many
+        return failed_session(
+            path,
+            [*diagnostics, failure(path, error)],
+            session_id=session_id,
+            project=project,
+            file_size=file_size,
+            lines=lines,
+        )
+
+
+def failed_session(
+    path: Path,
+    diagnostics: list[Diagnostic],
+    *,
+    session_id: str,
+    project: str,
+    file_size: int = 0,
+    lines: int = 0,
+) -> Session:
+    """An empty session standing for one that could not be assembled (``diagnostics`` say
+    why): it is still listed, counted and shown, with nothing in it."""
+    return Session(
+        path=path,
+        session_id=session_id,
+        project=project,
+        entries=[],
+        diagnostics=diagnostics,
+        items=[],
+        tool_calls={},
+        branches=[],
+        compactions=[],
+        subagents=[],
+        title="",
+        title_source="none",
+        first_prompt="",
+        file_size=file_size,
+        lines=lines,
+    )
+
+
+def _assemble(
+    path: Path,
+    entries: list[Entry],
+    diagnostics: list[Diagnostic],
+    session_id: str,
+    project: str,
+    file_size: int,
+    lines: int,
+) -> Session:
     items = _build_items(entries)
     calls = _pair_tool_calls(items)
     branches = _mark_main_line(items, calls)
@@ -459,17 +518,22 @@ def load_subagent(info: SubagentFile, project: str) -> Session:
 
 
 def attach_subagents(session: Session, files: Iterable[SubagentFile]) -> None:
-    """Load ``files`` and the file's own sidechains, and attach each to its spawning call."""
-    for agent in _inline_sidechains(session):
-        attach_subagent(session, agent, None)
-        session.subagents.append(agent)
-    for info in files:
-        try:
-            agent = load_subagent(info, session.project)
-        except OSError as error:
-            session.diagnostics.append(Diagnostic(info.path, 0, f"cannot read: {error}"))
-            continue
-        attach_subagent(session, agent, info)
+    """Load ``files`` and the file's own sidechains, and attach each to its spawning call.
+
+    A subagent file that cannot be read, or that cclens fails on, is left out with a
+    diagnostic on ``session``.
+    """
+    problems = session.diagnostics
+    inline = isolated(partial(_inline_sidechains, session), session.path, problems) or []
+    found: list[tuple[Session, SubagentFile | None]] = [(agent, None) for agent in inline]
+    found += each_isolated(
+        files,
+        lambda info: (load_subagent(info, session.project), info),
+        lambda info: info.path,
+        problems,
+    )
+    for agent, info in found:
+        isolated(partial(attach_subagent, session, agent, info), agent.path, problems)
         session.subagents.append(agent)
 
 
@@ -479,6 +543,7 @@ __all__ = [
     "attach_subagents",
     "choose_title",
     "clean_prompt",
+    "failed_session",
     "load_subagent",
     "text_kind",
 ]

@@ -116,10 +116,7 @@ def _decode(
     """:func:`decode_line` over ``data``, whose first ``length`` bytes are the line's JSON (what
     follows is its line end: JSON allows that whitespace, and a huge line is not copied)."""
     try:
-        if isinstance(data, LargeLine):
-            decoded = decode_large_record(data)
-        else:
-            decoded = decode_record(data)
+        decoded = decode_large_record(data) if isinstance(data, LargeLine) else decode_record(data)
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         text = data.skeleton if isinstance(data, LargeLine) else data
         return Diagnostic(path, number, _reason(text, error), offset, _start(data, length))
