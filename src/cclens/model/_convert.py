@@ -21,6 +21,7 @@ an unknown field, never taken for the model's own.
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 from ._base import EXTRA_KEY, UNKNOWN_TAG, UNSET, Model
-from ._depth import MAX_DEPTH, bounded_decode, may_be_deep, too_deep
+from ._depth import MAX_DEPTH, bounded_decode, nested_past_budget
 from ._shape import (
     Place,
     Segment,
@@ -150,28 +151,13 @@ def _shown(place: Place) -> str:
     return "$" + "".join(steps)
 
 
-def _copy(value: Any) -> Any:
-    """A copy of the dicts and lists of ``value`` (the strings and numbers are shared)."""
-    if not isinstance(value, dict | list):
-        return value
-    top: Any = dict(value) if isinstance(value, dict) else list(value)
-    stack = [top]
-    while stack:
-        node = stack.pop()
-        items: Any = node.items() if isinstance(node, dict) else enumerate(node)
-        for key, child in list(items):
-            if isinstance(child, dict | list):
-                copied: Any = dict(child) if isinstance(child, dict) else list(child)
-                node[key] = copied
-                stack.append(copied)
-    return top
-
-
 class _Repairer:
     def __init__(self, type_: Any, pristine: Any) -> None:
         self.type = type_
         self.pristine = pristine
         self._work: Any = None
+        #: The containers of ``_work`` that are its own (the others are shared with the input).
+        self._own: set[int] = set()
         self.repairs = _Repairs()
         self._placeholders: set[Place] = set()
 
@@ -180,10 +166,22 @@ class _Repairer:
         """The value msgspec is asked to convert (the input until the first repair)."""
         return self.pristine if self._work is None else self._work
 
-    def _mutable(self) -> Any:
+    def _mutable(self, place: Place) -> Any:
+        """The container at ``place`` in the work copy, made its own (copied from the input,
+        as is each container on the way there) so that changing it leaves the input as it
+        was: a repair copies one path, not the whole value."""
         if self._work is None:
-            self._work = _copy(self.pristine)
-        return self._work
+            self._work = copy.copy(self.pristine)
+            self._own.add(id(self._work))
+        node = self._work
+        for segment in place:
+            child = node[segment]
+            if id(child) not in self._own:
+                child = copy.copy(child)
+                node[segment] = child
+                self._own.add(id(child))
+            node = child
+        return node
 
     # -- what the types say about a place -------------------------------------------------
 
@@ -231,7 +229,7 @@ class _Repairer:
         """Move field ``key`` of the struct at ``holder`` into that struct's extras."""
         self._forget_under((*holder, key))
         original = _get(self.pristine, holder)[key]
-        del _get(self._mutable(), holder)[key]
+        del self._mutable(holder)[key]
         self.repairs.extras.setdefault(holder, {})[key] = original
 
     def make_unknown(self, place: Place) -> None:
@@ -247,7 +245,7 @@ class _Repairer:
         self._placeholders.add(place)
         self.repairs.unknowns[place] = _get(self.pristine, place)
         tag_field = str(member.__struct_config__.tag_field)
-        _get(self._mutable(), place[:-1])[place[-1]] = {tag_field: UNKNOWN_TAG}
+        self._mutable(place[:-1])[place[-1]] = {tag_field: UNKNOWN_TAG}
 
     def escalate(self, place: Place) -> None:
         """Set aside the smallest part holding ``place`` that can be set aside: a union member
@@ -439,7 +437,8 @@ class Lenient(Generic[T]):
         """Decode one JSON document; raises ``msgspec.DecodeError`` only for invalid JSON."""
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
-        if _RESERVED_EXTRA not in data and _RESERVED_TAG not in data:
+        reserved = _RESERVED_EXTRA in data or _RESERVED_TAG in data
+        if not reserved:
             try:
                 value = self._decoder.decode(data)
             except msgspec.ValidationError as error:
@@ -448,16 +447,16 @@ class Lenient(Generic[T]):
             except RecursionError:
                 return self._deep(data)
             else:
-                if may_be_deep(data) and too_deep(value):
+                if nested_past_budget(data, value):
                     return self._deep(data)
                 return Decoded(value, [])
         try:
             raw = msgspec.json.decode(data)
         except RecursionError:
             return self._deep(data)
-        if may_be_deep(data) and too_deep(raw):
+        if nested_past_budget(data, raw):
             return self._deep(data)
-        return self._slow(raw)
+        return self._slow(raw, audit=reserved)
 
     def convert(self, raw: Any) -> Decoded[T]:
         """Convert an already decoded JSON value (left untouched)."""
@@ -485,13 +484,13 @@ class Lenient(Generic[T]):
             raw = msgspec.json.decode(data)
         except RecursionError:
             return self._deep(data)
-        if may_be_deep(data) and too_deep(raw):
+        if nested_past_budget(data, raw):
             return self._deep(data)
         return Decoded(self.unknown(raw), [_describe(error)])
 
     def _deep(self, data: bytes) -> Decoded[T]:
         raw, kept = bounded_decode(data)
-        decoded = self._slow(raw)
+        decoded = self._slow(raw, audit=_RESERVED_EXTRA in data or _RESERVED_TAG in data)
         problem = (
             f"nested deeper than {MAX_DEPTH} levels; what is deeper ({kept} "
             f"value{'s' if kept != 1 else ''}) is kept as raw JSON"
@@ -500,7 +499,9 @@ class Lenient(Generic[T]):
         decoded.problems.append(problem)
         return decoded
 
-    def _slow(self, pristine: Any) -> Decoded[T]:
+    def _slow(self, pristine: Any, *, audit: bool = True) -> Decoded[T]:
+        """The repair loop. ``audit``: the input may name the model's reserved keys (when it
+        is known not to, the check for them is skipped)."""
         repairer = _Repairer(self.type, pristine)
         repairs = repairer.repairs
         for _ in range(_MAX_REPAIRS):
@@ -512,7 +513,7 @@ class Lenient(Generic[T]):
                 except _Unrepairable:
                     return self._unknown(pristine, repairs, _describe(error))
                 continue
-            if repairer.audit(result):
+            if audit and repairer.audit(result):
                 continue
             if not _attach(result, repairs):
                 return self._unknown(pristine, repairs, "a repair did not land on a struct")

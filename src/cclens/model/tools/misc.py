@@ -7,10 +7,9 @@ from typing import Any
 
 import msgspec
 
-from .._base import UNSET, CamelModel, Model, Opt
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ._spec import ToolSpec
 from .files import ArtifactRef
-from .generic import Number
 
 # Worktrees -------------------------------------------------------------------------------------
 
@@ -45,8 +44,8 @@ class ExitWorktreeResult(CamelModel):
     worktree_path: Opt[str] = UNSET
     worktree_branch: Opt[str] = UNSET
     tmux_session_name: Opt[str] = UNSET
-    discarded_files: Opt[int] = UNSET
-    discarded_commits: Opt[int] = UNSET
+    discarded_files: Opt[Int] = UNSET
+    discarded_commits: Opt[Int] = UNSET
     message: Opt[str] = UNSET
 
 
@@ -57,7 +56,7 @@ class ConfigInput(Model):
     """Input of the removed ``Config``: read a setting, or set it to ``value``."""
 
     setting: Opt[str] = UNSET
-    value: Opt[str | bool | int | float] = UNSET
+    value: Opt[str | bool | Number] = UNSET
 
 
 # Artifacts, Projects, Claude Design ------------------------------------------------------------
@@ -71,7 +70,7 @@ class ArtifactInput(Model):
     file_paths: Opt[list[str]] = UNSET
     favicon: Opt[str] = UNSET
     icon: Opt[str] = UNSET
-    limit: Opt[int] = UNSET
+    limit: Opt[Int] = UNSET
     page_token: Opt[str] = UNSET
     scope: Opt[str] = UNSET
     title: Opt[str] = UNSET
@@ -104,7 +103,7 @@ class ArtifactResult(Model):
     capabilities: Any = UNSET
     stored: Any = UNSET
     warnings: Opt[list[str]] = UNSET
-    publishes_remaining: Opt[int] = _camel("publishesRemaining")
+    publishes_remaining: Opt[Int] = _camel("publishesRemaining")
     publishes_reset_at: Opt[Number] = _camel("publishesResetAt")
     contract: Opt[str] = UNSET
     updated: Opt[bool] = UNSET
@@ -115,13 +114,13 @@ class ArtifactResult(Model):
     mcp_dropped: Any = _camel("mcpDropped")
     audience: Opt[str] = UNSET
     folder_audience: Opt[str] = UNSET
-    seq: Opt[int] = UNSET
+    seq: Opt[Int] = UNSET
     unchanged: Opt[bool] = UNSET
     live_subscription: Opt[str] = _camel("liveSubscription")
     pinned: Opt[bool] = UNSET
     artifacts: Opt[list[Any]] = UNSET
     truncated: Opt[bool] = UNSET
-    total: Opt[int] = UNSET
+    total: Opt[Int] = UNSET
     total_at_least: Opt[bool] = UNSET
     next_page_token: Opt[str] = UNSET
     pins_enabled: Opt[bool] = UNSET
@@ -152,7 +151,7 @@ class ProjectsInput(Model):
     local_path: Opt[str] = UNSET
     present_to_user: Opt[bool] = UNSET
     query: Opt[str] = UNSET
-    n: Opt[int] = UNSET
+    n: Opt[Int] = UNSET
     force: Opt[bool] = UNSET
 
 
@@ -182,7 +181,7 @@ class ProjectsResult(Model):
     present_to_user: Opt[bool] = UNSET
     deleted: Opt[bool] = UNSET
     truncated: Opt[bool] = UNSET
-    size_bytes: Opt[int] = UNSET
+    size_bytes: Opt[Int] = UNSET
 
 
 class ClaudeDesignInput(Model):
@@ -207,7 +206,7 @@ class Finding(Model):
     """One verified problem a code review found."""
 
     file: Opt[str] = UNSET
-    line: Opt[int] = UNSET
+    line: Opt[Int] = UNSET
     summary: Opt[str] = UNSET
     short_summary: Opt[str] = UNSET
     failure_scenario: Opt[str] = UNSET
@@ -225,7 +224,7 @@ class ReportFindingsInput(Model):
 class ReportFindingsResult(Model):
     """Result of ``ReportFindings``."""
 
-    count: Opt[int] = UNSET
+    count: Opt[Int] = UNSET
     level: Opt[str] = UNSET
     findings: Opt[list[Finding]] = UNSET
 
@@ -250,7 +249,7 @@ class ProposeSkillsInput(Model):
 class ProposeSkillsResult(CamelModel):
     """Result of ``propose_skills``: how many proposals the review card shows."""
 
-    proposal_count: Opt[int] = UNSET
+    proposal_count: Opt[Int] = UNSET
 
 
 SPECS: tuple[ToolSpec, ...] = (

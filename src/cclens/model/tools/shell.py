@@ -7,9 +7,8 @@ from typing import Any
 
 import msgspec
 
-from .._base import UNSET, CamelModel, Model, Opt, value
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt, value
 from ._spec import ToolSpec
-from .generic import Number
 
 
 class BashInput(Model):
@@ -45,7 +44,7 @@ class BashResult(CamelModel):
     no_output_expected: Opt[bool] = UNSET
     structured_content: Opt[list[Any]] = UNSET
     persisted_output_path: Opt[str] = UNSET
-    persisted_output_size: Opt[int] = UNSET
+    persisted_output_size: Opt[Int] = UNSET
     stale_read_file_state_hint: Opt[str] = UNSET
     gh_rate_limit_hint: Opt[str] = UNSET
     git_operation: Any = UNSET
@@ -80,11 +79,11 @@ class BashOutputResult(CamelModel):
     shell_id: Opt[str] = UNSET
     command: Opt[str] = UNSET
     status: Opt[str] = UNSET
-    exit_code: Opt[int] = UNSET
+    exit_code: Opt[Int] = UNSET
     stdout: Opt[str] = UNSET
     stderr: Opt[str] = UNSET
-    stdout_lines: Opt[int] = UNSET
-    stderr_lines: Opt[int] = UNSET
+    stdout_lines: Opt[Int] = UNSET
+    stderr_lines: Opt[Int] = UNSET
     timestamp: Opt[str] = UNSET
     output: Opt[str] = UNSET
 
@@ -135,7 +134,7 @@ class BackgroundTask(Model):
     status: Opt[str] = UNSET
     description: Opt[str] = UNSET
     output: Opt[str] = UNSET
-    exit_code: Opt[int] = msgspec.field(default=UNSET, name="exitCode")
+    exit_code: Opt[Int] = msgspec.field(default=UNSET, name="exitCode")
     prompt: Opt[str] = UNSET
     result: Opt[str] = UNSET
     error: Opt[str] = UNSET
