@@ -87,7 +87,8 @@ def samples(type_: Any, depth: int = 0) -> list[Any]:
         elif is_struct(member):
             if layout(member).raw_attribute is not None:
                 continue  # an Unknown… member: what the others do not fit
-            fields = [samples(layout(member).types[n], depth + 1) for _, n, _ in layout(member).fields]
+            shape = layout(member)
+            fields = [samples(shape.types[name], depth + 1) for _, name, _ in shape.fields]
             width = max((len(options) for options in fields), default=1) or 1
             found += [_struct_value(member, depth, index) for index in range(width)]
         elif origin in (list, tuple, set, frozenset) or (
@@ -141,8 +142,9 @@ def misfits(type_: Any, value: Any) -> Iterator[tuple[str, Any]]:
             keys.append(shape.tag[0])
         for key in keys:
             for number, wrong in enumerate(WRONG):
-                yield f"{cls.__name__}.{key} at {list(place)} = WRONG[{number}]", _set(
-                    value, place, key, wrong
+                yield (
+                    f"{cls.__name__}.{key} at {list(place)} = WRONG[{number}]",
+                    _set(value, place, key, wrong),
                 )
 
 

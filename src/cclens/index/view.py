@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Union
 import msgspec
 
 from ..model import UNSET, AnyRecord, Usage, may_be_deep, too_deep
+from ..model._base import Int
 from ..model.blocks import (
     ContentBlock,
     ResultContentBlock,
@@ -62,10 +63,10 @@ _UNKNOWN_TAG = "__unknown__"
 class ViewUsage(msgspec.Struct, gc=False):
     """The token counts of one response."""
 
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    cache_creation_input_tokens: int | None = None
-    cache_read_input_tokens: int | None = None
+    input_tokens: Int | None = None
+    output_tokens: Int | None = None
+    cache_creation_input_tokens: Int | None = None
+    cache_read_input_tokens: Int | None = None
 
 
 class ViewBlockBase(msgspec.Struct, tag_field="type", gc=False):
