@@ -85,6 +85,8 @@ class _Tally:
         self.unknown_blocks: Counter[str] = Counter()
         self.malformed: list[MalformedLine] = []
         self.partial: list[MalformedLine] = []
+        #: Whole files that could not be read or assembled (``path: reason``).
+        self.unreadable: list[str] = []
 
     def add(
         self, entries: Iterable[Entry], diagnostics: Iterable[Diagnostic], size: int, lines: int
@@ -93,9 +95,12 @@ class _Tally:
         self.bytes += size
         self.lines += lines
         for diagnostic in diagnostics:
-            if diagnostic.line or diagnostic.partial:
-                found = MalformedLine(str(diagnostic.path), diagnostic.line, diagnostic.reason)
-                (self.partial if diagnostic.partial else self.malformed).append(found)
+            if not diagnostic.line and not diagnostic.partial:
+                reason = diagnostic.reason.removeprefix("cannot read: ")
+                self.unreadable.append(f"{diagnostic.path}: {reason}")
+                continue
+            found = MalformedLine(str(diagnostic.path), diagnostic.line, diagnostic.reason)
+            (self.partial if diagnostic.partial else self.malformed).append(found)
         for entry in entries:
             self.records += 1
             record = entry.record
@@ -150,6 +155,7 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
     unreadable += [
         f"{problem.path}: {problem.reason.removeprefix('cannot read: ')}" for problem in problems
     ]
+    unreadable += tally.unreadable
     subagent_files += len(found.orphans)
 
     usage = tool_usage(sessions)

@@ -48,8 +48,9 @@ def may_be_deep(data: bytes) -> bool:
     return data.count(b"[") + data.count(b"{") > MAX_DEPTH
 
 
-# Keep the quotes, the backslashes that may escape them, and the brackets.
+# Keep the quotes and the brackets.
 _NOT_STRUCTURE = bytes(range(256)).translate(None, b'"[]{}')
+_EMPTY = re.compile(rb"\[\]|\{\}")
 
 
 def _skeleton_too_deep(data: bytes, limit: int) -> bool:
@@ -59,7 +60,7 @@ def _skeleton_too_deep(data: bytes, limit: int) -> bool:
     for _ in range(limit):  # each round removes the innermost arrays and objects
         if not skeleton:
             return False
-        reduced = skeleton.replace(b"[]", b"").replace(b"{}", b"")
+        reduced = _EMPTY.sub(b"", skeleton)  # one pass: pairs it empties wait for the next
         if len(reduced) == len(skeleton):
             return True  # not balanced: not a value this can measure
         skeleton = reduced

@@ -150,6 +150,8 @@ class _Splitter:
                 self._append(msgspec.json.decode(b'"' + content[:cut] + b'"'))
             except msgspec.DecodeError as error:
                 self.error = str(error)
+            except UnicodeDecodeError:
+                self.error = "invalid UTF-8 in a string"
         del content[:cut]
 
     def _append(self, piece: str) -> None:
