@@ -181,7 +181,7 @@ def test_pages_answer_when_a_session_cannot_be_assembled(server: RunningServer) 
     with httpx.Client(base_url=server.url, timeout=60) as client:
         for page in ("/", "/stats", "/permissions", "/api/permissions", "/api/projects"):
             assert client.get(page).status_code == 200, page
-        page = client.get(f"/sessions/{BROKEN}")
-        assert page.status_code == 200 and "planted defect" in page.text
+        shown = client.get(f"/sessions/{BROKEN}")
+        assert shown.status_code == 200 and "planted defect" in shown.text
         for session in GOOD:
             assert "hello from" in client.get(f"/sessions/{session}").text

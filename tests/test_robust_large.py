@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import cclens.model._large as large
 import cclens.parse.read as read
-from cclens.model import to_builtins
+from cclens.model import LARGE_LINE, to_builtins
 from cclens.parse import read_data, read_file
 
 
@@ -33,12 +33,9 @@ def _both(path: Path, data: bytes) -> tuple[read.ReadResult, read.ReadResult]:
     """``data`` read in chunks (as the thresholds say), and read a whole line at a time."""
     path.write_bytes(data)
     chunked = read_file(path)
-    threshold = read.LARGE_LINE
-    read.LARGE_LINE = 1 << 40
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(read, "LARGE_LINE", 1 << 40)
         whole = read_data(path, data)
-    finally:
-        read.LARGE_LINE = threshold
     return chunked, whole
 
 
@@ -130,7 +127,7 @@ def test_a_200_megabyte_string_is_held_once(tmp_path: Path) -> None:
         msgspec.json.encode({"type": "user", "message": {"role": "user", "content": text}})
         + b"\n"
     )
-    assert path.stat().st_size > read.LARGE_LINE
+    assert path.stat().st_size > LARGE_LINE
     result = read_file(path)
     record = result.entries[0].record
     assert record.message.content == text  # type: ignore[union-attr]
