@@ -23,6 +23,44 @@ class BashInput(Model):
     )
 
 
+class GitCommit(Model):
+    """A commit the command made: ``kind`` is ``committed``, ``amended`` or ``cherry-picked``."""
+
+    sha: Opt[str] = UNSET
+    kind: Opt[str] = UNSET
+    branch: Opt[str] = UNSET
+
+
+class GitPush(Model):
+    """A push of ``branch``."""
+
+    branch: Opt[str] = UNSET
+
+
+class GitBranchChange(Model):
+    """A branch ``ref`` merged or rebased (``action``)."""
+
+    ref: Opt[str] = UNSET
+    action: Opt[str] = UNSET
+
+
+class GitPullRequest(Model):
+    """A pull request the command acted on (``created``, ``merged``, ``commented``…)."""
+
+    number: Opt[Int] = UNSET
+    url: Opt[str] = UNSET
+    action: Opt[str] = UNSET
+
+
+class GitOperation(Model):
+    """The git and ``gh`` operations Claude Code recognised in a command."""
+
+    commit: Opt[GitCommit] = UNSET
+    push: Opt[GitPush] = UNSET
+    branch: Opt[GitBranchChange] = UNSET
+    pr: Opt[GitPullRequest] = UNSET
+
+
 class BashResult(CamelModel):
     """Result of ``Bash`` and ``PowerShell``: the command's output and how it ended."""
 
@@ -47,7 +85,7 @@ class BashResult(CamelModel):
     persisted_output_size: Opt[Int] = UNSET
     stale_read_file_state_hint: Opt[str] = UNSET
     gh_rate_limit_hint: Opt[str] = UNSET
-    git_operation: Any = UNSET
+    git_operation: Opt[GitOperation] = UNSET
 
     @property
     def output(self) -> str:
