@@ -18,6 +18,7 @@ from rich.table import Table
 
 from ..dataset import SessionFilter, parse_since
 from ..parse import Diagnostic, claude_dirs
+from ..parse.read import malformed
 from ._output import console, json_option, print_json
 from ._redaction import redaction_options, redaction_summary, redactor
 
@@ -183,8 +184,8 @@ def command(
         )
         out.print(_table(report.rows))
         out.print(redaction_summary(redaction))
-        if report.diagnostics:
-            out.print(f"{len(report.diagnostics):,} malformed lines were skipped (see stderr).")
+        if skipped := malformed(report.diagnostics):
+            out.print(f"{skipped:,} malformed lines were skipped (see stderr).")
         if selection.orphans:
             out.print(f"{selection.orphans:,} subagent files without their session were skipped.")
     report_problems(report.diagnostics, selection.errors)

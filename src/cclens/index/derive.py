@@ -23,6 +23,7 @@ from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
 from ..model.records import AssistantRecord
 from ..parse.assemble import choose_title, clean_prompt, text_kind
+from ..parse.read import malformed as count_malformed
 from ..parse.session import parse_time, tool_status
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
 from .extract import (
@@ -528,7 +529,7 @@ def derive(
             found.subagents += _inline_subagents(view, built)
         else:
             found.subagents += 1
-        malformed += len(view.read.diagnostics)
+        malformed += count_malformed(view.read.diagnostics)
         _count_usage(found, view.path, built, counted, models)
         path = str(view.path)
         updates[path] = _documents(path, built, since.get(path))

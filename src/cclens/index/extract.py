@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import AssistantItem, Item, Session, UserItem
+from ..parse.read import malformed
 
 DocumentKind = Literal["prompt", "assistant", "thinking", "tool_input", "tool_output"]
 #: Every kind of content search can be narrowed to.
@@ -115,7 +116,7 @@ def digest(session: Session) -> SessionDigest:
     found.errors = sum(1 for call in session.tool_calls.values() if call.is_error)
     everything = session.all_sessions()
     found.models = _unique(model for agent in everything for model in agent.models)
-    found.malformed = sum(len(agent.diagnostics) for agent in everything)
+    found.malformed = sum(malformed(agent.diagnostics) for agent in everything)
     counted: set[str] = set()
     for agent in everything:
         for item in agent.assistant_items:

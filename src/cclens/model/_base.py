@@ -41,7 +41,7 @@ RAW_KEY = "__raw__"
 UNKNOWN_TAG = "__unknown__"
 
 
-class Model(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class Model(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, gc=False):
     """Base of every decoded JSON object: unknown fields end up in ``extra``."""
 
     extra: dict[str, Any] | UnsetType = msgspec.field(default=UNSET, name=EXTRA_KEY)

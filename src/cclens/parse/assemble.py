@@ -21,6 +21,7 @@ from ..model.records import (
     SystemRecord,
     UserRecord,
 )
+from ._gc import paused
 from .discover import SubagentFile
 from .isolate import each_isolated, failure, isolated
 from .read import Diagnostic, Entry, read_file
@@ -116,15 +117,17 @@ def _build_items(entries: Sequence[Entry]) -> list[Item]:
                 seen.update(block_key for _, block_key in added)
         elif isinstance(record, UserRecord):
             items.append(UserItem([entry], kind=_user_kind(record)))
-        elif isinstance(record, SystemRecord):
-            items.append(SystemItem([entry]))
-        elif isinstance(record, AttachmentRecord):
-            items.append(AttachmentItem([entry]))
-        elif isinstance(record, ProgressRecord):
-            items.append(ProgressItem([entry]))
         else:
-            items.append(MetaItem([entry]))
+            items.append(_ITEM_OF.get(type(record), MetaItem)([entry]))
     return items
+
+
+#: The item of each other record kind (every kind not here is a :class:`MetaItem`).
+_ITEM_OF: dict[type, type[Item]] = {
+    SystemRecord: SystemItem,
+    AttachmentRecord: AttachmentItem,
+    ProgressRecord: ProgressItem,
+}
 
 
 def _pair_tool_calls(items: Sequence[Item]) -> dict[str, ToolCall]:
@@ -302,7 +305,8 @@ def assemble_entries(
     (:func:`failed_session`).
     """
     try:
-        return _assemble(path, entries, diagnostics, session_id, project, file_size, lines)
+        with paused():
+            return _assemble(path, entries, diagnostics, session_id, project, file_size, lines)
     except Exception as error:  # one session's defect must not fail whoever reads many
         return failed_session(
             path,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -20,6 +20,7 @@ from ..model import (
     read_large_line,
 )
 from ..model.records import UnknownRecord
+from ._gc import paused
 
 _BOM = b"\xef\xbb\xbf"
 _EXCERPT = 80
@@ -140,6 +141,12 @@ def _start(data: bytes | LargeLine, length: int) -> str:
     return _excerpt(data.head if isinstance(data, LargeLine) else data[:_EXCERPT], length)
 
 
+def malformed(diagnostics: Iterable[Diagnostic]) -> int:
+    """How many of ``diagnostics`` are about lines that could not be read (the others are
+    about lines read in part, or whole files)."""
+    return sum(1 for diagnostic in diagnostics if diagnostic.line and not diagnostic.partial)
+
+
 def problem_diagnostic(path: Path, entry: Entry) -> Diagnostic:
     """The partial diagnostic of an entry whose line had parts of an unexpected shape."""
     reason = "; ".join(entry.problems[:_SHOWN_PROBLEMS])
@@ -158,7 +165,7 @@ def read_file(path: Path, start_offset: int = 0, start_line: int = 0) -> ReadRes
     later read picks it up. Raises ``OSError`` only when the file itself cannot be read. The
     file is read a line at a time (a huge line in chunks): memory never holds the whole file.
     """
-    with path.open("rb") as handle:
+    with path.open("rb") as handle, paused():
         if start_offset:
             handle.seek(start_offset)
         return _read_lines(path, handle, start_offset, start_line)
@@ -169,53 +176,50 @@ def read_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
 
     For bytes already in memory (the index keeps compressed copies of transcripts).
     """
-    return _read_lines(path, io.BytesIO(data), start_offset, start_line)
-
-
-def _lines(handle: BinaryIO) -> Iterator[bytes | LargeLine]:
-    """Each line of ``handle`` with its newline (but perhaps the last); a line too large to
-    hold twice is read in parts."""
-    while True:
-        line = handle.readline(LARGE_LINE)
-        if not line:
-            return
-        if len(line) == LARGE_LINE and not line.endswith(b"\n"):
-            yield read_large_line(line, handle)
-        else:
-            yield line
+    with paused():
+        return _read_lines(path, io.BytesIO(data), start_offset, start_line)
 
 
 def _read_lines(path: Path, handle: BinaryIO, start_offset: int, start_line: int) -> ReadResult:
-    """Read the lines of ``handle``: the bytes of ``path`` from ``start_offset``."""
+    """Read the lines of ``handle``: the bytes of ``path`` from ``start_offset``.
+
+    Each line is read with its newline; a line of :data:`cclens.model.LARGE_LINE` bytes or
+    more is read on in chunks (:func:`cclens.model.read_large_line`), never held whole.
+    """
     result = ReadResult(path, end_offset=start_offset)
     entries = result.entries
     diagnostics = result.diagnostics
-    position = start_offset
+    position = end_offset = start_offset
     if start_offset == 0:
         if handle.read(len(_BOM)) == _BOM:
             position = len(_BOM)
         else:
             handle.seek(0)
     number = start_line
-    for line in _lines(handle):
+    lines = 0
+    readline = handle.readline
+    limit = LARGE_LINE
+    while read := readline(limit):
         number += 1
         offset = position
-        if isinstance(line, LargeLine):
-            position += line.size
-            newline, length = line.newline, line.length
-            blank = not line.strings and line.skeleton.isspace()
+        line: bytes | LargeLine = read
+        if len(read) == limit and read[-1] != 10:  # no newline yet: a huge line
+            line = large = read_large_line(read, handle)
+            position += large.size
+            newline, length = large.newline, large.length
+            blank = not large.strings and large.skeleton.isspace()
         else:
-            position += len(line)
-            newline = line.endswith(b"\n")
-            length = len(line) - newline
-            if length and line[length - 1] == 13:  # "\r"
+            position += len(read)
+            newline = read[-1] == 10  # "\n"
+            length = len(read) - newline
+            if length and read[length - 1] == 13:  # "\r"
                 length -= 1
-            blank = not line.startswith(b"{") and (not line or line.isspace())
+            blank = read[0] != 123 and read.isspace()  # not "{": only spaces?
         if blank:
             if newline:
-                result.end_offset = position
+                end_offset = position
             continue
-        result.lines += 1
+        lines += 1
         outcome = _decode(path, number, offset, line, length)
         if isinstance(outcome, Diagnostic):
             if not newline:
@@ -228,6 +232,8 @@ def _read_lines(path: Path, handle: BinaryIO, start_offset: int, start_line: int
             entries.append(outcome)
             if outcome.problems:
                 diagnostics.append(problem_diagnostic(path, outcome))
-        result.end_offset = position
-    result.bytes = result.end_offset - start_offset
+        end_offset = position
+    result.lines = lines
+    result.end_offset = end_offset
+    result.bytes = end_offset - start_offset
     return result

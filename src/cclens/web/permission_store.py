@@ -100,7 +100,7 @@ def _row(found: ProjectPermissions, sessions: int) -> PermissionsRow:
 def _stat(path: str) -> tuple[str, int, int]:
     try:
         found = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a path no file can have (a NUL in it)
         return (path, -1, -1)
     return (path, found.st_mtime_ns, found.st_size)
 
