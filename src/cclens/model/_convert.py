@@ -450,13 +450,7 @@ class Lenient(Generic[T]):
                 if nested_past_budget(data, value):
                     return self._deep(data)
                 return Decoded(value, [])
-        try:
-            raw = msgspec.json.decode(data)
-        except RecursionError:
-            return self._deep(data)
-        if nested_past_budget(data, raw):
-            return self._deep(data)
-        return self._slow(raw, audit=reserved)
+        return self._plain(data, functools.partial(self._slow, audit=reserved))
 
     def convert(self, raw: Any) -> Decoded[T]:
         """Convert an already decoded JSON value (left untouched)."""
@@ -480,13 +474,19 @@ class Lenient(Generic[T]):
 
     def _unknown_whole(self, data: bytes, error: msgspec.ValidationError) -> Decoded[T]:
         """The value for input that does not fit the type as a whole."""
+        note = _describe(error)
+        return self._plain(data, lambda raw: Decoded(self.unknown(raw), [note]))
+
+    def _plain(self, data: bytes, then: Callable[[Any], Decoded[T]]) -> Decoded[T]:
+        """``then`` of ``data`` decoded as plain JSON, or, when it nests past the depth
+        budget, ``data`` decoded by the deep path."""
         try:
             raw = msgspec.json.decode(data)
         except RecursionError:
             return self._deep(data)
         if nested_past_budget(data, raw):
             return self._deep(data)
-        return Decoded(self.unknown(raw), [_describe(error)])
+        return then(raw)
 
     def _deep(self, data: bytes) -> Decoded[T]:
         raw, kept = bounded_decode(data)

@@ -241,32 +241,23 @@ def put_back(value: Any, line: LargeLine) -> Any:
                 names.append("extra")
             for name in names:
                 child = getattr(node, name)
-                if isinstance(child, str):
-                    found = original(child)
-                    if found is not None:
-                        setattr(node, name, found)
+                found = original(child) if isinstance(child, str) else None
+                if found is not None:
+                    setattr(node, name, found)
                 elif isinstance(child, dict | list | msgspec.Struct):
                     stack.append(child)
-        elif isinstance(node, dict):
-            if any(original(key) is not None for key in node):
-                rebuilt = {original(key) or key: child for key, child in node.items()}
-                node.clear()
-                node.update(rebuilt)
-            for key, child in node.items():
-                if isinstance(child, str):
-                    found = original(child)
-                    if found is not None:
-                        node[key] = found
-                elif isinstance(child, dict | list | msgspec.Struct):
-                    stack.append(child)
-        elif isinstance(node, list):
-            for index, child in enumerate(node):
-                if isinstance(child, str):
-                    found = original(child)
-                    if found is not None:
-                        node[index] = found
-                elif isinstance(child, dict | list | msgspec.Struct):
-                    stack.append(child)
+            continue
+        if isinstance(node, dict) and any(original(key) is not None for key in node):
+            rebuilt = {original(key) or key: child for key, child in node.items()}
+            node.clear()
+            node.update(rebuilt)
+        places: Any = node.items() if isinstance(node, dict) else enumerate(node)
+        for place, child in list(places):
+            found = original(child) if isinstance(child, str) else None
+            if found is not None:
+                node[place] = found
+            elif isinstance(child, dict | list | msgspec.Struct):
+                stack.append(child)
     return value
 
 
