@@ -57,8 +57,9 @@ def test_bounded_decode_refuses_what_is_not_json(text: bytes) -> None:
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.text(max_size=3), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=3), children, max_size=3)
+    ),
     max_leaves=40,
 )
 

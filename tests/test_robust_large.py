@@ -124,8 +124,7 @@ def test_a_200_megabyte_string_is_held_once(tmp_path: Path) -> None:
     text = "line of output\n" * (20 * 1024 * 1024 // 15)
     path = tmp_path / "big.jsonl"
     path.write_bytes(
-        msgspec.json.encode({"type": "user", "message": {"role": "user", "content": text}})
-        + b"\n"
+        msgspec.json.encode({"type": "user", "message": {"role": "user", "content": text}}) + b"\n"
     )
     assert path.stat().st_size > LARGE_LINE
     result = read_file(path)
