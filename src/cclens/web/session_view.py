@@ -1,8 +1,10 @@
 """The session view inside the web app, and the pieces live updates send.
 
-The view is drawn by :mod:`cclens.render` (``render_session_body``) when that package provides
-it, and by a minimal built-in template otherwise. Either way every item's element carries the
-item's anchor as its ``id``, which is what search hits and live updates point at.
+The view is drawn by :mod:`cclens.render` (``SessionRenderer``) when that package provides it,
+and by a minimal built-in template otherwise. Either way every item's element carries the item's
+anchor as its ``id`` (drawn, or in a folded part the page's map points to), which is what search
+hits and live updates point at. The renderer's page draws folded parts when they are opened:
+the web app draws each one on request (``/sessions/<key>/parts/<id>``).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import ModuleType
@@ -35,15 +38,27 @@ from ..parse import (
 
 #: Where the renderer's CSS and JS are served.
 RENDER_STATIC_URL = "/static/render"
-_RENDER_NAMES = ("render_session_body", "RenderOptions", "static_files", "CSP")
+_RENDER_NAMES = ("render_session_body", "RenderOptions", "SessionRenderer", "static_files", "CSP")
 _TEXT_LIMIT = 20_000
 _NESTING_LIMIT = 4
 
 
+@dataclass(slots=True)
+class DrawnSession:
+    """A session's page body, the data its script reads (JSON, or ``None``), and what draws its
+    folded parts by id (``None`` for an unknown id)."""
+
+    body: str
+    data: str | None = None
+    part: Callable[[str], str | None] = field(default=lambda part_id: None)
+
+
 class SessionRenderer(Protocol):
-    """Draws a session's body (the ``<main>`` element) and fragments of it."""
+    """Draws a session's body (the ``<main>`` element), its folded parts, and fragments."""
 
     name: str
+
+    def draw(self, session: Session, parts_url: str) -> DrawnSession: ...
 
     def body(self, session: Session) -> str: ...
 
@@ -55,13 +70,42 @@ class SessionRenderer(Protocol):
 
 
 class PackageRenderer:
-    """The session view of :mod:`cclens.render`."""
+    """The session view of :mod:`cclens.render`: folded parts drawn when the page asks."""
 
     name = "render"
 
     def __init__(self, module: ModuleType) -> None:
         self._module = module
         self._options = module.RenderOptions(standalone=False, static_url=RENDER_STATIC_URL)
+        # Live updates send whole items: every part of them drawn in place, no chunks.
+        self._fragment_options = module.RenderOptions(
+            standalone=False, static_url=RENDER_STATIC_URL, chunk_items=1_000_000_000
+        )
+
+    def draw(self, session: Session, parts_url: str) -> DrawnSession:
+        renderer = self._module.SessionRenderer(self._options)
+        body = str(renderer.body(session))
+        found = renderer.page_map(session)
+        data = renderer.data(session, parts=False, source=parts_url, found=found)
+        lock = threading.Lock()
+
+        def part(part_id: str) -> str | None:
+            # Drawing registers the parts inside: a part not known yet is drawn once its
+            # enclosing parts are (the map says which), else after drawing every part.
+            with lock:
+                parts = renderer.parts
+                if part_id not in parts:
+                    chain = [part_id]
+                    while chain[-1] in found.parents and chain[-1] not in parts:
+                        chain.append(found.parents[chain[-1]])
+                    for outer in reversed(chain[1:]):
+                        if outer in parts:
+                            parts.draw(outer)
+                    if part_id not in parts:
+                        parts.draw_all()
+                return parts.draw(part_id) if part_id in parts else None
+
+        return DrawnSession(body, data, part)
 
     def body(self, session: Session) -> str:
         return str(self._module.render_session_body(session, self._options))
@@ -69,7 +113,8 @@ class PackageRenderer:
     def fragment(self, session: Session, items: list[Item]) -> str:
         # The same view over a session holding only the items to send: every element keeps
         # the id the page already has for it.
-        return self.body(dataclasses.replace(session, items=items))
+        replaced = dataclasses.replace(session, items=items)
+        return str(self._module.render_session_body(replaced, self._fragment_options))
 
     def static_files(self) -> dict[str, bytes]:
         return dict(self._module.static_files())
@@ -191,6 +236,9 @@ class BuiltInRenderer:
 
     def __init__(self, environment: Environment) -> None:
         self._environment = environment
+
+    def draw(self, session: Session, parts_url: str) -> DrawnSession:
+        return DrawnSession(self.body(session))
 
     def body(self, session: Session) -> str:
         template = self._environment.get_template("session_fallback.html")

@@ -30,6 +30,9 @@
   }
 
   function revealHash() {
+    // A session page drawn by cclens.render reveals its own targets (window.cclens.reveal draws
+    // the folded parts that hold them, and highlights search terms).
+    if (window.cclens && window.cclens.reveal) return;
     var element = targetOf(window.location.hash);
     if (element) reveal(element);
   }
@@ -112,6 +115,9 @@
             var existing = document.getElementById(anchor);
             if (existing) {
               existing.replaceWith(fresh);
+            } else if (window.cclens && window.cclens.isFolded && window.cclens.isFolded(anchor)) {
+              // In a chunk or part not drawn yet: it is drawn fresh from the server when opened.
+              return;
             } else {
               container().appendChild(fresh);
               lastAnchor = anchor;
