@@ -464,6 +464,8 @@
     reveal: reveal,
     open: openPart,
     isFolded: isFolded,
+    // Every chunk of a long session drawn now (printing, tests); returns a Promise.
+    drawChunks: function () { return Promise.all(pendingChunks().map(materialise)); },
     highlight: function (element, terms, kind) { return highlightTerms(element, kind || "", terms); },
     ready: null
   };
