@@ -188,11 +188,41 @@
     });
   }
 
+  // Keep an element where it was scrolled to while the page above it settles (chunks drawn,
+  // charts laid out), until the reader scrolls or a second has passed.
+  var settling = null;
+  function keepInView(element, block) {
+    if (settling) { settling(); }
+    element.scrollIntoView({ block: block });
+    var top = element.getBoundingClientRect().top;
+    var until = Date.now() + 1200;
+    var stopped = false;
+    function stop() {
+      stopped = true;
+      ["wheel", "keydown", "touchstart", "mousedown"].forEach(function (name) {
+        window.removeEventListener(name, stop, true);
+      });
+    }
+    ["wheel", "keydown", "touchstart", "mousedown"].forEach(function (name) {
+      window.addEventListener(name, stop, true);
+    });
+    settling = stop;
+    function check() {
+      if (stopped || !element.isConnected) { return; }
+      if (Math.abs(element.getBoundingClientRect().top - top) > 4) {
+        element.scrollIntoView({ block: block });
+        top = element.getBoundingClientRect().top;
+      }
+      if (Date.now() < until) { window.requestAnimationFrame(check); } else { stop(); }
+    }
+    window.requestAnimationFrame(check);
+  }
+
   function reveal(id) {
     return ensure(id).then(function (element) {
       if (!element) { return null; }
       openAncestors(element);
-      element.scrollIntoView({ block: "start" });
+      keepInView(element, "start");
       return element;
     });
   }
@@ -289,7 +319,7 @@
       if (!marks.length) { return null; }
       marks.forEach(unclamp);
       openAncestors(marks[0]);
-      marks[0].scrollIntoView({ block: "center" });
+      keepInView(marks[0], "center");
       return marks[0];
     });
   }
