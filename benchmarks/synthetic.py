@@ -74,10 +74,7 @@ def _fresh_ids(salt: str, session_id: str, old_ids: set[str]) -> Callable[[re.Ma
         new = mapping.get(old)
         if new is None:
             made = uuid.uuid5(_NAMESPACE, f"{salt}:{old}")
-            if "_" in old[:6]:
-                new = old.split("_", 1)[0] + "_" + made.hex[:24]
-            else:
-                new = str(made)
+            new = old.split("_", 1)[0] + "_" + made.hex[:24] if "_" in old[:6] else str(made)
             mapping[old] = new
         return new
 
@@ -100,8 +97,18 @@ def _stamp(moment: datetime) -> str:
 #: Keys whose long string values get the replica's marker (texts, code, outputs): never ids,
 #: paths, base64 data or signatures.
 _SALTED = frozenset(
-    {"text", "thinking", "content", "stdout", "stderr", "command", "old_string", "new_string",
-     "prompt", "plan"}
+    {
+        "text",
+        "thinking",
+        "content",
+        "stdout",
+        "stderr",
+        "command",
+        "old_string",
+        "new_string",
+        "prompt",
+        "plan",
+    }
 )
 
 
@@ -179,9 +186,14 @@ class _Writer:
                 continue
             if "sessionId" in record:
                 record["sessionId"] = self.session_id
-            if "uuid" in record and record.get("parentUuid") is None and self.last_uuid:
-                if record.get("type") in ("user", "assistant") and not record.get("isSidechain"):
-                    record["parentUuid"] = self.last_uuid
+            if (
+                "uuid" in record
+                and record.get("parentUuid") is None
+                and self.last_uuid
+                and record.get("type") in ("user", "assistant")
+                and not record.get("isSidechain")
+            ):
+                record["parentUuid"] = self.last_uuid
             self.lines.append(json.dumps(record, ensure_ascii=False))
         chained = [
             r["uuid"]

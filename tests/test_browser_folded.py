@@ -24,9 +24,16 @@ from .test_index import WITH_SUBAGENTS
 pytestmark = pytest.mark.browser
 
 REAL = CORPUS / "iansherr__claude-code-log/test/test_data/real_projects"
-THINKING_SESSION = REAL / "-Users-dain-workspace-JSSoundRecorder/7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl"
+THINKING_SESSION = (
+    REAL / "-Users-dain-workspace-JSSoundRecorder/7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl"
+)
 AGENTS_SESSION = REAL / f"-experiments-worktrees/{WITH_SUBAGENTS}.jsonl"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
 _WORD = re.compile(r"\b[A-Za-z][A-Za-z_]{6,}\b")
 
 

@@ -39,7 +39,7 @@ class DiffLine:
 
 
 #: Lines longer than this are not compared character by character.
-MAX_INTRALINE_CHARS = 1000
+MAX_INTRALINE_CHARS = 400
 #: A removed and an added line are shown as one line changed when at least this much is alike.
 _ALIKE = 0.5
 
@@ -50,6 +50,9 @@ def _segments(
     if len(old) > MAX_INTRALINE_CHARS or len(new) > MAX_INTRALINE_CHARS or old == new:
         return None
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    # The cheap upper bounds first: most removed/added pairs are not alike at all.
+    if matcher.real_quick_ratio() < _ALIKE or matcher.quick_ratio() < _ALIKE:
+        return None
     if matcher.ratio() < _ALIKE:
         return None
     before: list[tuple[str, bool]] = []

@@ -112,7 +112,9 @@ def _error_line(call: ToolCall) -> str:
     for line in call.result_text.splitlines():
         line = line.strip()
         if line and line.lower() not in ("error", "<tool_use_error>"):
-            return _one_line(line.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>"))
+            return _one_line(
+                line.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
+            )
     return ""
 
 

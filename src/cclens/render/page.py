@@ -118,7 +118,9 @@ class SessionRenderer:
             self.view_failures.append(f"{call.name} {call.id} (view {view.name}): {message}")
             prepared = prepare_generic(call, self.helpers)
             frame = tool_frame(call, prepared, message)
-            html = template.render(call=call, view=generic_view, v=prepared, h=self.helpers, f=frame)
+            html = template.render(
+                call=call, view=generic_view, v=prepared, h=self.helpers, f=frame
+            )
             return Markup(html), generic_view
 
     def tool(self, call: ToolCall) -> Markup:
@@ -188,8 +190,12 @@ class SessionRenderer:
                 html = Markup(template.render(items=part_items, r=self, h=self.helpers))
                 chunks.append((Part(chunk_part(0), html), len(part_items)))
             else:
-                chunks.append((self.part(chunk_part(number), "_items.html", items=part_items),
-                               len(part_items)))
+                chunks.append(
+                    (
+                        self.part(chunk_part(number), "_items.html", items=part_items),
+                        len(part_items),
+                    )
+                )
         return chunks
 
     def page_map(self, session: Session) -> PageMap:

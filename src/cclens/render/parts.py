@@ -208,6 +208,8 @@ def expand_page(html: str) -> str:
             return match.group(0)
         inner = _LAZY.sub(fill, inner)
         tag = match.group(1)
-        return f"<{tag} {match.group(2)}data-lazy=\"{match.group(3)}\"{match.group(4)}>{inner}</{tag}>"
+        return (
+            f'<{tag} {match.group(2)}data-lazy="{match.group(3)}"{match.group(4)}>{inner}</{tag}>'
+        )
 
     return _LAZY.sub(fill, html)

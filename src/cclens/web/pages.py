@@ -113,9 +113,7 @@ def session(request: Request) -> Response:
         problem=rendered.problem,
         stylesheets=sorted(name for name in state.render_assets if name.endswith(".css")),
         scripts=sorted(
-            name
-            for name in state.render_assets
-            if name.endswith(".js") and name != THEME_SCRIPT
+            name for name in state.render_assets if name.endswith(".js") and name != THEME_SCRIPT
         ),
         # JSON escaped for a script element by the renderer (no "<" in it).
         data=Markup(rendered.drawn.data) if rendered.drawn and rendered.drawn.data else None,
