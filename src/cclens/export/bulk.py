@@ -1,7 +1,8 @@
 """Many sessions exported at once: one HTML file each, an index page, every core busy.
 
 :func:`export_sessions` writes ``<project>/<session-id>.html`` under a folder for each discovered
-session, then ``index.html`` listing them. Sessions are read and drawn in worker processes
+session, then ``index.html`` listing them; the pages share one copy of their CSS and JavaScript
+(``assets/``). Sessions are read and drawn in worker processes
 (``os.cpu_count()`` by default): rendering is pure Python, so threads would share one core.
 Workers are forked where the platform allows it, so they start with the parent's imports; the
 largest sessions are handed out first, so one long session does not finish alone at the end.
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..parse import SessionFile, load
+from ..render.assets import static_files
 from ..render.context import session_header
 from ..render.index_page import IndexEntry, render_index_page
 from ..render.options import DEFAULT_OPTIONS, RenderOptions
@@ -44,6 +46,8 @@ Progress = Callable[["ExportedSession", int], None]
 
 #: The index page's file name inside the output folder.
 INDEX_NAME = "index.html"
+#: The folder (inside the output folder) of the CSS and JavaScript every page links to.
+ASSETS_FOLDER = "assets"
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,8 @@ def _export_one(job: _Job) -> ExportedSession:
         session = load(file)
         if redactor is not None:
             session = transform_session(session, redactor.text, json_transform=redactor.json)
-        html = export_html(session, options=job.options)
+        # Pages are <project>/<session>.html: the shared files are one folder up.
+        html = export_html(session, options=job.options, shared_assets=f"../{ASSETS_FOLDER}")
         target = job.directory / job.name
         target.parent.mkdir(parents=True, exist_ok=True)
         data = html.encode("utf-8")
@@ -219,8 +224,9 @@ def export_sessions(
 
     ``workers`` processes do the work (default: the number of CPUs; 1 works in this process),
     started with ``start_method`` (default: ``fork`` on Linux from a single-threaded process,
-    else the platform's default). ``options.standalone`` is forced on, as for
-    :func:`~cclens.export.export_html`. Sessions keep the order of ``files`` in the result;
+    else the platform's default). Each page is what :func:`~cclens.export.export_html` writes
+    for the session, except that it links the CSS and JavaScript of ``assets/`` (written once)
+    instead of holding its own copy. Sessions keep the order of ``files`` in the result;
     ``title`` heads the index page. ``redaction``: redact every session (and the project names
     in file names) with a :class:`~cclens.redact.Redactor` built from these options.
     ``progress`` is called as each session is done (in the order they finish) with the session
@@ -228,6 +234,10 @@ def export_sessions(
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    assets = directory / ASSETS_FOLDER
+    assets.mkdir(exist_ok=True)
+    for name, content in static_files().items():
+        (assets / name).write_bytes(content)
     names = output_names(files)
     if redaction is not None and redaction.anonymize_paths:
         from ..redact import Redactor

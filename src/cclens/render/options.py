@@ -22,7 +22,9 @@ class RenderOptions:
     conversations, records' JSON, thinking, branches, the later chunks of a long session) is kept
     apart and drawn when opened (see :mod:`cclens.render.parts`); ``False`` draws everything in
     place. ``chunk_items``: how many items of the conversation one chunk holds (the first is drawn
-    with the page, the others as the reader scrolls to them).
+    with the page, the others as the reader scrolls to them). ``embed_parts``: the page carries
+    every folded part, compressed (default: when ``standalone``; the pages of a bulk export link
+    shared CSS and JavaScript but carry their parts).
     """
 
     standalone: bool = True
@@ -32,6 +34,7 @@ class RenderOptions:
     title_suffix: str = ""
     lazy: bool = True
     chunk_items: int = 40
+    embed_parts: bool | None = None
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:

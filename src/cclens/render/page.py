@@ -233,13 +233,14 @@ class SessionRenderer:
     def page(self, session: Session) -> str:
         """The whole HTML document of ``session``.
 
-        A standalone (exported) page carries every part; a linked one (web app) asks the
-        server for them.
+        A standalone (exported) page carries every part; a linked one asks the server for them
+        (the web app), unless ``options.embed_parts`` (a bulk export's pages).
         """
         page = self.context(session)
         body = self._main(page)
         standalone = self.options.standalone
-        data = self.data(session, parts=standalone) if self.lazy else None
+        embed = self.options.embed_parts
+        data = self.data(session, parts=standalone if embed is None else embed) if self.lazy else None
         template = self.environment.get_template("page.html")
         return template.render(
             page=page,
