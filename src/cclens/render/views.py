@@ -98,14 +98,22 @@ class ViewHelpers:
         language: str | None = None,
         filename: str | None = None,
         start_line: int = 1,
+        fold_after: int | None = None,
     ) -> Markup:
         """``code`` highlighted, lines numbered from ``start_line``.
 
         The language comes from ``language``, else from ``filename``; text over
         the size limit is drawn as plain escaped lines; with neither, the text is drawn plain.
+        ``fold_after``: the lines past this many wait in an inert ``<template>`` until shown
+        (pair it with the ``p.code`` clamp of the same limit).
         """
         return highlight_module.render_code(
-            self._environment, code, language=language, filename=filename, start_line=start_line
+            self._environment,
+            code,
+            language=language,
+            filename=filename,
+            start_line=start_line,
+            fold_after=fold_after,
         )
 
     def diff(

@@ -245,6 +245,14 @@
     if (!words.length) { return []; }
     words.sort(function (a, b) { return b.length - a.length; });
     var pattern = new RegExp(words.map(escapeRegExp).join("|"), "gi");
+    // Folded rests of long texts that hold a match are drawn, so the match can be shown.
+    scope.querySelectorAll("template.more").forEach(function (more) {
+      pattern.lastIndex = 0;
+      if (pattern.test(more.content.textContent || "")) {
+        var clamp = more.closest(".clamp");
+        if (clamp) { unfold(clamp); } else { more.replaceWith(more.content); }
+      }
+    });
     var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
       acceptNode: function (node) {
         var parent = node.parentElement;
@@ -388,9 +396,17 @@
     selection.addRange(range);
   }
 
+  // The rest of a long text, code block or diff waits in an inert <template>: put it in place.
+  function unfold(container) {
+    container.querySelectorAll("template.more").forEach(function (more) {
+      more.replaceWith(more.content);
+    });
+  }
+
   function toggleExpand(b) {
     var clamp = b.previousElementSibling;
     if (!clamp || !clamp.classList.contains("clamp")) { return; }
+    unfold(clamp);
     var clamped = clamp.classList.toggle("is-clamped");
     var lines = b.getAttribute("data-lines");
     b.textContent = clamped ? "Show all " + lines + " lines" : "Show less";
