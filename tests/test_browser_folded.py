@@ -46,7 +46,7 @@ def browser() -> Iterator[Browser]:
 
 
 def _word(text: str, *, last: bool = False) -> str:
-    words = _WORD.findall(text)
+    words: list[str] = _WORD.findall(text)
     assert words, text[:200]
     return words[-1] if last else words[0]
 

@@ -266,10 +266,10 @@ def export_sessions(
         try:
             with _pool(count, start_method) as pool:
                 futures = {pool.submit(_export_one, jobs[i]): i for i in order}
-                by_index = {}
+                by_index: dict[int, ExportedSession] = {}
                 for future in as_completed(futures):
-                    index = futures[future]
-                    by_index[index] = done(future.result(), index)
+                    number = futures[future]
+                    by_index[number] = done(future.result(), number)
         finally:
             gc.unfreeze()
         results = [by_index[i] for i in range(len(jobs))]
