@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cclens.export import export_html
-from cclens.render.assets import static_files
 from cclens.export.bulk import export_sessions, output_names
 from cclens.parse import SessionFile, discover, load
+from cclens.render.assets import static_files
 
 from .conftest import CORPUS
 from .test_export import run, sample

@@ -239,8 +239,8 @@ class SessionRenderer:
         page = self.context(session)
         body = self._main(page)
         standalone = self.options.standalone
-        embed = self.options.embed_parts
-        data = self.data(session, parts=standalone if embed is None else embed) if self.lazy else None
+        embed = standalone if self.options.embed_parts is None else self.options.embed_parts
+        data = self.data(session, parts=embed) if self.lazy else None
         template = self.environment.get_template("page.html")
         return template.render(
             page=page,

@@ -29,6 +29,7 @@ __all__ = [
     "DATA_ELEMENT_ID",
     "Part",
     "PartStore",
+    "element_ids",
     "expand_page",
     "pack_parts",
     "page_data_json",
@@ -184,6 +185,14 @@ def page_data(html: str) -> dict[str, Any]:
         return {}
     data: dict[str, Any] = msgspec.json.decode(found.group(1))
     return data
+
+
+def element_ids(html: str) -> set[str]:
+    """Every element id a page has, drawn in it or in a folded part its map points to."""
+    drawn = set(re.findall(r' id="([^"]+)"', html))
+    packed = page_data(html).get("map")
+    mapped = decompress_json(packed)["ids"] if isinstance(packed, str) else {}
+    return drawn | set(mapped)
 
 
 def unpack_parts(html: str) -> dict[str, str]:

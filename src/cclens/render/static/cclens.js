@@ -498,7 +498,11 @@
       if (!element) { return null; }
       element.classList.add("is-target");
       window.setTimeout(function () { element.classList.remove("is-target"); }, 2500);
-      if (!terms.length) { return element; }
+      if (!terms.length) {
+        // A link to a tool call (the timeline, a background task) opens it.
+        var details = element.matches("section.tool") && element.querySelector(":scope > details.tool-details");
+        return details ? openDetails(details).then(function () { return element; }) : element;
+      }
       return highlightTerms(element, kind, terms).then(function (found) { return found || element; });
     }).then(function (result) {
       document.dispatchEvent(new CustomEvent("cclens:revealed", { detail: { id: id, element: result } }));
