@@ -47,6 +47,8 @@ class SessionRenderer:
         self.helpers = ViewHelpers(self.environment, self._nested)
         self.view_failures: list[str] = []
         self.parts = PartStore()
+        # Page contexts by session: the page, its parts and its map share them.
+        self._contexts: dict[int, PageContext] = {}
         # The subagent sessions being drawn, outermost first (by part id, or object id when
         # drawn in place): a part drawn later is drawn in the nesting it was registered in.
         self._scope: tuple[str, ...] = ()
@@ -155,8 +157,12 @@ class SessionRenderer:
     # Sessions --------------------------------------------------------------------------------
 
     def context(self, session: Session) -> PageContext:
-        """The page context of ``session`` with these options."""
-        return page_context(session, show_branches=self.options.show_branches)
+        """The page context of ``session`` with these options (made once per session)."""
+        found = self._contexts.get(id(session))
+        if found is None or found.session is not session:
+            found = page_context(session, show_branches=self.options.show_branches)
+            self._contexts[id(session)] = found
+        return found
 
     def _nested(self, session: Session) -> Part | None:
         """The items of a subagent session as a part; ``None`` when it is already being drawn
@@ -200,7 +206,7 @@ class SessionRenderer:
 
     def page_map(self, session: Session) -> PageMap:
         """Where each item and tool call of ``session`` is drawn (see :mod:`.page_map`)."""
-        return page_map(session, self.options)
+        return page_map(session, self.options, self.context)
 
     def body(self, session: Session) -> Markup:
         """The ``<main>`` element of ``session``'s page (folded parts registered, not drawn)."""

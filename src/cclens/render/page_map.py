@@ -15,10 +15,11 @@ drawn items, need no map).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .context import BranchView, ItemView, page_context
+from .context import BranchView, ItemView, PageContext, page_context
 
 if TYPE_CHECKING:
     from ..parse.session import Session, ToolCall
@@ -68,8 +69,13 @@ class PageMap:
 
 
 class _Walk:
-    def __init__(self, options: RenderOptions) -> None:
+    def __init__(
+        self, options: RenderOptions, context: Callable[[Session], PageContext] | None
+    ) -> None:
         self.options = options
+        self.context = context or (
+            lambda session: page_context(session, show_branches=options.show_branches)
+        )
         self.map = PageMap()
         self.seen: set[int] = set()
 
@@ -112,7 +118,7 @@ class _Walk:
         self.session(agent, inner, (*scope, inner))
 
     def session(self, session: Session, part: str | None, scope: tuple[str, ...]) -> None:
-        page = page_context(session, show_branches=self.options.show_branches)
+        page = self.context(session)
         if part is None:  # the page itself: its items in chunks
             size = max(1, self.options.chunk_items) if self.options.lazy else len(page.items) or 1
             for number, start in enumerate(range(0, len(page.items), size)):
@@ -126,8 +132,13 @@ class _Walk:
             self.agent(agent, part, scope)
 
 
-def page_map(session: Session, options: RenderOptions) -> PageMap:
-    """The map of ``session``'s page drawn with ``options``."""
-    walk = _Walk(options)
+def page_map(
+    session: Session,
+    options: RenderOptions,
+    context: Callable[[Session], PageContext] | None = None,
+) -> PageMap:
+    """The map of ``session``'s page drawn with ``options``; ``context`` gives each session's
+    page context (a renderer passes the ones it already made)."""
+    walk = _Walk(options, context)
     walk.session(session, None, ())
     return walk.map
