@@ -39,8 +39,8 @@ __all__ = [
 #: The id of the ``<script type="application/json">`` element that carries a page's data.
 DATA_ELEMENT_ID = "cclens-data"
 #: Parts are compressed in blocks of about this many characters of HTML: opening a part inflates
-#: one block (a few milliseconds), not the whole session.
-BLOCK_CHARS = 384_000
+#: one block (a millisecond or two), not the whole session.
+BLOCK_CHARS = 128_000
 
 
 @dataclass(frozen=True)

@@ -75,6 +75,23 @@
     return Promise.reject(new Error("part " + id + " is not in this page"));
   }
 
+  // While the reader reads, inflate the blocks one at a time (kept as text, not drawn), so
+  // opening anything later costs only putting it in place.
+  function warmBlocks() {
+    var packed = data.parts;
+    if (!packed || !packed.blocks || typeof DecompressionStream === "undefined") { return; }
+    var next = 0;
+    var idle = window.requestIdleCallback || function (fn) { return window.setTimeout(fn, 50); };
+    function step() {
+      while (next < packed.blocks.length && blocks[next]) { next++; }
+      if (next >= packed.blocks.length) { return; }
+      var number = next++;
+      blocks[number] = inflate(packed.blocks[number]).then(JSON.parse);
+      blocks[number].then(function () { idle(step); }, report);
+    }
+    idle(step);
+  }
+
   var loading = new WeakMap();
 
   // Draw the part an empty data-lazy element stands for (once; later calls share the promise).
@@ -527,6 +544,8 @@
     if (main && foldOpen()) { openTools(main); }
     watchChunks();
     window.cclens.ready = followLink(true).catch(report);
+    if (document.readyState === "complete") { warmBlocks(); }
+    else { window.addEventListener("load", warmBlocks); }
     window.addEventListener("hashchange", function () { followLink(false).catch(report); });
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); }
