@@ -28,6 +28,7 @@
   var data = {};
   try { data = dataElement ? JSON.parse(dataElement.textContent || "{}") : {}; } catch (error) { data = {}; }
   var blocks = {};
+  var fetched = {};
 
   function inflate(base64) {
     var binary = window.atob(base64);
@@ -66,11 +67,15 @@
       return blocks[number].then(function (block) { return block[id]; });
     }
     if (data.source) {
-      return window.fetch(data.source + encodeURIComponent(id), { headers: { Accept: "text/html" } })
-        .then(function (response) {
-          if (!response.ok) { throw new Error("HTTP " + response.status); }
-          return response.text();
-        });
+      if (!fetched[id]) {
+        fetched[id] = window.fetch(data.source + encodeURIComponent(id), { headers: { Accept: "text/html" } })
+          .then(function (response) {
+            if (!response.ok) { throw new Error("HTTP " + response.status); }
+            return response.text();
+          });
+        fetched[id].catch(function () { delete fetched[id]; });
+      }
+      return fetched[id];
     }
     return Promise.reject(new Error("part " + id + " is not in this page"));
   }
@@ -126,6 +131,16 @@
     }
     return null;
   }
+
+  // From a server, a part is asked for as soon as the pointer is over what opens it.
+  document.addEventListener("pointerover", function (event) {
+    if (!data.source || !(event.target instanceof Element)) { return; }
+    var summary = event.target.closest("summary");
+    var details = summary && summary.parentElement;
+    if (!details || details.tagName !== "DETAILS" || details.open) { return; }
+    var lazy = lazyChild(details);
+    if (lazy && !lazy.hasAttribute("data-ready")) { fetchPart(lazy.getAttribute("data-lazy")).catch(function () {}); }
+  });
 
   // Opening a folded block draws what it holds.
   document.addEventListener("toggle", function (event) {
