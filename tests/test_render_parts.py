@@ -141,3 +141,43 @@ def test_a_part_store_draws_each_part_once_with_its_parent() -> None:
     assert store.draw_all() == {"outer": "outer", "inner": "inner"}
     assert store.parent_of("inner") == "outer" and store.parent_of("outer") is None
     assert store.draw("inner") == "inner" and drawn == ["outer", "inner"]
+
+
+def test_the_web_app_draws_any_part_on_request(tmp_path: Path) -> None:
+    import httpx
+
+    from .test_index_layout import make_claude_dir
+    from .test_web import running
+
+    root = make_claude_dir(CORPUS, tmp_path / "claude")
+    key = "ef958aa1-0e93-49f0-bb71-150f63befcd1"
+    session = load(next(f for f in discover(root).sessions if f.session_id == key))
+    renderer = SessionRenderer(RenderOptions(standalone=False))
+    skeleton = str(renderer.body(session))
+    found = renderer.page_map(session)
+    late_call = next(c for c in session.tool_calls.values() if f"tool-{c.id}" in found.ids)
+    agent = session.subagents[0]
+    with running([root], tmp_path / "index.db", watch=False) as server:
+        base = server.url.rstrip("/") + f"/sessions/{key}"
+        with httpx.Client(timeout=60) as client:
+            page = client.get(base).text
+            data = page_data(page)
+            assert data["source"] == f"/sessions/{key}/parts/" and "parts" not in data
+            assert f'id="tool-{late_call.id}"' not in page  # in a chunk not drawn yet
+            # Asked for before the chunk holding it: drawn all the same.
+            body = client.get(f"{base}/parts/t.{late_call.id}")
+            assert body.status_code == 200 and body.headers["content-type"].startswith("text/html")
+            assert 'data-part="input"' in body.text or "tool-input" in body.text
+            # A subagent's conversation, asked for before its call was opened.
+            nested = client.get(f"{base}/parts/a.{agent.agent_id}")
+            assert nested.status_code == 200 and "<article" in nested.text
+            # A record's JSON inside a later chunk: found through the item's place in the map.
+            event = next(
+                v.anchor
+                for v in renderer.context(session).items
+                if v.role == "event" and v.anchor in found.ids
+            )
+            raw = client.get(f"{base}/parts/r.{event}")
+            assert raw.status_code == 200 and 'class="json"' in raw.text
+            assert client.get(f"{base}/parts/t.no-such-call").status_code == 404
+    assert 'data-lazy="c.1"' in skeleton

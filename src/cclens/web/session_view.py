@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
+import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -69,6 +70,24 @@ class SessionRenderer(Protocol):
     def policy(self) -> str | None: ...
 
 
+#: Parts held inside an item, named ``[<scope>.]<kind>.<anchor>[.<n>]`` (a record's JSON,
+#: thinking, a compaction summary): the item's place in the map finds them.
+_ITEM_PART = re.compile(r"(?:^|\.)(?P<kind>[rks])\.(?P<anchor>[^.]+)(?:\.\d+)?$")
+
+
+def _outer_parts(part_id: str, found: Any) -> list[str]:
+    """The parts to draw, outermost first, for ``part_id`` to be registered."""
+    chain: list[str] = []
+    current = part_id
+    while current in found.parents and current not in chain:
+        current = found.parents[current]
+        chain.append(current)
+    item = _ITEM_PART.search(part_id)
+    if not chain and item is not None:
+        chain = found.chain(item.group("anchor"))[::-1]
+    return chain[::-1]
+
+
 class PackageRenderer:
     """The session view of :mod:`cclens.render`: folded parts drawn when the page asks."""
 
@@ -90,19 +109,14 @@ class PackageRenderer:
         lock = threading.Lock()
 
         def part(part_id: str) -> str | None:
-            # Drawing registers the parts inside: a part not known yet is drawn once its
-            # enclosing parts are (the map says which), else after drawing every part.
+            # Drawing a part registers the parts inside it: a part not known yet is drawn once
+            # the parts around it are (the map says which), never by drawing everything.
             with lock:
                 parts = renderer.parts
                 if part_id not in parts:
-                    chain = [part_id]
-                    while chain[-1] in found.parents and chain[-1] not in parts:
-                        chain.append(found.parents[chain[-1]])
-                    for outer in reversed(chain[1:]):
+                    for outer in _outer_parts(part_id, found):
                         if outer in parts:
                             parts.draw(outer)
-                    if part_id not in parts:
-                        parts.draw_all()
                 return parts.draw(part_id) if part_id in parts else None
 
         return DrawnSession(body, data, part)
