@@ -140,7 +140,13 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=ROUTES,
         middleware=[
-            Middleware(Guard, allowed_hosts=settings.allowed_hosts(), policy=policy),
+            Middleware(
+                Guard,
+                allowed_hosts=settings.allowed_hosts(),
+                policy=policy,
+                token=settings.token,
+                port=settings.port,
+            ),
         ],
         exception_handlers={404: _not_found},
         lifespan=lifespan,
