@@ -6,11 +6,12 @@ import contextlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from jinja2 import Environment
 from starlette.requests import Request
 
+from ..analytics.period import DateError, parse_moment
 from ..index import Index, SearchFilters
 from ..parse import Item, Session
 from .assets import Asset
@@ -102,18 +103,15 @@ def app_state(request: Request) -> AppState:
     return state
 
 
-def _date(text: str, *, end: bool) -> datetime | None:
-    if not text:
+def _date(name: str, text: str, problems: list[str], *, end: bool) -> datetime | None:
+    """A search bound, as ``cclens search`` reads it (UTC unless the text says otherwise)."""
+    if not text.strip():
         return None
     try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
+        return parse_moment(text, end=end, zone=UTC)
+    except DateError as error:
+        problems.append(f"{name}: {error}")
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    if end and len(text) == len("2025-06-01"):
-        moment += timedelta(days=1)  # a bare end date includes that day
-    return moment
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,13 +125,19 @@ class SearchRequest:
     #: The raw parameters, to fill the form again.
     since: str = ""
     until: str = ""
+    #: What cannot be used in the parameters (a date that is not one): answered with a 400.
+    problem: str = ""
 
 
 def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
-    """Read ``q``, ``project``, ``since``, ``until``, ``tool``, ``kind``, ``errors``, ``offset``."""
+    """Read ``q``, ``project``, ``since``, ``until``, ``tool``, ``kind``, ``errors``, ``offset``.
+
+    A date that cannot be read is left out of the filters and named in ``problem``.
+    """
     params = request.query_params
     kinds = tuple(kind for kind in params.getlist("kind") if kind)
     since, until = params.get("since", ""), params.get("until", "")
+    problems: list[str] = []
     try:
         offset = max(int(params.get("offset", "0")), 0)
     except ValueError:
@@ -142,10 +146,12 @@ def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
         limit = min(max(int(params.get("limit", str(limit))), 1), 500)
     filters = SearchFilters(
         project=params.get("project") or None,
-        since=_date(since, end=False),
-        until=_date(until, end=True),
+        since=_date("since", since, problems, end=False),
+        until=_date("until", until, problems, end=True),
         tool=params.get("tool") or None,
         kinds=kinds,
         errors_only=params.get("errors") in ("1", "on", "true", "yes"),
     )
-    return SearchRequest(params.get("q", ""), filters, offset, limit, since, until)
+    return SearchRequest(
+        params.get("q", ""), filters, offset, limit, since, until, "; ".join(problems)
+    )
