@@ -317,8 +317,7 @@ def main() -> None:
         end_rss = _rss_mb(server.pid)
         growth = end_rss - start_rss
         print(
-            f"server RSS over the whole run: {start_rss:.0f} -> {end_rss:.0f} MB "
-            f"({growth:+.0f} MB)"
+            f"server RSS over the whole run: {start_rss:.0f} -> {end_rss:.0f} MB ({growth:+.0f} MB)"
         )
         print(json.dumps({"rss_start_mb": round(start_rss), "rss_end_mb": round(end_rss)}))
     finally:

@@ -87,7 +87,7 @@ def test_commands_take_the_edges(tmp_path: Path, option: str, text: str) -> None
     db = tmp_path / "index.db"
     claude = tmp_path / "claude"
     claude.mkdir()
-    code, out, err = run("search", "anything", option, text, "--db", db, "--claude-dir", claude)
+    code, _, err = run("search", "anything", option, text, "--db", db, "--claude-dir", claude)
     assert code == 0, err
     code, _, err = run("stats", option, text, "--claude-dir", claude)
     assert code == 0, err

@@ -24,6 +24,13 @@ class IndexUnusable(Exception):
         self.hint = hint
 
 
+#: SQLite's page cache per connection, in KiB: the writer's holds what a large update works
+#: on; a reader's (a pool holds several, see cclens.index.pool) is enough for the pages a
+#: request reads again, and the operating system caches the file for all of them.
+WRITER_CACHE_KIB = 32768
+READER_CACHE_KIB = 8192
+
+
 def _configure(connection: sqlite3.Connection, *, writer: bool) -> None:
     # WAL lets the web app read while the indexer writes; NORMAL is durable enough in WAL mode
     # (a power cut can lose the last transactions, never corrupt) and much faster than FULL.
@@ -35,7 +42,10 @@ def _configure(connection: sqlite3.Connection, *, writer: bool) -> None:
             connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("PRAGMA synchronous = NORMAL")
     connection.execute("PRAGMA temp_store = MEMORY")
-    connection.execute("PRAGMA cache_size = -32768")
+    cache = WRITER_CACHE_KIB if writer else READER_CACHE_KIB
+    connection.execute(f"PRAGMA cache_size = -{cache}")
+    if not writer:
+        connection.execute("PRAGMA query_only = 1")  # a reader never writes, by mistake or not
 
 
 def _check(connection: sqlite3.Connection, path: Path) -> int:

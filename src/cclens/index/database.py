@@ -4,51 +4,59 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..parse import Session
 from . import queries
 from .connection import connect
 from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
+from .pool import POOL_SIZE, ConnectionPool
 from .queries import ProjectSummary, SessionSummary, Totals
 from .search import SearchFilters, SearchHit, search
-from .stored import load_stored, restore_files
+from .stored import build_stored, read_stored, restore_files
 
 
 class Index:
     """A cclens index file.
 
-    Opening it checks the file and migrates an older schema (see :func:`connect`). Each thread
-    gets its own SQLite connection, so the web app's request threads read while its indexing
-    thread writes.
+    Opening it checks the file and migrates an older schema (see :func:`connect`). Reads go
+    through a bounded pool of connections (``pool_size``, shared by every thread: the web
+    app's request threads read while its indexing thread writes on a connection of its own).
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, pool_size: int = POOL_SIZE) -> None:
         self.path = Path(path)
-        self._lock = threading.Lock()
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
         self._update_lock = threading.Lock()
-        self.connection()  # fail now, with a clear message, on a damaged or foreign file
+        # The writer first: it creates or migrates the file, and fails now, with a clear
+        # message, on a damaged or foreign one.
+        self._writer: sqlite3.Connection | None = connect(self.path)
+        self._pool = ConnectionPool(lambda: connect(self.path, writer=False), pool_size)
 
-    def connection(self) -> sqlite3.Connection:
-        """This thread's connection to the index."""
-        found: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if found is None:
-            found = connect(self.path)
-            self._local.connection = found
-            with self._lock:
-                self._connections.append(found)
-        return found
+    @contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        """A read connection from the pool, for this thread until the block ends."""
+        with self._pool.lease() as leased:
+            yield leased
+
+    @property
+    def open_connections(self) -> int:
+        """Connections open now: the pool's and the writer's."""
+        return self._pool.opened + (self._writer is not None)
+
+    def _writing(self) -> sqlite3.Connection:
+        if self._writer is None:
+            self._writer = connect(self.path)
+        return self._writer
 
     def close(self) -> None:
-        """Close every connection opened through this object."""
-        with self._lock:
-            for connection in self._connections:
-                connection.close()
-            self._connections.clear()
-        self._local = threading.local()
+        """Close every connection (one leased at this moment closes when it is given back)."""
+        self._pool.close()
+        with self._update_lock:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
 
     def __enter__(self) -> Index:
         return self
@@ -73,7 +81,7 @@ class Index:
         """
         with self._update_lock:
             return update_index(
-                self.connection(),
+                self._writing(),
                 self.path,
                 roots,
                 workers=workers,
@@ -84,33 +92,41 @@ class Index:
 
     def projects(self) -> list[ProjectSummary]:
         """Every project, the most recently active first."""
-        return queries.list_projects(self.connection())
+        with self.connection() as connection:
+            return queries.list_projects(connection)
 
     def project(self, slug: str) -> ProjectSummary | None:
         """One project by its folder name."""
-        return queries.get_project(self.connection(), slug)
+        with self.connection() as connection:
+            return queries.get_project(connection, slug)
 
     def sessions(self, project: str) -> list[SessionSummary]:
         """A project's sessions, the most recent first."""
-        return queries.project_sessions(self.connection(), project)
+        with self.connection() as connection:
+            return queries.project_sessions(connection, project)
 
     def session(self, key: str) -> SessionSummary | None:
         """One session's summary by its key."""
-        return queries.get_session(self.connection(), key)
+        with self.connection() as connection:
+            return queries.get_session(connection, key)
 
     def find(self, text: str) -> list[SessionSummary]:
         """Sessions named by a key, session id, transcript path or id prefix."""
-        return queries.find_sessions(self.connection(), text)
+        with self.connection() as connection:
+            return queries.find_sessions(connection, text)
 
     def load(self, key: str) -> Session | None:
         """The whole session, assembled from the stored bytes (archived sessions too)."""
-        connection = self.connection()
-        row = queries.session_row(connection, key)
-        return load_stored(connection, row) if row is not None else None
+        with self.connection() as connection:
+            row = queries.session_row(connection, key)
+            stored = read_stored(connection, row) if row is not None else None
+        # Assembled after the connection went back to the pool: that is the slow part.
+        return build_stored(stored) if stored is not None else None
 
     def file_lines(self, key: str) -> dict[str, int]:
         """For each stored file of a session, the line number stored up to."""
-        return queries.file_lines(self.connection(), key)
+        with self.connection() as connection:
+            return queries.file_lines(connection, key)
 
     def search(
         self,
@@ -121,16 +137,18 @@ class Index:
         offset: int = 0,
     ) -> list[SearchHit]:
         """The best matches for ``text`` (see :func:`cclens.index.search.search`)."""
-        return search(self.connection(), text, filters, limit=limit, offset=offset)
+        with self.connection() as connection:
+            return search(connection, text, filters, limit=limit, offset=offset)
 
     def restore(self, key: str, out_dir: Path, *, overwrite: bool = False) -> list[Path]:
         """Write a session's files back under ``out_dir``, byte for byte; the paths written."""
-        connection = self.connection()
-        row = queries.session_row(connection, key)
-        if row is None:
-            raise KeyError(key)
-        return restore_files(connection, row, out_dir, overwrite=overwrite)
+        with self.connection() as connection:
+            row = queries.session_row(connection, key)
+            if row is None:
+                raise KeyError(key)
+            return restore_files(connection, row, out_dir, overwrite=overwrite)
 
     def totals(self) -> Totals:
         """How much the index holds."""
-        return queries.totals(self.connection())
+        with self.connection() as connection:
+            return queries.totals(connection)

@@ -62,6 +62,8 @@ class StoredFile:
     parent_session_id: str | None = None
     meta: bytes | None = None
     read: ReadResult | None = None
+    #: The stored bytes, between reading them from the index and decoding them.
+    data: bytes | None = None
     #: Line number reached in the file (resumes an incremental read).
     lines: int = 0
     size: int = 0
@@ -181,8 +183,9 @@ def stored_files(
     return found
 
 
-def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | None:
-    """The session with row id ``session_row``, assembled from its stored bytes."""
+def read_stored(connection: sqlite3.Connection, session_row: int) -> StoredSession | None:
+    """The files of the session with row id ``session_row``, their stored bytes read (the
+    part of loading a session that needs the database)."""
     row = connection.execute(
         "SELECT s.session_id, p.slug FROM sessions s JOIN projects p ON p.id = s.project "
         "WHERE s.id = ?",
@@ -192,12 +195,26 @@ def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | N
         return None
     stored = StoredSession(row[0], row[1])
     for _, stored_file, data in stored_files(connection, session_row):
-        if stored_file.role in ("session", "subagent"):
-            stored_file.read = read_data(stored_file.path, data)
+        stored_file.data = data
         stored.files.append(stored_file)
+    return stored
+
+
+def build_stored(stored: StoredSession) -> Session | None:
+    """The session assembled from what :func:`read_stored` read (no database needed)."""
+    for stored_file in stored.files:
+        if stored_file.role in ("session", "subagent") and stored_file.data is not None:
+            stored_file.read = read_data(stored_file.path, stored_file.data)
+            stored_file.data = None
     if not any(f.role == "session" for f in stored.files):
         return None
     return build_session(stored)
+
+
+def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | None:
+    """The session with row id ``session_row``, assembled from its stored bytes."""
+    stored = read_stored(connection, session_row)
+    return build_stored(stored) if stored is not None else None
 
 
 def _safe_relative(relative: str) -> PurePosixPath:

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -124,6 +125,8 @@ def create_app(settings: Settings) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Handlers run on the event loop's thread pool: bounded here, not at anyio's 40.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         broker.bind(asyncio.get_running_loop())
         indexer.start()
         try:

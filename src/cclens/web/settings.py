@@ -38,6 +38,9 @@ class Settings:
     #: The access token every request must carry (``None``: none needed). ``cclens serve``
     #: sets one when it listens beyond this machine, unless told ``--no-auth``.
     token: str | None = None
+    #: Threads that answer requests (every handler reads the index and draws in Python, one
+    #: core at a time: more threads only hold more memory and take turns more often).
+    threads: int = 8
 
     @property
     def loopback(self) -> bool:

@@ -23,6 +23,13 @@ from .settings import Settings
 from .stats_store import StatsStore
 
 _CACHED_SESSIONS = 6
+#: Sessions loaded or drawn at once. Each holds a whole session in memory while it is worked
+#: on, and the work is Python (one core at a time): forty request threads doing it together
+#: only multiply the memory and make every one of them slower.
+_HEAVY_AT_ONCE = 2
+#: Locks spread over the sessions, so that requests for the same session wait for one load
+#: and one drawing instead of each doing its own.
+_STRIPES = 64
 
 
 @dataclass(slots=True)
@@ -59,6 +66,19 @@ class AppState:
     permissions_worker: Background
     _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _heavy: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(_HEAVY_AT_ONCE)
+    )
+    _stripes: list[threading.Lock] = field(
+        default_factory=lambda: [threading.Lock() for _ in range(_STRIPES)]
+    )
+
+    def _cached(self, key: str, revision: int) -> Rendered | None:
+        with self._lock:
+            found = self._cache.get((key, revision))
+            if found is not None:
+                self._cache.move_to_end((key, revision))
+            return found
 
     def fragment(self, rendered: Rendered, items: list[Item]) -> str:
         """Items of a session drawn again, by the view that drew (or would draw) its page."""
@@ -67,32 +87,39 @@ class AppState:
 
     def loaded(self, key: str, revision: int) -> Rendered | None:
         """The session ``key`` at ``revision``, loaded from the index (cached)."""
-        with self._lock:
-            found = self._cache.get((key, revision))
+        found = self._cached(key, revision)
+        if found is not None:
+            return found
+        with self._stripes[hash(key) % _STRIPES]:
+            found = self._cached(key, revision)  # loaded while this request waited
             if found is not None:
-                self._cache.move_to_end((key, revision))
                 return found
-        session = self.index.load(key)
-        if session is None:
-            return None
-        loaded = Rendered(session)
-        with self._lock:
-            self._cache[(key, revision)] = loaded
-            while len(self._cache) > _CACHED_SESSIONS:
-                self._cache.popitem(last=False)
-        return loaded
+            with self._heavy:
+                session = self.index.load(key)
+            if session is None:
+                return None
+            loaded = Rendered(session)
+            with self._lock:
+                self._cache[(key, revision)] = loaded
+                while len(self._cache) > _CACHED_SESSIONS:
+                    self._cache.popitem(last=False)
+            return loaded
 
     def rendered(self, key: str, revision: int) -> Rendered | None:
         """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
-        try:
-            body = self.renderer.body(loaded.session)
-        except Exception as error:  # shown on the page, over the plain view
-            loaded.problem = f"{type(error).__name__}: {error}"
-            body = self.fallback.body(loaded.session)
-        loaded.body = body
+        with self._stripes[hash(key) % _STRIPES]:
+            if loaded.body is not None:  # drawn while this request waited
+                return loaded
+            with self._heavy:
+                try:
+                    body = self.renderer.body(loaded.session)
+                except Exception as error:  # shown on the page, over the plain view
+                    loaded.problem = f"{type(error).__name__}: {error}"
+                    body = self.fallback.body(loaded.session)
+            loaded.body = body
         return loaded
 
 
