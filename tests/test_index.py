@@ -433,6 +433,9 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP TABLE documents_text")
     connection.execute("DROP TABLE documents")
+    connection.execute("DROP TABLE version_chunks")
+    connection.execute("DROP TABLE file_versions")
+    connection.execute("ALTER TABLE files DROP COLUMN digest")
     connection.execute("DELETE FROM migrations WHERE number > 1")
     connection.close()
     transcript(claude_dir, SMALL).unlink()  # archived sessions must become searchable too

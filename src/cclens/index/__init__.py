@@ -22,6 +22,7 @@ from .location import (
 from .queries import ProjectSummary, SessionSummary, Totals
 from .schema import LATEST as SCHEMA_VERSION
 from .search import SearchError, SearchFilters, SearchHit, quote_query
+from .versions import SessionVersion
 
 __all__ = [
     "DOCUMENT_KINDS",
@@ -39,6 +40,7 @@ __all__ = [
     "SearchFilters",
     "SearchHit",
     "SessionSummary",
+    "SessionVersion",
     "Totals",
     "UpdateReport",
     "WriteRefused",

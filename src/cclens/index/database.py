@@ -16,6 +16,7 @@ from .pool import POOL_SIZE, ConnectionPool
 from .queries import ProjectSummary, SessionSummary, Totals
 from .search import SearchFilters, SearchHit, search
 from .stored import build_stored, read_stored, restore_files
+from .versions import SessionVersion, list_versions
 
 
 class Index:
@@ -140,13 +141,30 @@ class Index:
         with self.connection() as connection:
             return search(connection, text, filters, limit=limit, offset=offset)
 
-    def restore(self, key: str, out_dir: Path, *, overwrite: bool = False) -> list[Path]:
-        """Write a session's files back under ``out_dir``, byte for byte; the paths written."""
+    def restore(
+        self, key: str, out_dir: Path, *, overwrite: bool = False, version: int | None = None
+    ) -> list[Path]:
+        """Write a session's files back under ``out_dir``, byte for byte; the paths written.
+
+        ``version``: one of :meth:`versions` (the newest when ``None``).
+        """
         with self.connection() as connection:
             row = queries.session_row(connection, key)
             if row is None:
                 raise KeyError(key)
-            return restore_files(connection, row, out_dir, overwrite=overwrite)
+            return restore_files(connection, row, out_dir, overwrite=overwrite, version=version)
+
+    def versions(self, key: str) -> list[SessionVersion]:
+        """The versions of a session the index kept, the oldest first and the newest last.
+
+        A session has one version until one of its files changes other than by growing (see
+        :mod:`cclens.index.versions`).
+        """
+        with self.connection() as connection:
+            row = queries.session_row(connection, key)
+            if row is None:
+                raise KeyError(key)
+            return list_versions(connection, row)
 
     def totals(self) -> Totals:
         """How much the index holds."""

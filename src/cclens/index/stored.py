@@ -225,22 +225,42 @@ def _safe_relative(relative: str) -> PurePosixPath:
 
 
 def restore_files(
-    connection: sqlite3.Connection, session_row: int, out_dir: Path, *, overwrite: bool = False
+    connection: sqlite3.Connection,
+    session_row: int,
+    out_dir: Path,
+    *,
+    overwrite: bool = False,
+    version: int | None = None,
 ) -> list[Path]:
     """Write every stored file of a session under ``out_dir``, byte for byte.
 
     The session file, its subagent files (and their ``.meta.json`` sidecars) and workflow
-    journals keep their layout relative to the session's folder. Raises ``FileExistsError``
-    when a file would be replaced and ``overwrite`` is false; nothing is written then.
+    journals keep their layout relative to the session's folder. ``version``: the number of a
+    version the index kept (see :mod:`cclens.index.versions`); the newest when ``None``.
+    Raises ``FileExistsError`` when a file would be replaced and ``overwrite`` is false;
+    nothing is written then, and ``ValueError`` for a version the session does not have.
     """
+    # Imported here: cclens.index.versions reads chunks with this module's decompress.
+    from .versions import kept_for, list_versions, version_bytes
+
+    kept = {}
+    if version is not None:
+        newest = list_versions(connection, session_row)[-1].number
+        if not 1 <= version <= newest:
+            raise ValueError(f"no version {version}: this session has versions 1 to {newest}")
+        kept = kept_for(connection, session_row, version)
     files = stored_files(connection, session_row)
     planned: list[tuple[Path, bytes]] = []
-    for _, stored_file, data in files:
+    for file_id, stored_file, data in files:
+        meta = stored_file.meta
+        older = kept.get(file_id)
+        if older is not None:
+            data, meta = version_bytes(connection, older.version_id), older.meta
         target = out_dir.joinpath(*_safe_relative(stored_file.relative).parts)
         planned.append((target, data))
-        if stored_file.meta is not None:
+        if meta is not None:
             name = target.name.removesuffix(".jsonl") + ".meta.json"
-            planned.append((target.with_name(name), stored_file.meta))
+            planned.append((target.with_name(name), meta))
     if not overwrite:
         existing = [target for target, _ in planned if target.exists()]
         if existing:
