@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -104,10 +106,55 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
         yield advance
 
 
+class _Terminated(Exception):
+    """SIGTERM arrived during an update."""
+
+
+@contextmanager
+def _stop_on_terminate() -> Iterator[None]:
+    """Turn SIGTERM into an exception, so an update rolls back and its workers stop with it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: object) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def update(index: Index, roots: list[Path], *, show_progress: bool) -> UpdateReport:
-    """Run an update, with a progress bar when stderr is a terminal."""
-    with progress_bar(show_progress) as advance:
-        return index.update(roots, progress=advance)
+    """Run an update, with a progress bar when stderr is a terminal.
+
+    Another update of the same index (another ``cclens index``, or ``cclens serve`` indexing)
+    is waited for, and said so on stderr. Interrupted (Ctrl-C, SIGTERM), the update rolls back
+    what it had not committed and the command ends with one line.
+    """
+    told = False
+
+    def waiting(seconds: float) -> None:
+        nonlocal told
+        if not told:
+            told = True
+            click.echo(
+                f"cclens: another cclens is updating {index.path}; waiting for it to finish",
+                err=True,
+            )
+
+    try:
+        with _stop_on_terminate(), progress_bar(show_progress) as advance:
+            return index.update(roots, progress=advance, waiting=waiting)
+    except (KeyboardInterrupt, _Terminated) as stop:
+        click.echo(
+            "cclens: update interrupted; the index keeps what it had committed before "
+            "(run cclens index again to finish)",
+            err=True,
+        )
+        raise SystemExit(143 if isinstance(stop, _Terminated) else 130) from None
 
 
 def report_problems(report: UpdateReport) -> None:

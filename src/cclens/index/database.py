@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -73,8 +73,10 @@ class Index:
         progress: Progress | None = None,
         pool_threshold: int = POOL_THRESHOLD,
         changed: Collection[Path | str] | None = None,
+        waiting: Callable[[float], None] | None = None,
     ) -> UpdateReport:
-        """Read what changed under ``roots`` (one update at a time per ``Index`` object).
+        """Read what changed under ``roots`` (one update at a time per index file, across
+        processes: ``waiting(seconds)`` is called while another one runs).
 
         See :func:`cclens.index.ingest.update_index`. A large update starts worker processes
         with ``multiprocessing``'s "spawn" method, so a script calling this must guard its
@@ -89,6 +91,7 @@ class Index:
                 progress=progress,
                 pool_threshold=pool_threshold,
                 changed=changed,
+                waiting=waiting,
             )
 
     def projects(self) -> list[ProjectSummary]:
