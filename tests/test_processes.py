@@ -58,7 +58,7 @@ def test_two_index_commands_at_once_wait_for_each_other(claude_dir: Path, tmp_pa
         second = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(3)
         assert second.poll() is None  # waiting, not failing
-    out, err = second.communicate(timeout=120)
+    _, err = second.communicate(timeout=120)
     assert second.returncode == 0, err
     assert b"waiting for it to finish" in err and err.count(b"waiting") == 1
     assert b"Traceback" not in err

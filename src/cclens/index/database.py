@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..parse import Session
 from . import queries
-from .connection import connect
+from .connection import (
+    READ_ONLY_HINT,
+    IndexReadOnly,
+    IndexUnusable,
+    connect,
+    is_damaged,
+    problem,
+)
 from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
+from .locking import UpdateLockError
 from .pool import POOL_SIZE, ConnectionPool
 from .queries import ProjectSummary, SessionSummary, Totals
 from .search import SearchFilters, SearchHit, search
@@ -30,16 +39,33 @@ class Index:
     def __init__(self, path: Path | str, *, pool_size: int = POOL_SIZE) -> None:
         self.path = Path(path)
         self._update_lock = threading.Lock()
+        #: On a medium cclens cannot write (a read-only file, folder or file system), the index
+        #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
+        self.read_only = False
         # The writer first: it creates or migrates the file, and fails now, with a clear
         # message, on a damaged or foreign one.
-        self._writer: sqlite3.Connection | None = connect(self.path)
+        self._writer: sqlite3.Connection | None = None
+        try:
+            self._writer = connect(self.path)
+        except IndexReadOnly:
+            self.read_only = True
         self._pool = ConnectionPool(lambda: connect(self.path, writer=False), pool_size)
+        if self.read_only:
+            with self.connection():
+                pass  # check now that it can at least be read
 
     @contextmanager
     def connection(self) -> Iterator[sqlite3.Connection]:
-        """A read connection from the pool, for this thread until the block ends."""
+        """A read connection from the pool, for this thread until the block ends.
+
+        SQLite's failures inside the block become :class:`IndexUnusable`, whose one-line
+        message says what failed and what to do (damage, a read-only or full disk…).
+        """
         with self._pool.lease() as leased:
-            yield leased
+            try:
+                yield leased
+            except sqlite3.DatabaseError as error:
+                raise problem(self.path, error) from error
 
     @property
     def open_connections(self) -> int:
@@ -47,6 +73,8 @@ class Index:
         return self._pool.opened + (self._writer is not None)
 
     def _writing(self) -> sqlite3.Connection:
+        if self.read_only:
+            raise IndexReadOnly(self.path, "the index is read-only", READ_ONLY_HINT)
         if self._writer is None:
             self._writer = connect(self.path)
         return self._writer
@@ -83,16 +111,51 @@ class Index:
         entry point with ``if __name__ == "__main__":``.
         """
         with self._update_lock:
-            return update_index(
-                self._writing(),
-                self.path,
-                roots,
-                workers=workers,
-                progress=progress,
-                pool_threshold=pool_threshold,
-                changed=changed,
-                waiting=waiting,
-            )
+            try:
+                return update_index(
+                    self._writing(),
+                    self.path,
+                    roots,
+                    workers=workers,
+                    progress=progress,
+                    pool_threshold=pool_threshold,
+                    changed=changed,
+                    waiting=waiting,
+                )
+            except sqlite3.DatabaseError as error:
+                raise problem(self.path, error) from error
+            except UpdateLockError as error:
+                raise IndexReadOnly(self.path, str(error), READ_ONLY_HINT) from error
+
+    def check(self, *, every: float | None = None) -> bool:
+        """Check the whole file for damage with SQLite's ``PRAGMA quick_check`` (a few seconds
+        per GB); raise :class:`IndexUnusable` (advising ``--rebuild``) when it is damaged.
+
+        ``every``: only when the last check is older than this many seconds (a new index
+        counts as checked when it is first seen). Returns whether the check ran.
+        """
+        now = time.time()
+        with self.connection() as connection:
+            row = connection.execute("SELECT value FROM meta WHERE key = 'checked'").fetchone()
+        last = float(row[0]) if row is not None else None
+        if every is not None and (last is None or now - last < every):
+            if last is None and not self.read_only:
+                self._record_check(now)
+            return False
+        if is_damaged(self.path):
+            raise IndexUnusable(self.path, "the index file is damaged (PRAGMA quick_check)")
+        if not self.read_only:
+            self._record_check(now)
+        return True
+
+    def _record_check(self, moment: float) -> None:
+        with self._update_lock:
+            try:
+                self._writing().execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('checked', ?)", (moment,)
+                )
+            except sqlite3.DatabaseError as error:
+                raise problem(self.path, error) from error
 
     def projects(self) -> list[ProjectSummary]:
         """Every project, the most recently active first."""

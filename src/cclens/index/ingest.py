@@ -294,9 +294,17 @@ def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        connection.execute("ROLLBACK")
+        _rollback(connection)
         raise
     connection.execute("COMMIT")
+
+
+def _rollback(connection: sqlite3.Connection) -> None:
+    """Roll back the transaction under way, if SQLite has not already (it does by itself after
+    a full disk or an I/O error): the error that stopped the update is the one to report."""
+    if connection.in_transaction:
+        with suppress(sqlite3.Error):
+            connection.execute("ROLLBACK")
 
 
 def _is_empty(connection: sqlite3.Connection) -> bool:
@@ -354,7 +362,7 @@ def _write(
         report.archived = mark_missing(connection, plan.missing, time.time())
         connection.execute("COMMIT")
     except BaseException:
-        connection.execute("ROLLBACK")
+        _rollback(connection)
         raise
     finally:
         if bulk and first:

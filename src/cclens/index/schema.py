@@ -263,7 +263,8 @@ def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Mig
                 (migration.number, migration.name, time.time()),
             )
         except BaseException:
-            connection.execute("ROLLBACK")
+            if connection.in_transaction:  # SQLite rolls back by itself after some errors
+                connection.execute("ROLLBACK")
             raise
         connection.execute("COMMIT")
         done.append(migration)

@@ -169,6 +169,11 @@ class Indexer(threading.Thread):
         return report
 
     def run(self) -> None:
+        if self.index.read_only:
+            # Served as it is: nothing can be written to it, so nothing is indexed or watched.
+            self.status.error = f"{self.index.path} is read-only: shown as it is, not updated"
+            self.ready.set()
+            return
         self.update()
         self.ready.set()
         if not self.watch_files:
