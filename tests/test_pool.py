@@ -39,8 +39,9 @@ def test_many_threads_share_a_few_connections(corpus: Path, tmp_path: Path) -> N
                 loaded = list(threads.map(index.load, keys))
                 assert all(session is not None for session in loaded)
                 list(threads.map(lambda _: index.search("error"), range(40)))
-        assert index.open_connections <= 4  # three readers and the writer
-        assert _descriptors_on(index.path) <= 4
+        # Three readers, the writer, and the connection that notices changes.
+        assert index.open_connections <= 5
+        assert _descriptors_on(index.path) <= 5
     assert _descriptors_on(tmp_path / "index.db") == 0
 
 
@@ -102,7 +103,21 @@ def test_the_server_keeps_its_connections_and_threads_bounded(corpus: Path, tmp_
             with ThreadPoolExecutor(40) as clients:
                 assert set(clients.map(burst, range(120))) == {200}
         index = server.app.state.cclens.index
-        assert index.open_connections <= 5
-        assert _descriptors_on(db) <= 5
+        assert index.open_connections <= 6
+        assert _descriptors_on(db) <= 6
         workers = [t for t in threading.enumerate() if t.name.startswith("AnyIO worker")]
         assert 0 < len(workers) <= server.settings.threads
+
+
+def test_lists_of_the_whole_index_follow_every_change(corpus: Path, tmp_path: Path) -> None:
+    db = tmp_path / "index.db"
+    with Index(db) as reader, Index(db) as writer:
+        assert reader.totals().sessions == 0 and reader.projects() == []
+        writer.update([corpus], workers=1)  # another connection (another process, say)
+        assert reader.totals() == writer.totals()
+        assert reader.totals().sessions > 100
+        assert [p.slug for p in reader.projects()] == [p.slug for p in writer.projects()]
+        raw = sqlite3.connect(db, isolation_level=None)
+        raw.execute("UPDATE sessions SET archived = 1 WHERE id = (SELECT min(id) FROM sessions)")
+        raw.close()
+        assert reader.totals().archived == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -22,10 +23,9 @@ def claude_dir(corpus: Path, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def index(tmp_path: Path) -> Index:
-    opened = Index(tmp_path / "data" / "index.db")
-    yield opened  # type: ignore[misc]
-    opened.close()
+def index(tmp_path: Path) -> Iterator[Index]:
+    with Index(tmp_path / "data" / "index.db") as opened:
+        yield opened
 
 
 def _restored(index: Index, out: Path, version: int | None = None) -> bytes:
@@ -194,7 +194,7 @@ def test_restore_versions_from_the_command_line(claude_dir: Path, tmp_path: Path
     _, old_line = _middle_line(original)
     edited = _edit_middle(path, _prompt(path, "tapir", len(old_line) + 3))
     assert run("index", "--claude-dir", claude_dir, "--db", db)[0] == 0
-    common = ["--claude-dir", claude_dir, "--db", db]
+    common: list[str | Path] = ["--claude-dir", claude_dir, "--db", db]
     code, out, _ = run("restore", SMALL, "--list-versions", *common)
     assert code == 0 and "version 1: replaced" in out and "version 2: newest" in out
     code, out, _ = run("restore", SMALL, "--list-versions", "--json", *common)

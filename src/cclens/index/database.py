@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from ..parse import Session
 from . import queries
@@ -21,11 +22,13 @@ from .connection import (
 )
 from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .locking import UpdateLockError
-from .pool import POOL_SIZE, ConnectionPool
+from .pool import POOL_SIZE, ChangeCounter, ConnectionPool
 from .queries import ProjectSummary, SessionSummary, Totals
 from .search import SearchFilters, SearchHit, search
 from .stored import build_stored, read_stored, restore_files
 from .versions import SessionVersion, list_versions
+
+Result = TypeVar("Result")
 
 
 class Index:
@@ -50,6 +53,8 @@ class Index:
         except IndexReadOnly:
             self.read_only = True
         self._pool = ConnectionPool(lambda: connect(self.path, writer=False), pool_size)
+        self._changes = ChangeCounter(lambda: connect(self.path, writer=False))
+        self._memo: dict[str, tuple[int, Any]] = {}
         if self.read_only:
             with self.connection():
                 pass  # check now that it can at least be read
@@ -69,8 +74,8 @@ class Index:
 
     @property
     def open_connections(self) -> int:
-        """Connections open now: the pool's and the writer's."""
-        return self._pool.opened + (self._writer is not None)
+        """Connections open now: the pool's, the writer's, and the one watching for changes."""
+        return self._pool.opened + (self._writer is not None) + self._changes.opened
 
     def _writing(self) -> sqlite3.Connection:
         if self.read_only:
@@ -79,9 +84,23 @@ class Index:
             self._writer = connect(self.path)
         return self._writer
 
+    def _remembered(self, name: str, compute: Callable[[sqlite3.Connection], Result]) -> Result:
+        """``compute``'s result, worked out again only after the index changed (by any
+        connection, of any process): the lists and totals that add up the whole index are
+        asked for by most pages, and cost tens of milliseconds on a large index."""
+        generation = self._changes.current()
+        found = self._memo.get(name)
+        if found is not None and found[0] == generation:
+            return cast(Result, found[1])
+        with self.connection() as connection:
+            value = compute(connection)
+        self._memo[name] = (generation, value)
+        return value
+
     def close(self) -> None:
         """Close every connection (one leased at this moment closes when it is given back)."""
         self._pool.close()
+        self._changes.close()
         with self._update_lock:
             if self._writer is not None:
                 self._writer.close()
@@ -159,8 +178,7 @@ class Index:
 
     def projects(self) -> list[ProjectSummary]:
         """Every project, the most recently active first."""
-        with self.connection() as connection:
-            return queries.list_projects(connection)
+        return list(self._remembered("projects", queries.list_projects))
 
     def project(self, slug: str) -> ProjectSummary | None:
         """One project by its folder name."""
@@ -234,5 +252,4 @@ class Index:
 
     def totals(self) -> Totals:
         """How much the index holds."""
-        with self.connection() as connection:
-            return queries.totals(connection)
+        return self._remembered("totals", queries.totals)

@@ -103,3 +103,43 @@ class ConnectionPool:
                 self._born.pop(id(connection), None)
         for connection in idle:
             connection.close()
+
+
+class ChangeCounter:
+    """A number that grows whenever any connection (of this process or another) commits to the
+    index: what results computed from the whole index can be kept for.
+
+    It asks SQLite's ``PRAGMA data_version`` on a connection of its own that never writes (the
+    value changes when another connection commits); asking costs a few microseconds.
+    """
+
+    def __init__(self, open_connection: Callable[[], sqlite3.Connection]) -> None:
+        self._open = open_connection
+        self._connection: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        self._seen: int | None = None
+        self._generation = 0
+
+    @property
+    def opened(self) -> int:
+        """Connections open now (zero or one)."""
+        return int(self._connection is not None)
+
+    def current(self) -> int:
+        """The generation of the index's contents now."""
+        with self._lock:
+            if self._connection is None:
+                self._connection = self._open()
+            version = int(self._connection.execute("PRAGMA data_version").fetchone()[0])
+            if version != self._seen:
+                self._seen = version
+                self._generation += 1
+            return self._generation
+
+    def close(self) -> None:
+        with self._lock:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+                self._seen = None
+                self._generation += 1
