@@ -48,6 +48,31 @@ def _primary(error: sqlite3.Error) -> int | None:
     return None if code is None else int(code) & 0xFF
 
 
+#: SQLite's result codes that say something about the file or the disk, not about a statement:
+#: what :func:`problem` turns into a line for the person. Others (a statement interrupted on
+#: purpose, a programming error) go up as they are.
+_ABOUT_THE_FILE = frozenset(
+    {
+        sqlite3.SQLITE_CORRUPT,
+        sqlite3.SQLITE_NOTADB,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_NOMEM,
+        sqlite3.SQLITE_PERM,
+        sqlite3.SQLITE_NOLFS,
+    }
+)
+
+
+def about_the_file(error: sqlite3.Error) -> bool:
+    """Whether ``error`` is about the index file or its disk (see :func:`problem`)."""
+    return _primary(error) in _ABOUT_THE_FILE
+
+
 def is_damaged(path: Path) -> bool:
     """Whether SQLite's own check finds the file damaged (``PRAGMA quick_check``; a few seconds
     per GB, so only run once something already failed)."""

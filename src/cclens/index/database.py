@@ -16,6 +16,7 @@ from .connection import (
     READ_ONLY_HINT,
     IndexReadOnly,
     IndexUnusable,
+    about_the_file,
     connect,
     is_damaged,
     problem,
@@ -63,13 +64,17 @@ class Index:
     def connection(self) -> Iterator[sqlite3.Connection]:
         """A read connection from the pool, for this thread until the block ends.
 
-        SQLite's failures inside the block become :class:`IndexUnusable`, whose one-line
-        message says what failed and what to do (damage, a read-only or full disk…).
+        SQLite's failures about the file or its disk inside the block become
+        :class:`IndexUnusable`, whose one-line message says what failed and what to do (damage,
+        a read-only or full disk…); other errors (a statement interrupted on purpose) go up as
+        they are.
         """
         with self._pool.lease() as leased:
             try:
                 yield leased
             except sqlite3.DatabaseError as error:
+                if not about_the_file(error):
+                    raise
                 raise problem(self.path, error) from error
 
     @property
@@ -142,6 +147,8 @@ class Index:
                     waiting=waiting,
                 )
             except sqlite3.DatabaseError as error:
+                if not about_the_file(error):
+                    raise
                 raise problem(self.path, error) from error
             except UpdateLockError as error:
                 raise IndexReadOnly(self.path, str(error), READ_ONLY_HINT) from error
