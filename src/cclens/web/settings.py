@@ -40,7 +40,7 @@ class Settings:
     token: str | None = None
     #: Threads that answer requests (every handler reads the index and draws in Python, one
     #: core at a time: more threads only hold more memory and take turns more often).
-    threads: int = 8
+    threads: int = 16
 
     @property
     def loopback(self) -> bool:
