@@ -96,9 +96,11 @@ def command(
     address = settings.browser_url(url(settings))
     click.echo(f"cclens: serving {path} at {address} (Ctrl-C to stop)", err=True)
     if settings.token:
+        elsewhere = " (with this machine's name or address in place of 127.0.0.1)"
+        wildcard = host in ("0.0.0.0", "::", "[::]")
         click.echo(
-            f"cclens: listening on {host}: open the address above (with its token) from any "
-            "machine that can reach this one; requests without the token are refused",
+            f"cclens: listening on {host}: open the address above with its token"
+            f"{elsewhere if wildcard else ''}; requests without it are refused",
             err=True,
         )
     if open_browser:
