@@ -124,9 +124,13 @@
               fresh.classList.add("is-new");
             }
           });
-          state = JSON.stringify(change.state);
+          var fresh = JSON.stringify(change.state);
+          var grew = change.anchors.length > 0 || fresh !== state;
+          state = fresh;
           if (banner) banner.hidden = !change.archived;
-          document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          // Only a session that changed is drawn again (the timeline listens): the catch-up
+          // asked for when the stream opens usually finds nothing new.
+          if (grew) document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
         });
     });
     var source = new EventSource(body.dataset.events);
