@@ -4,15 +4,8 @@ Claude Code writes the same response several times: every record split from one 
 response repeats its ``usage`` (same ``message.id`` and ``requestId``); a resumed session copies
 earlier records into a new file; a subagent's records are mirrored into the parent transcript
 as ``agent_progress`` records and written again to the agent's own file. So responses are
-deduplicated across *all* files read, by ``(message.id, requestId)``:
-
-* records with the same ``message.id`` and ``requestId`` are one response;
-* a record without ``requestId`` joins the response with its ``message.id`` (there is one
-  unless two requests somehow returned the same id, and then the first);
-* a record without ``message.id`` is keyed by its ``requestId``, else by its ``uuid`` (copies
-  keep it), else it stands alone;
-* ids that fixtures replaced with a bracketed placeholder (``[trimmed for fixture]``) are
-  treated as absent.
+deduplicated across *all* files read, by the identities of :mod:`cclens.analytics.identity`,
+and each belongs to the first session in reading order that recorded it.
 
 A response's usage is the last, largest one its records carry: streaming snapshots grow
 ``output_tokens``, so the record with the most output tokens (then the most tokens overall, then
@@ -35,6 +28,7 @@ from ..model.progress import AgentProgress
 from ..model.records import AssistantRecord, ProgressRecord
 from ..parse.read import Entry
 from ..parse.session import Session, parse_time
+from .identity import ResponseMatcher, reading_order, real_id, response_fallback
 from .tokens import TokenCounts
 
 #: The model name Claude Code gives the messages it writes itself.
@@ -45,11 +39,12 @@ SYNTHETIC_MODEL = "<synthetic>"
 class Response:
     """One API response, counted once.
 
-    ``session_id``, ``project`` and ``session_title`` name the top-level session it belongs to
-    (a subagent's responses belong to the session that spawned it; a response copied into a
-    resumed session belongs to the session it was first recorded in). ``agent_id`` is set for
-    a subagent's response. ``tool_calls`` are the ``(tool_use id, tool name)`` pairs the
-    response asked for. ``path`` and ``line`` say where the counted usage was read.
+    ``session_id``, ``project``, ``session_title`` and ``session_path`` name the top-level
+    session it belongs to (a subagent's responses belong to the session that spawned it; a
+    response copied into a resumed session belongs to the first session in reading order that
+    recorded it). ``agent_id`` is set for a subagent's response. ``tool_calls`` are the
+    ``(tool_use id, tool name)`` pairs the response asked for. ``path`` and ``line`` say where
+    the counted usage was read.
     """
 
     message_id: str | None
@@ -66,6 +61,7 @@ class Response:
     path: Path
     line: int
     tool_calls: list[tuple[str, str]] = field(default_factory=list)
+    session_path: Path = Path()
 
     @property
     def tool_names(self) -> list[str]:
@@ -84,12 +80,6 @@ class _Occurrence:
     agent_id: str | None
 
 
-def _real_id(text: object) -> str | None:
-    if not isinstance(text, str) or not text or text.startswith("["):
-        return None
-    return text
-
-
 def _mirrored(record: ProgressRecord) -> AssistantRecord | None:
     """The subagent response an ``agent_progress`` record mirrors, if it holds one."""
     data = record.data
@@ -104,10 +94,12 @@ def _mirrored(record: ProgressRecord) -> AssistantRecord | None:
     return decoded if isinstance(decoded, AssistantRecord) else None
 
 
-def _occurrences(entries: Iterable[Entry], path: Path, agent: str | None) -> Iterator[_Occurrence]:
+def _occurrences(
+    entries: Iterable[Entry], path: Path, agent: str | None, inline: dict[int, str | None]
+) -> Iterator[_Occurrence]:
     for entry in entries:
         record = entry.record
-        agent_id = agent
+        agent_id = inline.get(id(entry), agent)
         if isinstance(record, ProgressRecord):
             mirrored = _mirrored(record)
             if mirrored is None:
@@ -152,8 +144,11 @@ class _Builder:
             response.speed = found.usage.speed or None
             response.inference_geo = found.usage.inference_geo or None
             response.path, response.line = found.path, found.line
+        # A subagent's response mirrored in its parent's transcript may not name the agent;
+        # its own file does.
+        response.agent_id = response.agent_id or found.agent_id
         response.model = response.model or message.model or None
-        response.request_id = response.request_id or _real_id(found.record.request_id)
+        response.request_id = response.request_id or real_id(found.record.request_id)
         when = parse_time(found.record.timestamp)
         if when is not None and (response.timestamp is None or when < response.timestamp):
             response.timestamp = when
@@ -166,47 +161,23 @@ class _Builder:
 
 
 class _Index:
-    """Finds the response an occurrence belongs to, by the rules in the module docstring."""
+    """Finds the response an occurrence belongs to (see :mod:`cclens.analytics.identity`)."""
 
     def __init__(self) -> None:
-        self.by_message: dict[str, list[_Builder]] = {}
-        self.by_other: dict[tuple[str, ...], _Builder] = {}
+        self.matcher: ResponseMatcher[_Builder] = ResponseMatcher()
         self.builders: list[_Builder] = []
 
-    def find(self, found: _Occurrence) -> tuple[_Builder | None, tuple[str, ...] | None]:
-        """The builder ``found`` belongs to (or ``None``) and, for id-less records, its key."""
+    def add(self, found: _Occurrence, session: Session) -> None:
         message = found.record.message
         assert message
-        message_id = _real_id(message.id)
-        request_id = _real_id(found.record.request_id)
-        if message_id is None:
-            uuid = _real_id(found.record.uuid)
-            if request_id is not None:
-                key: tuple[str, ...] = ("request", request_id)
-            elif uuid is not None:
-                key = ("uuid", uuid)
-            else:
-                key = ("line", str(found.path), str(found.line))
-            return self.by_other.get(key), key
-        candidates = self.by_message.get(message_id, [])
-        for builder in candidates:
-            if builder.response.request_id == request_id:
-                return builder, None
-        if request_id is None and candidates:
-            return candidates[0], None
-        for builder in candidates:
-            if builder.response.request_id is None:
-                return builder, None  # an earlier copy without requestId: the same response
-        return None, None
-
-    def add(self, found: _Occurrence, session: Session) -> None:
-        builder, key = self.find(found)
-        if builder is None:
-            message = found.record.message
-            assert message
+        message_id = real_id(message.id)
+        request_id = real_id(found.record.request_id)
+        fallback = response_fallback(request_id, real_id(found.record.uuid), found.path, found.line)
+        match = self.matcher.find(message_id, request_id, fallback)
+        if match is None:
             response = Response(
-                message_id=_real_id(message.id),
-                request_id=_real_id(found.record.request_id),
+                message_id=message_id,
+                request_id=request_id,
                 model=message.model or None,
                 timestamp=None,
                 session_id=session.session_id,
@@ -218,42 +189,48 @@ class _Index:
                 inference_geo=None,
                 path=found.path,
                 line=found.line,
+                session_path=session.path,
             )
             builder = _Builder(response, found.usage)
             self.builders.append(builder)
-            if key is not None:
-                self.by_other[key] = builder
-            else:
-                assert response.message_id is not None
-                self.by_message.setdefault(response.message_id, []).append(builder)
+            match = self.matcher.add(message_id, request_id, fallback, builder)
+        builder = match.value
         builder.add(found)
+        match.request_id = builder.response.request_id
 
 
-def _files(session: Session) -> Iterator[tuple[Path, list[Entry], str | None]]:
-    """Each file of a session tree once: the session's own, then its subagents'."""
+def _files(
+    session: Session,
+) -> Iterator[tuple[Path, list[Entry], str | None, dict[int, str | None]]]:
+    """Each file of a session tree once: the session's own, then its subagents'; with the
+    agent of each entry that belongs to a subagent kept inside the same file (Claude Code 1.x
+    sidechains, read with the file)."""
     seen: set[Path] = set()
-    for each in session.all_sessions():
+    everything = session.all_sessions()
+    for each in everything:
         if each.path in seen:
-            continue  # sidechains kept inside the session file were read with it
+            continue
         seen.add(each.path)
-        yield each.path, each.entries, each.agent_id
+        inline = {
+            id(entry): agent.agent_id
+            for agent in everything
+            if agent is not each and agent.path == each.path
+            for entry in agent.entries
+        }
+        yield each.path, each.entries, each.agent_id, inline
 
 
 def collect_responses(sessions: Iterable[Session]) -> list[Response]:
     """Every API response recorded in ``sessions`` (and their subagents), each counted once.
 
-    Sessions are read oldest first (by their first timestamp, then path), so a response copied
-    into a resumed session stays with the session it was first recorded in. Responses come back
-    in that reading order.
+    Sessions are read in reading order (:func:`cclens.analytics.identity.reading_order`), so a
+    response copied into a resumed session stays with the session it was first recorded in.
+    Responses come back in that order.
     """
-    ordered = sorted(
-        sessions,
-        key=lambda s: (s.started is None, s.started or datetime.min, str(s.path)),
-    )
     index = _Index()
-    for session in ordered:
-        for path, entries, agent in _files(session):
-            for found in _occurrences(entries, path, agent):
+    for session in reading_order(sessions):
+        for path, entries, agent, inline in _files(session):
+            for found in _occurrences(entries, path, agent, inline):
                 index.add(found, session)
     return [builder.response for builder in index.builders]
 

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..analytics.figures import Figures
 
 __all__ = ["DEFAULT_OPTIONS", "THEMES", "RenderOptions"]
 
@@ -18,7 +22,9 @@ class RenderOptions:
     offline (export); ``False`` links ``{static_url}/cclens.css`` and ``cclens.js`` (web app).
     ``theme``: ``auto``, ``light`` or ``dark``. ``show_branches``: draw abandoned branches (rewinds,
     edited prompts) as openable blocks at their fork point. ``title_suffix`` is appended to the
-    document title (``" · cclens"``).
+    document title (``" · cclens"``). ``figures``: the session's figures when known from
+    elsewhere (the web app's index counts each response, call and prompt once across sessions),
+    shown in the header instead of the session's own.
     """
 
     standalone: bool = True
@@ -26,6 +32,7 @@ class RenderOptions:
     theme: str = "auto"
     show_branches: bool = True
     title_suffix: str = ""
+    figures: Figures | None = None
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:

@@ -60,12 +60,14 @@ class SessionRenderer:
             self.view_failures.append(f"{call.name} {call.id} (view {view.name}): {message}")
             return self._frame(call, generic_view, prepare_generic(call, self.helpers), message)
 
-    def context(self, session: Session) -> PageContext:
-        """The page context of ``session`` with these options."""
-        return page_context(session, show_branches=self.options.show_branches)
+    def context(self, session: Session, *, top: bool = True) -> PageContext:
+        """The page context of ``session`` with these options (``top``: the page's own
+        session, whose header shows ``options.figures`` when given)."""
+        figures = self.options.figures if top else None
+        return page_context(session, show_branches=self.options.show_branches, figures=figures)
 
     def _nested_items(self, session: Session) -> Markup:
-        page = self.context(session)
+        page = self.context(session, top=False)
         template = self.environment.get_template("_nested_items.html")
         return Markup(template.render(page=page, r=self, h=self.helpers))
 
