@@ -62,6 +62,9 @@ class Response:
     line: int
     tool_calls: list[tuple[str, str]] = field(default_factory=list)
     session_path: Path = Path()
+    #: How another file's copy of it is recognised: its ``message.id``, else
+    #: :func:`cclens.analytics.identity.response_fallback` of its first record.
+    identity: str = ""
 
     @property
     def tool_names(self) -> list[str]:
@@ -70,17 +73,57 @@ class Response:
 
 
 @dataclass(slots=True)
-class _Occurrence:
-    """One record carrying a response's usage, and where it was found."""
+class Occurrence:
+    """One record carrying a response's usage, reduced to what counting it needs.
 
-    record: AssistantRecord
-    usage: Usage
+    Ids are real ids (:func:`cclens.analytics.identity.real_id`) or ``None``; ``size`` is
+    ``(output tokens, every token as recorded)``, which picks the final streaming snapshot;
+    ``tool_uses`` are the ``(tool_use id, name)`` of the record's ``tool_use`` blocks.
+    """
+
+    message_id: str | None
+    request_id: str | None
+    uuid: str | None
+    model: str | None
+    timestamp: str | None
+    tokens: TokenCounts
+    size: tuple[int, int]
+    speed: str | None
+    inference_geo: str | None
     path: Path
     line: int
     agent_id: str | None
+    tool_uses: list[tuple[str | None, str]]
+
+    @classmethod
+    def of(
+        cls, record: AssistantRecord, usage: Usage, path: Path, line: int, agent_id: str | None
+    ) -> Occurrence:
+        """The occurrence of an assistant record of the full model."""
+        message = record.message
+        assert message
+        return cls(
+            message_id=real_id(message.id),
+            request_id=real_id(record.request_id),
+            uuid=real_id(record.uuid),
+            model=message.model or None,
+            timestamp=record.timestamp or None,
+            tokens=TokenCounts.of(usage),
+            size=(usage.output_tokens or 0, usage.total_tokens),
+            speed=usage.speed or None,
+            inference_geo=usage.inference_geo or None,
+            path=path,
+            line=line,
+            agent_id=agent_id,
+            tool_uses=[
+                (block.id or None, block.name)
+                for block in message.blocks
+                if isinstance(block, ToolUseBlock)
+            ],
+        )
 
 
-def _mirrored(record: ProgressRecord) -> AssistantRecord | None:
+def mirrored_response(record: ProgressRecord) -> AssistantRecord | None:
     """The subagent response an ``agent_progress`` record mirrors, if it holds one."""
     data = record.data
     if not isinstance(data, AgentProgress) or not isinstance(data.message, dict):
@@ -94,36 +137,38 @@ def _mirrored(record: ProgressRecord) -> AssistantRecord | None:
     return decoded if isinstance(decoded, AssistantRecord) else None
 
 
+def counted_record(
+    record: AssistantRecord | ProgressRecord, agent: str | None
+) -> tuple[AssistantRecord, Usage, str | None] | None:
+    """The response record ``record`` holds (itself, or the subagent response an
+    ``agent_progress`` record mirrors), its usage and the agent it belongs to; ``None`` when it
+    holds no usage to count (``<synthetic>`` messages are Claude Code's own notices)."""
+    agent_id = agent
+    if isinstance(record, ProgressRecord):
+        mirrored = mirrored_response(record)
+        if mirrored is None:
+            return None
+        data = record.data
+        assert isinstance(data, AgentProgress)
+        agent_id = data.agent_id or agent
+        record = mirrored
+    message = record.message
+    if not message or not isinstance(message.usage, Usage) or message.model == SYNTHETIC_MODEL:
+        return None
+    # Sidechain records kept inside a session file (Claude Code 1.x) name their agent.
+    return record, message.usage, agent_id or record.agent_id or None
+
+
 def _occurrences(
     entries: Iterable[Entry], path: Path, agent: str | None, inline: dict[int, str | None]
-) -> Iterator[_Occurrence]:
+) -> Iterator[Occurrence]:
     for entry in entries:
         record = entry.record
-        agent_id = inline.get(id(entry), agent)
-        if isinstance(record, ProgressRecord):
-            mirrored = _mirrored(record)
-            if mirrored is None:
-                continue
-            data = record.data
-            assert isinstance(data, AgentProgress)
-            agent_id = data.agent_id or agent
-            record_found: AssistantRecord = mirrored
-        elif isinstance(record, AssistantRecord):
-            record_found = record
-        else:
+        if not isinstance(record, AssistantRecord | ProgressRecord):
             continue
-        message = record_found.message
-        if not message or not isinstance(message.usage, Usage):
-            continue
-        if message.model == SYNTHETIC_MODEL:
-            continue
-        # Sidechain records kept inside a session file (Claude Code 1.x) name their agent.
-        agent_id = agent_id or record_found.agent_id or None
-        yield _Occurrence(record_found, message.usage, path, entry.line, agent_id)
-
-
-def _size(usage: Usage) -> tuple[int, int]:
-    return (usage.output_tokens or 0, usage.total_tokens)
+        found = counted_record(record, inline.get(id(entry), agent))
+        if found is not None:
+            yield Occurrence.of(found[0], found[1], path, entry.line, found[2])
 
 
 @dataclass(slots=True)
@@ -131,72 +176,86 @@ class _Builder:
     """A response being put together from its occurrences."""
 
     response: Response
-    usage: Usage
+    size: tuple[int, int]
     tool_ids: set[str] = field(default_factory=set)
 
-    def add(self, found: _Occurrence) -> None:
-        message = found.record.message
-        assert message
+    def add(self, found: Occurrence) -> None:
         response = self.response
-        if _size(found.usage) >= _size(self.usage):
-            self.usage = found.usage
-            response.tokens = TokenCounts.of(found.usage)
-            response.speed = found.usage.speed or None
-            response.inference_geo = found.usage.inference_geo or None
+        if found.size >= self.size:
+            self.size = found.size
+            response.tokens = found.tokens
+            response.speed = found.speed
+            response.inference_geo = found.inference_geo
             response.path, response.line = found.path, found.line
         # A subagent's response mirrored in its parent's transcript may not name the agent;
         # its own file does.
         response.agent_id = response.agent_id or found.agent_id
-        response.model = response.model or message.model or None
-        response.request_id = response.request_id or real_id(found.record.request_id)
-        when = parse_time(found.record.timestamp)
+        response.model = response.model or found.model
+        response.request_id = response.request_id or found.request_id
+        when = parse_time(found.timestamp)
         if when is not None and (response.timestamp is None or when < response.timestamp):
             response.timestamp = when
-        for block in message.blocks:
-            if isinstance(block, ToolUseBlock):
-                tool_id = block.id or f"{block.name}@{found.path}:{found.line}"
-                if tool_id not in self.tool_ids:
-                    self.tool_ids.add(tool_id)
-                    response.tool_calls.append((tool_id, block.name))
+        for block_id, name in found.tool_uses:
+            tool_id = block_id or f"{name}@{found.path}:{found.line}"
+            if tool_id not in self.tool_ids:
+                self.tool_ids.add(tool_id)
+                response.tool_calls.append((tool_id, name))
 
 
-class _Index:
-    """Finds the response an occurrence belongs to (see :mod:`cclens.analytics.identity`)."""
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """The session a response is counted for: its id, project, title and path."""
+
+    session_id: str
+    project: str
+    title: str
+    path: Path
+
+    @classmethod
+    def of(cls, session: Session) -> Owner:
+        return cls(session.session_id, session.project, session.title, session.path)
+
+
+class ResponseCollector:
+    """Puts responses together from their occurrences, each response once (see
+    :mod:`cclens.analytics.identity`); the first owner to record one counts it."""
 
     def __init__(self) -> None:
         self.matcher: ResponseMatcher[_Builder] = ResponseMatcher()
         self.builders: list[_Builder] = []
 
-    def add(self, found: _Occurrence, session: Session) -> None:
-        message = found.record.message
-        assert message
-        message_id = real_id(message.id)
-        request_id = real_id(found.record.request_id)
-        fallback = response_fallback(request_id, real_id(found.record.uuid), found.path, found.line)
-        match = self.matcher.find(message_id, request_id, fallback)
+    def add(self, found: Occurrence, owner: Owner) -> None:
+        """One occurrence, recorded by ``owner``."""
+        fallback = response_fallback(found.request_id, found.uuid, found.path, found.line)
+        match = self.matcher.find(found.message_id, found.request_id, fallback)
         if match is None:
             response = Response(
-                message_id=message_id,
-                request_id=request_id,
-                model=message.model or None,
+                message_id=found.message_id,
+                request_id=found.request_id,
+                model=found.model,
                 timestamp=None,
-                session_id=session.session_id,
-                project=session.project,
-                session_title=session.title,
+                session_id=owner.session_id,
+                project=owner.project,
+                session_title=owner.title,
                 agent_id=found.agent_id,
-                tokens=TokenCounts.of(found.usage),
+                tokens=found.tokens,
                 speed=None,
                 inference_geo=None,
                 path=found.path,
                 line=found.line,
-                session_path=session.path,
+                session_path=owner.path,
+                identity=found.message_id or fallback,
             )
-            builder = _Builder(response, found.usage)
+            builder = _Builder(response, found.size)
             self.builders.append(builder)
-            match = self.matcher.add(message_id, request_id, fallback, builder)
+            match = self.matcher.add(found.message_id, found.request_id, fallback, builder)
         builder = match.value
         builder.add(found)
         match.request_id = builder.response.request_id
+
+    def responses(self) -> list[Response]:
+        """Every response, in the order first met."""
+        return [builder.response for builder in self.builders]
 
 
 def _files(
@@ -227,12 +286,22 @@ def collect_responses(sessions: Iterable[Session]) -> list[Response]:
     response copied into a resumed session stays with the session it was first recorded in.
     Responses come back in that order.
     """
-    index = _Index()
+    collector = ResponseCollector()
     for session in reading_order(sessions):
+        owner = Owner.of(session)
         for path, entries, agent, inline in _files(session):
             for found in _occurrences(entries, path, agent, inline):
-                index.add(found, session)
-    return [builder.response for builder in index.builders]
+                collector.add(found, owner)
+    return collector.responses()
 
 
-__all__ = ["SYNTHETIC_MODEL", "Response", "collect_responses"]
+__all__ = [
+    "SYNTHETIC_MODEL",
+    "Occurrence",
+    "Owner",
+    "Response",
+    "ResponseCollector",
+    "collect_responses",
+    "counted_record",
+    "mirrored_response",
+]
