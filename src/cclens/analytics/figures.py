@@ -45,13 +45,14 @@ TURN_STARTS: frozenset[str] = frozenset({"prompt", "command"})
 _INJECTED = ("<task-notification>",)
 
 
+def is_injected(text: str) -> bool:
+    """Whether a prompt's ``text`` is one Claude Code wrote itself (a task notification)."""
+    return text.lstrip().startswith(_INJECTED)
+
+
 def is_prompt(item: Item) -> bool:
     """Whether ``item`` is a prompt or a slash command the person typed."""
-    return (
-        isinstance(item, UserItem)
-        and item.kind in TURN_STARTS
-        and not item.text.lstrip().startswith(_INJECTED)
-    )
+    return isinstance(item, UserItem) and item.kind in TURN_STARTS and not is_injected(item.text)
 
 
 def inline_entry_ids(session: Session) -> set[int]:
@@ -220,6 +221,7 @@ __all__ = [
     "Tally",
     "figures_by_session",
     "inline_entry_ids",
+    "is_injected",
     "is_prompt",
     "own_items",
     "owned_prompts",

@@ -15,7 +15,7 @@ left without one in a session, and answered in the session that resumed it, is n
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Generic, TypeVar
@@ -130,16 +130,17 @@ class CallMerger(Generic[Owner, Copy]):
         return list(self._found)
 
 
-def session_calls(session: Session) -> Iterator[tuple[str, ToolCall]]:
+def session_calls(session: Session) -> list[tuple[str, ToolCall]]:
     """Every call of ``session`` and its subagents with its key, once each (sidechains kept
-    inside a session file are also a subagent session of it)."""
-    seen: set[str] = set()
+    inside a session file are also a subagent session of it), the copy with a result kept."""
+    merger: CallMerger[None, ToolCall] = CallMerger(lambda call: call.status)
+    keys: list[str] = []
     for each in session.all_sessions():
         for call in each.tool_calls.values():
             key = call_key(call.block.id, each.path, call.entry.line, call.name)
-            if key not in seen:
-                seen.add(key)
-                yield key, call
+            keys.append(key)
+            merger.add(None, key, call)
+    return list(zip(dict.fromkeys(keys), (call for _, call in merger.calls()), strict=True))
 
 
 def owned_calls(sessions: Iterable[Session]) -> list[tuple[Session, ToolCall]]:

@@ -55,7 +55,7 @@ def load_session(path: Path | str, *, subagents: bool = True) -> Session:
 
 def _mtime(path: Path) -> float:
     try:
-        return path.stat().st_mtime
+        return path.stat().st_mtime_ns / 1e9
     except OSError:
         return 0.0
 

@@ -241,7 +241,7 @@ def discover(*roots: Path | str) -> Discovery:
                     found.errors.append((path, error.strerror or str(error)))
                     continue
                 sessions[path] = SessionFile(
-                    path, path.stem, path.parent.name, stat.st_size, stat.st_mtime
+                    path, path.stem, path.parent.name, stat.st_size, stat.st_mtime_ns / 1e9
                 )
     by_folder: dict[tuple[Path, str], SessionFile] = {
         (s.path.parent, s.session_id): s for s in sessions.values()
@@ -258,7 +258,7 @@ def discover(*roots: Path | str) -> Discovery:
             found.errors.append((agent.path, error.strerror or str(error)))
             continue
         session_id, project = orphan_identity(agent)
-        orphan = SessionFile(agent.path, session_id, project, stat.st_size, stat.st_mtime)
+        orphan = SessionFile(agent.path, session_id, project, stat.st_size, stat.st_mtime_ns / 1e9)
         orphan.orphan = agent
         sessions[agent.path] = orphan
     for journal in journals:
