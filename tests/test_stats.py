@@ -75,7 +75,7 @@ def _raw_tokens(raw: dict[str, Any]) -> dict[str, int]:
 
 def hand_totals(root: Path) -> dict[str, dict[str, int]]:
     """Per session: the tokens of each unique response (its largest usage), summed."""
-    best: dict[tuple[str, str | None], tuple[tuple[int, int], str, dict[str, int]]] = {}
+    best: dict[tuple[str, str, str | None], tuple[tuple[int, int], str, dict[str, int]]] = {}
     for path in sorted(root.rglob("*.jsonl")):
         session = _owner(path, root)
         for line in path.read_bytes().splitlines():
@@ -88,7 +88,8 @@ def hand_totals(root: Path) -> dict[str, dict[str, int]]:
                 continue
             if record.get("type") != "assistant" or message.get("model") == "<synthetic>":
                 continue
-            key = (message["id"], record.get("requestId"))
+            # each project is counted on its own
+            key = (path.relative_to(root).parts[0], message["id"], record.get("requestId"))
             tokens = _raw_tokens(message["usage"])
             size = (tokens["output"], tokens["total"])
             if key not in best or size >= best[key][0]:

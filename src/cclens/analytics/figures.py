@@ -16,9 +16,10 @@ again) by code tested to give the same numbers:
 * **tokens** are a response's usage by kind (:class:`~cclens.analytics.tokens.TokenCounts`)
   and **cost** its price (:mod:`cclens.analytics.pricing`).
 
-Responses, calls and prompts are each counted once, for the first session in reading order
-that recorded them (:mod:`cclens.analytics.identity`); a session's figures are what it counts,
-so the figures of sessions add up to the figures of all of them.
+Responses, calls and prompts are each counted once in their project, for the first session in
+reading order that recorded them (:mod:`cclens.analytics.identity`); a session's figures are
+what it counts, so the figures of sessions add up to those of their project, and the figures of
+projects to the totals.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import msgspec
 
 from ..parse.session import Item, Session, ToolCall, ToolStatus, UserItem
 from .aggregate import PricedResponse, price_responses
-from .identity import prompt_key, reading_order
+from .identity import by_project, prompt_key
 from .inventory import STATUSES, is_failed, owned_calls
 from .pricing import PriceTable, load_price_table
 from .tokens import TokenCounts
@@ -157,13 +158,14 @@ class Tally:
 
 def owned_prompts(sessions: Iterable[Session]) -> list[tuple[Session, UserItem]]:
     """Every prompt of ``sessions`` once, with the session that counts it."""
-    seen: set[str] = set()
     found: list[tuple[Session, UserItem]] = []
-    for session in reading_order(sessions):
-        for key, item in session_prompts(session):
-            if key not in seen:
-                seen.add(key)
-                found.append((session, item))
+    for project in by_project(sessions):
+        seen: set[str] = set()
+        for session in project:
+            for key, item in session_prompts(session):
+                if key not in seen:
+                    seen.add(key)
+                    found.append((session, item))
     return found
 
 

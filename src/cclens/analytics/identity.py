@@ -16,11 +16,15 @@ tool call and prompt once, by these identities:
 Ids that test fixtures replaced with a bracketed placeholder (``[trimmed for fixture]``) are
 treated as absent.
 
-When several sessions hold the same response, call or prompt, the first in **reading order**
-counts it: sessions are read project by project (by folder name), and within a project the
-session whose file was written to least recently first (then by session id and path) — the
-order :func:`cclens.parse.discover` lists them in. A session resumed into a new file stops
-being written when its continuation starts, so the original keeps what the continuation copies.
+Copies stay within a project: Claude Code resumes and forks a session in the project folder of
+the directory it ran in. So each **project** (a folder under ``projects/``) is counted on its
+own: when several of its sessions hold the same response, call or prompt, the first in
+**reading order** counts it — the session whose file was written to least recently first (then
+by session id and path), the order :func:`cclens.parse.discover` lists them in. A session
+resumed into a new file stops being written when its continuation starts, so the original
+keeps what the continuation copies. The figures of a project depend on that project alone
+(``--project`` and a project's pages give exactly its share), and the figures of all projects
+add up to the totals.
 """
 
 from __future__ import annotations
@@ -56,8 +60,16 @@ def session_reading_key(session: Session) -> ReadingKey:
 
 
 def reading_order(sessions: Iterable[Session]) -> list[Session]:
-    """``sessions`` in reading order."""
+    """``sessions`` in reading order (project by project)."""
     return sorted(sessions, key=session_reading_key)
+
+
+def by_project(sessions: Iterable[Session]) -> list[list[Session]]:
+    """``sessions`` in reading order, one list per project: each is counted on its own."""
+    groups: dict[str, list[Session]] = {}
+    for session in reading_order(sessions):
+        groups.setdefault(session.project, []).append(session)
+    return list(groups.values())
 
 
 def response_fallback(request_id: str | None, uuid: str | None, path: Path | str, line: int) -> str:
@@ -149,6 +161,7 @@ __all__ = [
     "Match",
     "ReadingKey",
     "ResponseMatcher",
+    "by_project",
     "call_key",
     "prompt_key",
     "reading_key",

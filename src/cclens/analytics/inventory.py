@@ -24,7 +24,7 @@ import msgspec
 
 from ..model.tools import mcp_parts, tool_spec
 from ..parse.session import Session, ToolCall, ToolStatus
-from .identity import call_key, reading_order
+from .identity import by_project, call_key
 
 #: The statuses of a failed call.
 FAILED_STATUSES: frozenset[ToolStatus] = frozenset({"error", "rejected", "interrupted"})
@@ -143,14 +143,22 @@ def session_calls(session: Session) -> list[tuple[str, ToolCall]]:
     return list(zip(dict.fromkeys(keys), (call for _, call in merger.calls()), strict=True))
 
 
+def keyed_calls(sessions: Iterable[Session]) -> list[tuple[Session, str, ToolCall]]:
+    """Every tool call of ``sessions`` once, with the top-level session that counts it and its
+    key (see the module docstring); each project is counted on its own."""
+    found: list[tuple[Session, str, ToolCall]] = []
+    for project in by_project(sessions):
+        merger: CallMerger[tuple[Session, str], ToolCall] = CallMerger(lambda call: call.status)
+        for top in project:
+            for key, call in session_calls(top):
+                merger.add((top, key), key, call)
+        found += [(top, key, call) for (top, key), call in merger.calls()]
+    return found
+
+
 def owned_calls(sessions: Iterable[Session]) -> list[tuple[Session, ToolCall]]:
-    """Every tool call of ``sessions`` once, with the top-level session that counts it (see
-    the module docstring)."""
-    merger: CallMerger[Session, ToolCall] = CallMerger(lambda call: call.status)
-    for top in reading_order(sessions):
-        for key, call in session_calls(top):
-            merger.add(top, key, call)
-    return merger.calls()
+    """Every tool call of ``sessions`` once, with the top-level session that counts it."""
+    return [(top, call) for top, _, call in keyed_calls(sessions)]
 
 
 def unique_calls(sessions: Iterable[Session]) -> list[ToolCall]:
@@ -160,16 +168,12 @@ def unique_calls(sessions: Iterable[Session]) -> list[ToolCall]:
     file and a subagent session of it, and a resumed session copies earlier calls. The copy
     kept is the first in reading order that has a result (else the first).
     """
-    return [call for _, call in owned_calls(sessions)]
+    return [call for _, _, call in keyed_calls(sessions)]
 
 
 def call_facts(sessions: Iterable[Session]) -> list[CallFact]:
     """:func:`unique_calls` as :class:`CallFact` values."""
-    merger: CallMerger[None, CallFact] = CallMerger(lambda fact: fact.status)
-    for top in reading_order(sessions):
-        for key, call in session_calls(top):
-            merger.add(None, key, CallFact.of(call, key))
-    return [fact for _, fact in merger.calls()]
+    return [CallFact.of(call, key) for _, key, call in keyed_calls(sessions)]
 
 
 def calls_usage(calls: Iterable[CallFact]) -> dict[str, ToolUsage]:
@@ -235,6 +239,7 @@ __all__ = [
     "calls_usage",
     "inventory",
     "is_failed",
+    "keyed_calls",
     "owned_calls",
     "percentile",
     "session_calls",

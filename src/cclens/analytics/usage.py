@@ -28,7 +28,7 @@ from ..model.progress import AgentProgress
 from ..model.records import AssistantRecord, ProgressRecord
 from ..parse.read import Entry
 from ..parse.session import Session, parse_time
-from .identity import ResponseMatcher, reading_order, real_id, response_fallback
+from .identity import ResponseMatcher, by_project, real_id, response_fallback
 from .tokens import TokenCounts
 
 #: The model name Claude Code gives the messages it writes itself.
@@ -282,17 +282,20 @@ def _files(
 def collect_responses(sessions: Iterable[Session]) -> list[Response]:
     """Every API response recorded in ``sessions`` (and their subagents), each counted once.
 
-    Sessions are read in reading order (:func:`cclens.analytics.identity.reading_order`), so a
-    response copied into a resumed session stays with the session it was first recorded in.
-    Responses come back in that order.
+    Each project is counted on its own, its sessions in reading order
+    (:mod:`cclens.analytics.identity`), so a response copied into a resumed session stays with
+    the session it was first recorded in. Responses come back in that order.
     """
-    collector = ResponseCollector()
-    for session in reading_order(sessions):
-        owner = Owner.of(session)
-        for path, entries, agent, inline in _files(session):
-            for found in _occurrences(entries, path, agent, inline):
-                collector.add(found, owner)
-    return collector.responses()
+    found_all: list[Response] = []
+    for project in by_project(sessions):
+        collector = ResponseCollector()
+        for session in project:
+            owner = Owner.of(session)
+            for path, entries, agent, inline in _files(session):
+                for found in _occurrences(entries, path, agent, inline):
+                    collector.add(found, owner)
+        found_all += collector.responses()
+    return found_all
 
 
 __all__ = [

@@ -186,7 +186,10 @@ def command(
         if report.diagnostics:
             out.print(f"{len(report.diagnostics):,} malformed lines were skipped (see stderr).")
         if selection.orphans:
-            out.print(f"{selection.orphans:,} subagent files without their session were skipped.")
+            out.print(
+                f"{selection.orphans:,} subagent files without their session were written as "
+                "sessions of their own."
+            )
     report_problems(report.diagnostics, selection.errors)
     if selection.errors:
         raise SystemExit(2)

@@ -69,11 +69,39 @@ SESSIONS = pa.schema(
         _column("started", TIMESTAMP, "First record, subagents included."),
         _column("ended", TIMESTAMP, "Last record, subagents included."),
         _column("duration_seconds", pa.float64(), "`ended - started` in seconds."),
-        _column("turns", pa.int32(), "Prompts and slash commands typed in the main transcript."),
+        _column(
+            "turns",
+            pa.int32(),
+            "Turns of the main transcript: prompts and slash commands typed, copies included.",
+        ),
+        _column(
+            "prompts",
+            pa.int32(),
+            "Prompts and slash commands typed, each counted once in the project (a resumed "
+            "session's copies count for the session they came from).",
+        ),
         _column("messages", pa.int32(), "Rows of `messages` for the session."),
-        _column("responses", pa.int32(), "Model responses: `messages` rows of role assistant."),
+        _column(
+            "responses",
+            pa.int32(),
+            "API responses the session counts: its rows of `usage` (what `cclens stats` counts).",
+        ),
         _column("tool_calls", pa.int32(), "Rows of `tool_calls` for the session."),
-        _column("tool_errors", pa.int32(), "Tool calls that failed, were rejected or interrupted."),
+        _column(
+            "tool_errors",
+            pa.int32(),
+            "Tool calls that failed: ended in an error, a rejection or an interruption.",
+        ),
+        _column(
+            "orphan",
+            pa.bool_(),
+            "A subagent transcript whose session file is gone, kept as a session of its own.",
+        ),
+        _column(
+            "parent_session_id",
+            pa.string(),
+            "For an orphan: the session that spawned it, when its records name it.",
+        ),
         _column("subagents", pa.int32(), "Rows of `subagents` for the session."),
         _column("branches", pa.int32(), "Abandoned branches (rewinds and edited prompts)."),
         _column("compactions", pa.int32(), "Compaction boundaries."),

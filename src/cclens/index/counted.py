@@ -2,12 +2,13 @@
 
 A session's digest (:class:`~cclens.index.extract.SessionDigest`) counts everything its files
 hold. A resumed session holds copies of an earlier session's prompts, responses and tool calls;
-:mod:`cclens.analytics.identity` gives each of them to the first session in reading order that
-recorded it, with the largest usage of a response's copies and the status of the first copy of a
-call that has a result. Indexing keeps each session's claims (the ``counted`` table); after an
-update, :func:`settle` works out again the figures of the sessions that share a claim with a
-session the update wrote (or, for a first index, of every session that shares one) and writes
-them to the session's row. A session that shares nothing keeps its digest's figures.
+:mod:`cclens.analytics.identity` gives each of them to the first session of the project in
+reading order that recorded it, with the largest usage of a response's copies and the status
+of the first copy of a call that has a result. Indexing keeps each session's claims (the
+``counted`` table); after an update, :func:`settle` works out again the figures of the
+sessions that share a claim with a session the update wrote (or, for a first index, of every
+session that shares one) and writes them to the session's row. A session that shares nothing
+keeps its digest's figures.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from .extract import CLAIM_CALL, CLAIM_PROMPT, Claim
 _COLUMNS = (
     "session, kind, key, request, status, input, output, cache_write_5m, cache_write_1h, cache_read"
 )
+_QUALIFIED = ", ".join(f"counted.{name.strip()}" for name in _COLUMNS.split(","))
 #: The fallback identities of a response without a ``message.id`` (see
 #: :func:`cclens.analytics.identity.response_fallback`).
 _FALLBACKS = ("request:", "uuid:", "line:")
@@ -97,8 +99,10 @@ def neighbours(connection: sqlite3.Connection, sessions: Collection[int]) -> set
         chunk = list(sessions)[start : start + _CHUNK]
         marks = ", ".join("?" * len(chunk))
         rows = connection.execute(
-            f"SELECT DISTINCT o.session FROM counted c JOIN counted o ON o.key = c.key "
-            f"WHERE c.session IN ({marks}) AND o.session NOT IN ({marks})",
+            "SELECT DISTINCT o.session FROM counted c JOIN counted o ON o.key = c.key "
+            "JOIN sessions cs ON cs.id = c.session JOIN sessions os ON os.id = o.session "
+            f"WHERE c.session IN ({marks}) AND o.session NOT IN ({marks}) "
+            "AND os.project = cs.project",
             (*chunk, *chunk),
         )
         found.update(int(row[0]) for row in rows)
@@ -106,10 +110,12 @@ def neighbours(connection: sqlite3.Connection, sessions: Collection[int]) -> set
 
 
 def _sharing(connection: sqlite3.Connection) -> set[int]:
-    """Every session holding a claim another session holds too."""
+    """Every session holding a claim another session of its project holds too."""
     rows = connection.execute(
-        "SELECT DISTINCT session FROM counted WHERE key IN "
-        "(SELECT key FROM counted GROUP BY key HAVING count(DISTINCT session) > 1)"
+        "SELECT DISTINCT c.session FROM counted c JOIN sessions s ON s.id = c.session "
+        "JOIN (SELECT c2.key, s2.project FROM counted c2 JOIN sessions s2 ON s2.id = c2.session "
+        "GROUP BY c2.key, s2.project HAVING count(DISTINCT c2.session) > 1) shared "
+        "ON shared.key = c.key AND shared.project = s.project"
     )
     return {int(row[0]) for row in rows}
 
@@ -183,12 +189,15 @@ def _owned(connection: sqlite3.Connection, session: int, order: dict[int, Readin
             (session,),
         )
     ]
+    project = connection.execute("SELECT project FROM sessions WHERE id = ?", (session,))
+    project_row = int(project.fetchone()[0])
     shared = {
         str(row[0])
         for row in connection.execute(
             "SELECT DISTINCT c.key FROM counted c WHERE c.session = ? AND EXISTS "
-            "(SELECT 1 FROM counted o WHERE o.key = c.key AND o.session != c.session)",
-            (session,),
+            "(SELECT 1 FROM counted o JOIN sessions s ON s.id = o.session "
+            "WHERE o.key = c.key AND o.session != c.session AND s.project = ?)",
+            (session, project_row),
         )
     }
     for row in rows:
@@ -197,7 +206,11 @@ def _owned(connection: sqlite3.Connection, session: int, order: dict[int, Readin
     for key in shared:
         group: list[Row] = [
             tuple(row)
-            for row in connection.execute(f"SELECT {_COLUMNS} FROM counted WHERE key = ?", (key,))
+            for row in connection.execute(
+                f"SELECT {_QUALIFIED} FROM counted JOIN sessions s ON s.id = counted.session "
+                "WHERE counted.key = ? AND s.project = ?",
+                (key, project_row),
+            )
         ]
         missing = {row[0] for row in group} - set(order)
         if missing:

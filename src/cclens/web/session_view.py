@@ -19,6 +19,9 @@ from typing import Any, Protocol
 import msgspec
 from jinja2 import Environment
 
+from ..analytics.figures import CallCounts, Figures
+from ..analytics.tokens import TokenCounts
+from ..index import SessionSummary
 from ..model import to_builtins
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import (
@@ -41,11 +44,15 @@ _NESTING_LIMIT = 4
 
 
 class SessionRenderer(Protocol):
-    """Draws a session's body (the ``<main>`` element) and fragments of it."""
+    """Draws a session's body (the ``<main>`` element) and fragments of it.
+
+    ``figures`` are the session's figures as the index counts them (what a resumed session
+    copied from an earlier one is counted for the earlier one): the header shows those.
+    """
 
     name: str
 
-    def body(self, session: Session) -> str: ...
+    def body(self, session: Session, figures: Figures | None = None) -> str: ...
 
     def fragment(self, session: Session, items: list[Item]) -> str: ...
 
@@ -63,8 +70,9 @@ class PackageRenderer:
         self._module = module
         self._options = module.RenderOptions(standalone=False, static_url=RENDER_STATIC_URL)
 
-    def body(self, session: Session) -> str:
-        return str(self._module.render_session_body(session, self._options))
+    def body(self, session: Session, figures: Figures | None = None) -> str:
+        options = dataclasses.replace(self._options, figures=figures)
+        return str(self._module.render_session_body(session, options))
 
     def fragment(self, session: Session, items: list[Item]) -> str:
         # The same view over a session holding only the items to send: every element keeps
@@ -192,7 +200,7 @@ class BuiltInRenderer:
     def __init__(self, environment: Environment) -> None:
         self._environment = environment
 
-    def body(self, session: Session) -> str:
+    def body(self, session: Session, figures: Figures | None = None) -> str:
         template = self._environment.get_template("session_fallback.html")
         return template.render(session=session, items=item_views(top_level(session)))
 
@@ -205,6 +213,25 @@ class BuiltInRenderer:
 
     def policy(self) -> str | None:
         return None
+
+
+def summary_figures(summary: SessionSummary) -> Figures:
+    """The figures the index keeps for a session (tool calls only as calls and failed ones;
+    cost is not kept)."""
+    write_1h = summary.cache_write_1h_tokens
+    return Figures(
+        sessions=1,
+        prompts=summary.prompts,
+        responses=summary.responses,
+        tool_calls=CallCounts(calls=summary.tool_calls, failed=summary.errors),
+        tokens=TokenCounts(
+            input=summary.input_tokens,
+            output=summary.output_tokens,
+            cache_write_5m=summary.cache_write_tokens - write_1h,
+            cache_write_1h=write_1h,
+            cache_read=summary.cache_read_tokens,
+        ),
+    )
 
 
 def choose_renderer(environment: Environment) -> SessionRenderer:

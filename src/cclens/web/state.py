@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from jinja2 import Environment
 from starlette.requests import Request
 
+from ..analytics.figures import Figures
 from ..index import Index, SearchFilters
 from ..parse import Item, Session
 from .assets import Asset
@@ -81,13 +82,14 @@ class AppState:
                 self._cache.popitem(last=False)
         return loaded
 
-    def rendered(self, key: str, revision: int) -> Rendered | None:
-        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
+    def rendered(self, key: str, revision: int, figures: Figures | None = None) -> Rendered | None:
+        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload), its
+        header showing ``figures`` when given."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
         try:
-            body = self.renderer.body(loaded.session)
+            body = self.renderer.body(loaded.session, figures)
         except Exception as error:  # shown on the page, over the plain view
             loaded.problem = f"{type(error).__name__}: {error}"
             body = self.fallback.body(loaded.session)

@@ -140,39 +140,54 @@ class _Merger:
         self.matcher.add(response.message_id, response.request_id, fallback, len(self.merged) - 1)
 
 
+def _projects(facts: Iterable[SessionFacts]) -> list[list[SessionFacts]]:
+    """``facts`` (in reading order) project by project: each is counted on its own."""
+    groups: dict[str, list[SessionFacts]] = {}
+    for fact in facts:
+        groups.setdefault(fact.project, []).append(fact)
+    return list(groups.values())
+
+
 def merge_responses(facts: Iterable[SessionFacts], table: PriceTable) -> list[PricedResponse]:
     """Every response of the sessions once, priced with ``table`` (the table their facts were
     priced with), as ``collect_responses`` over all of them gives them.
 
-    ``facts`` must be in :func:`reading_order`: a response copied into a later session stays
-    with the session that recorded it first.
+    ``facts`` must be in :func:`reading_order`: a response copied into a later session of its
+    project stays with the session that recorded it first.
     """
-    merger = _Merger(table)
-    for fact in facts:
-        for item, key in zip(fact.priced, fact.keys, strict=True):
-            merger.add(item, key)
-    return merger.merged
+    merged: list[PricedResponse] = []
+    for project in _projects(facts):
+        merger = _Merger(table)
+        for fact in project:
+            for item, key in zip(fact.priced, fact.keys, strict=True):
+                merger.add(item, key)
+        merged += merger.merged
+    return merged
 
 
 def merge_calls(facts: Iterable[SessionFacts]) -> list[CallFact]:
     """Every tool call of the sessions once, as :func:`cclens.analytics.inventory.unique_calls`
     keeps them (``facts`` in :func:`reading_order`): the first copy that has a result."""
-    merger: CallMerger[None, CallFact] = CallMerger(lambda call: call.status)
-    for fact in facts:
-        for call in fact.calls:
-            merger.add(None, call.key, call)
-    return [call for _, call in merger.calls()]
+    found: list[CallFact] = []
+    for project in _projects(facts):
+        merger: CallMerger[None, CallFact] = CallMerger(lambda call: call.status)
+        for fact in project:
+            for call in fact.calls:
+                merger.add(None, call.key, call)
+        found += [call for _, call in merger.calls()]
+    return found
 
 
 def merge_prompts(facts: Iterable[SessionFacts]) -> list[datetime | None]:
-    """The time of every prompt of the sessions, each counted once."""
-    seen: set[str] = set()
+    """The time of every prompt of the sessions, each counted once in its project."""
     times: list[datetime | None] = []
-    for fact in facts:
-        for key, when in fact.prompts:
-            if key not in seen:
-                seen.add(key)
-                times.append(when)
+    for project in _projects(facts):
+        seen: set[str] = set()
+        for fact in project:
+            for key, when in fact.prompts:
+                if key not in seen:
+                    seen.add(key)
+                    times.append(when)
     return times
 
 

@@ -80,6 +80,7 @@
   // elements the server names, or append them after the last message.
   function liveSession(body) {
     var state = body.dataset.state || "{}";
+    var revision = body.dataset.revision || "";
     var lastAnchor = body.dataset.lastAnchor || "";
     var updates = body.dataset.updates;
     var banner = document.querySelector("[data-archived-banner]");
@@ -119,8 +120,15 @@
             }
           });
           state = JSON.stringify(change.state);
+          var archivedChanged = banner ? banner.hidden === Boolean(change.archived) : false;
           if (banner) banner.hidden = !change.archived;
-          document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          // Only a real change is news: the catch-up when the stream opens usually finds none.
+          var changed =
+            change.anchors.length > 0 || archivedChanged || String(change.revision) !== revision;
+          revision = String(change.revision);
+          if (changed) {
+            document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          }
         });
     });
     var source = new EventSource(body.dataset.events);
