@@ -20,6 +20,7 @@ import msgspec
 
 from ..analytics.figures import session_prompts
 from ..analytics.identity import ReadingKey, call_key, session_reading_key
+from ..analytics.pricing import PriceTable, load_price_table, response_cost
 from ..analytics.usage import Response, collect_responses
 from ..model.blocks import ImageBlock, ThinkingBlock, ToolUseBlock
 from ..model.messages import ServerToolUse
@@ -92,9 +93,12 @@ Places = dict[tuple[Path, int], tuple[str | None, AssistantItem, int | None]]
 class RowBuilder:
     """Turns sessions into rows."""
 
-    def __init__(self, machine: str, redaction: Redaction) -> None:
+    def __init__(
+        self, machine: str, redaction: Redaction, prices: PriceTable | None = None
+    ) -> None:
         self.machine = machine
         self.redaction = redaction
+        self.prices = prices or load_price_table()
 
     def _text(self, value: str | None) -> str | None:
         return self.redaction.text(value) if value else value
@@ -110,7 +114,7 @@ class RowBuilder:
         self._subagents(session, rows, places)
         base = {"machine": self.machine, "session_id": session.session_id}
         for response in collect_responses([session]):
-            rows.tables["usage"].append(base | _usage(response, places))
+            rows.tables["usage"].append(base | _usage(response, places, self.prices))
             rows.tables["usage"][-1][_IDENTITY] = response.identity
         tables = rows.tables
         ended = last_activity(session)
@@ -288,7 +292,7 @@ class RowBuilder:
         }
 
 
-def _usage(response: Response, places: Places) -> Row:
+def _usage(response: Response, places: Places, prices: PriceTable) -> Row:
     place = places.get((response.path, response.line))
     agent_id, item, turn = place if place is not None else (response.agent_id, None, None)
     usage = item.usage if item is not None else None
@@ -310,6 +314,13 @@ def _usage(response: Response, places: Places) -> Row:
         "cache_write_5m_tokens": tokens.cache_write_5m,
         "cache_write_1h_tokens": tokens.cache_write_1h,
         "total_tokens": tokens.total,
+        "cost_usd": response_cost(
+            prices,
+            response.model,
+            tokens,
+            speed=response.speed,
+            inference_geo=response.inference_geo,
+        ).cost,
         "service_tier": (usage.service_tier or None) if usage is not None else None,
         "web_search_requests": (server.web_search_requests or 0) if server else 0,
         "web_fetch_requests": (server.web_fetch_requests or 0) if server else 0,

@@ -187,9 +187,20 @@ USAGE = pa.schema(
         _column("turn", pa.int32(), "Turn number in its transcript."),
         _column("model", pa.string(), "Model that answered."),
         *_TOKENS,
-        _column("cache_write_5m_tokens", pa.int64(), "Cache writes with a 5-minute lifetime."),
+        _column(
+            "cache_write_5m_tokens",
+            pa.int64(),
+            "Cache writes with a 5-minute lifetime (with those the response's breakdown did not "
+            "split: `cache_creation_input_tokens` is authoritative).",
+        ),
         _column("cache_write_1h_tokens", pa.int64(), "Cache writes with a 1-hour lifetime."),
         _column("total_tokens", pa.int64(), "Sum of the four token columns."),
+        _column(
+            "cost_usd",
+            pa.float64(),
+            "What the response cost in US dollars, from cclens's dated price table (as "
+            "`cclens stats`); null for a model without a price.",
+        ),
         _column("service_tier", pa.string(), "API service tier."),
         _column("web_search_requests", pa.int64(), "Server-side web searches."),
         _column("web_fetch_requests", pa.int64(), "Server-side web fetches."),

@@ -193,7 +193,8 @@ class TraceBuilder:
             if session.cwd:
                 attributes["cclens.session.cwd"] = self.content.text(session.cwd)
         root = trace.agent(session, None, None, times, f"{sc.INVOKE_AGENT} {sc.AGENT}", attributes)
-        trace.mirrored(root, times)
+        trace.unclaimed(session, root, times)
+        trace.separate(root, times)
         return trace
 
     def traces(self, sessions: Iterable[Session]) -> Iterator[tuple[Session, list[ReadableSpan]]]:
@@ -319,6 +320,7 @@ class _Trace:
             prompt = turn.prompt
             key = prompt_key(prompt.uuid, session.path, prompt.first.line)
             counts = agent_id is None and key in self.counted.prompts
+            self.counted.prompts.discard(key)  # a record written twice is one prompt
             if agent_id is None and not counts:
                 attributes["cclens.turn.counted_in_another_session"] = True
         attributes["cclens.turn.counts_prompt"] = counts
@@ -370,6 +372,9 @@ class _Trace:
             attributes["cclens.request.id"] = item.request_id
         if item.stop_reason:
             attributes[sc.RESPONSE_FINISH_REASONS] = [item.stop_reason]
+        # The response this message holds (a message merged from several responses, which
+        # only fixtures' placeholder ids make, carries the first; the others get spans of their
+        # own, see `separate`).
         for entry in item.entries:
             found = self.counted.responses.pop((path, entry.line), None)
             if found is None:
@@ -379,6 +384,7 @@ class _Trace:
                 attributes |= self._usage_attributes(response)
             else:
                 attributes["cclens.usage.counted_in_another_session"] = True
+            break
         if self.content is not None:
             if inputs:
                 attributes[sc.INPUT_MESSAGES] = self.content.json(inputs)
@@ -443,15 +449,23 @@ class _Trace:
         for agent in call.subagents:
             self.subagent(session, agent, call, context, times)
 
+    def unclaimed(self, session: Session, parent: SpanContext, outer: _Times) -> None:
+        """The subagents of ``session`` that no call claimed, below the session's span."""
+        claimed = {id(a) for call in session.tool_calls.values() for a in call.subagents}
+        for agent in session.subagents:
+            if id(agent) not in claimed:
+                self.subagent(session, agent, None, parent, outer)
+
     def subagent(
         self,
         session: Session,
         agent: Session,
-        call: ToolCall,
+        call: ToolCall | None,
         parent: SpanContext,
         outer: _Times,
     ) -> None:
-        """The subagent ``agent`` that ``session`` spawned, below the call's span."""
+        """The subagent ``agent`` that ``session`` spawned, below the call's span (below the
+        session's when no call claimed it)."""
         agent_id = agent.agent_id or "unknown"
         name = subagent_type(agent, call) or "subagent"
         attributes: Attributes = {
@@ -459,7 +473,9 @@ class _Trace:
             sc.AGENT_ID: agent_id,
             "cclens.subagent.source": "inline" if agent.path == session.path else "file",
         }
-        spawn = call.input if isinstance(call.input, AgentInput) else None
+        if call is None:
+            attributes["cclens.subagent.unclaimed"] = True
+        spawn = call.input if call is not None and isinstance(call.input, AgentInput) else None
         if self.content is not None and spawn is not None and spawn.description:
             attributes["cclens.subagent.description"] = self.content.text(spawn.description)
         times = _Times(first_activity(agent), last_activity(agent))
@@ -499,17 +515,17 @@ class _Trace:
             attributes["cclens.usage.cost_usd"] = priced.cost
         return attributes
 
-    def mirrored(self, parent: SpanContext, outer: _Times) -> None:
-        """A ``chat`` span for each response the session counts that no message of its
-        transcripts holds: a subagent's response mirrored in the parent's transcript
-        (``agent_progress`` records) when the subagent's own file is not there."""
+    def separate(self, parent: SpanContext, outer: _Times) -> None:
+        """A ``chat`` span for each response of the session that no message span carries: a
+        subagent's response mirrored in the parent's transcript (``agent_progress`` records)
+        when the subagent's own file is not there, or a subagent no call claimed."""
         for (path, line), (response, claimed) in self.counted.responses.items():
             model = response.model or "unknown"
             attributes: Attributes = {
                 sc.OPERATION_NAME: sc.CHAT,
                 sc.REQUEST_MODEL: model,
                 sc.RESPONSE_MODEL: model,
-                "cclens.response.mirrored": True,
+                "cclens.response.separate": True,
             }
             if response.message_id:
                 attributes[sc.RESPONSE_ID] = response.message_id
