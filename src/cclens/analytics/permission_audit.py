@@ -327,6 +327,7 @@ def _audit_project(
                     rejected=audited.status == "rejected",
                 )
             )
+    paths = {file.destination: file.path for file in settings.files}
     return ProjectAudit(
         project=project.project,
         project_dir=project.project_dir,
@@ -336,7 +337,10 @@ def _audit_project(
         rules_used=sorted(used.values(), key=lambda u: (-u.calls, u.rule)),
         calls=calls,
         rejected=[call for call in calls if call.status == "rejected"],
-        suggestions=suggest(recorded, rules=settings.rules, home=home),
+        suggestions=[
+            msgspec.structs.replace(s, settings_path=paths.get(s.update.destination))
+            for s in suggest(recorded, rules=settings.rules, home=home)
+        ],
     )
 
 
