@@ -21,14 +21,19 @@ from .index import (
 )
 
 
-def parse_when(text: str | None, *, end: bool) -> datetime | None:
-    """``2025-06-01`` or an ISO date and time; a bare date as an upper bound means its end."""
+def parse_when(text: str | None, *, end: bool, option: str | None = None) -> datetime | None:
+    """``2025-06-01`` or an ISO date and time; a bare date as an upper bound means its end.
+
+    ``option`` names the option the text came from, in the error a bad date gives.
+    """
     if not text:
         return None
     try:
         moment = datetime.fromisoformat(text)
     except ValueError as error:
-        raise click.BadParameter(f"{text!r} is not a date (use YYYY-MM-DD)") from error
+        raise click.BadParameter(
+            f"{text!r} is not a date (use YYYY-MM-DD)", param_hint=option
+        ) from error
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     if end and len(text) == len("2025-06-01"):
@@ -111,8 +116,8 @@ def command(
     """
     filters = SearchFilters(
         project=project,
-        since=parse_when(since, end=False),
-        until=parse_when(until, end=True),
+        since=parse_when(since, end=False, option="--since"),
+        until=parse_when(until, end=True, option="--until"),
         tool=tool,
         kinds=kinds,
         errors_only=errors,

@@ -213,7 +213,7 @@ def command(
     try:
         table = load_price_table(pricing)
     except PricingError as error:
-        raise click.UsageError(str(error)) from None
+        raise click.ClickException(str(error)) from None
     report = usage_stats(
         claude_dirs,
         by=by,

@@ -192,6 +192,8 @@ def session(request: Request) -> Response:
 def search(request: Request) -> Response:
     """``GET /api/search?q=...``."""
     wanted = search_request(request)
+    if wanted.error:
+        return JSONResponse({"error": wanted.error}, status_code=400)
     try:
         hits = app_state(request).index.search(
             wanted.query, wanted.filters, limit=wanted.limit, offset=wanted.offset

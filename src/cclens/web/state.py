@@ -104,12 +104,13 @@ def app_state(request: Request) -> AppState:
     return state
 
 
-def _date(text: str, *, end: bool) -> datetime | None:
+def _date(text: str, *, end: bool, name: str, problems: list[str]) -> datetime | None:
     if not text:
         return None
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
+        problems.append(f"{name}: {text!r} is not a date (use YYYY-MM-DD)")
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
@@ -129,6 +130,8 @@ class SearchRequest:
     #: The raw parameters, to fill the form again.
     since: str = ""
     until: str = ""
+    #: What could not be read (a parameter that is not a date): the answer is 400.
+    error: str = ""
 
 
 def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
@@ -142,12 +145,15 @@ def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
         offset = 0
     with contextlib.suppress(ValueError):  # a bad limit keeps the default
         limit = min(max(int(params.get("limit", str(limit))), 1), 500)
+    problems: list[str] = []
     filters = SearchFilters(
         project=params.get("project") or None,
-        since=_date(since, end=False),
-        until=_date(until, end=True),
+        since=_date(since, end=False, name="since", problems=problems),
+        until=_date(until, end=True, name="until", problems=problems),
         tool=params.get("tool") or None,
         kinds=kinds,
         errors_only=params.get("errors") in ("1", "on", "true", "yes"),
     )
-    return SearchRequest(params.get("q", ""), filters, offset, limit, since, until)
+    return SearchRequest(
+        params.get("q", ""), filters, offset, limit, since, until, "; ".join(problems)
+    )
