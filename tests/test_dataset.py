@@ -535,5 +535,5 @@ def test_command_names_an_existing_file_it_cannot_read(synthetic: Path, tmp_path
     broken = out / "usage" / f"project={PROJECT}" / "month=2025-03" / "ci.parquet"
     broken.write_bytes(b"not parquet")
     result = runner.invoke(main, arguments)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"{broken}: cannot read the existing file" in result.output
