@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -52,3 +53,17 @@ def writable_folder(path: Path, what: str) -> None:
                     "choose another folder"
                 )
             return
+
+
+def need_extra(command: str, extra: str, *modules: str) -> None:
+    """Stop with one line naming the extra to install when a module ``command`` needs is not
+    installed (``cclens[dataset]`` and ``cclens[otel]`` are optional)."""
+    for module in modules:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # its parent package is missing
+            found = False
+        if not found:
+            raise click.ClickException(
+                f"{command} needs {module.split('.')[0]}; pip install 'cclens[{extra}]'"
+            )

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from ..dataset import SessionFilter, parse_since
 from ..parse import Diagnostic, claude_dirs
-from ._output import console, json_option, print_json, writable_folder
+from ._output import console, json_option, need_extra, print_json, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -144,6 +144,7 @@ def command(
     directory, machine, sessions, rows (per table), files, redacted (per kind), malformed and
     unreadable.
     """
+    need_extra("dataset", "dataset", "pyarrow")
     from ..dataset import DatasetError, load_selected, select_files, write_dataset
 
     refuse_inside(directory, roots)

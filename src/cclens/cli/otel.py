@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..dataset import default_machine, load_selected, select_files
-from ._output import console, json_option, print_json
+from ._output import console, json_option, need_extra, print_json
 from ._redaction import redaction_options, redaction_summary, redactor
 from .dataset import progress, report_problems, selection_options, session_filter
 
@@ -96,6 +96,7 @@ def command(
     With --json, one object with endpoint, sessions, spans, failed, stopped, redacted and
     unreadable.
     """
+    need_extra("otel", "otel", "opentelemetry.sdk", "opentelemetry.exporter.otlp.proto.http")
     from ..otel import Content, TraceBuilder, send_sessions, traces_endpoint
 
     try:
