@@ -171,6 +171,29 @@ def test_the_session_timeline_shows_turns_calls_and_context(page: Page, scheme: 
     assert target.get_attribute("data-tool") == name
 
 
+def test_the_session_page_draws_its_timeline_once(page: Page, scheme: Scheme) -> None:
+    # The live stream opening with nothing changed is no news: no cclens:updated, and the
+    # charts drawn for this revision stay (they were destroyed and rebuilt 300 ms later).
+    page.add_init_script(
+        "window.cclensUpdates = 0;"
+        "document.addEventListener('cclens:updated', () => { window.cclensUpdates += 1; });"
+    )
+    page.goto(f"/sessions/{WITH_SUBAGENTS}")
+    expect(page.locator("[data-timeline][data-drawn]")).to_be_visible()
+    strip = page.locator('[data-chart="strip"] canvas').element_handle()
+    context = page.locator('[data-chart="context"] canvas').element_handle()
+    page.wait_for_timeout(2000)  # the stream opens and catches up meanwhile
+    assert page.evaluate("window.cclensUpdates") == 0
+    assert strip.evaluate("canvas => canvas.isConnected")
+    assert context.evaluate("canvas => canvas.isConnected")
+    # Its summary gives the session's figures, as the header does.
+    header = page.locator("header.session-head")
+    calls = header.get_attribute("data-tool-calls")
+    failed = header.get_attribute("data-failed")
+    summary = page.locator("[data-timeline-summary]")
+    expect(summary).to_contain_text(f"{calls} tool calls ({failed} failed)")
+
+
 def test_the_permissions_pages(page: Page, scheme: Scheme) -> None:
     page.goto("/")
     page.get_by_role("link", name="Permissions", exact=True).click()
