@@ -226,7 +226,12 @@ class ResponseCollector:
 
     def add(self, found: Occurrence, owner: Owner) -> None:
         """One occurrence, recorded by ``owner``."""
-        fallback = response_fallback(found.request_id, found.uuid, found.path, found.line)
+        # Only a record without a message id is known by its other ids or its place.
+        fallback = (
+            ""
+            if found.message_id is not None
+            else response_fallback(found.request_id, found.uuid, found.path, found.line)
+        )
         match = self.matcher.find(found.message_id, found.request_id, fallback)
         if match is None:
             response = Response(

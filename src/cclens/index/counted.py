@@ -92,21 +92,24 @@ def store_claims(connection: sqlite3.Connection, session: int, claims: Iterable[
     )
 
 
-def neighbours(connection: sqlite3.Connection, sessions: Collection[int]) -> set[int]:
-    """The other sessions holding a claim one of ``sessions`` holds."""
+def sharing(connection: sqlite3.Connection, sessions: Collection[int]) -> set[int]:
+    """Those of ``sessions`` that share a claim with another session of their project, and
+    those other sessions."""
     found: set[int] = set()
-    for start in range(0, len(sessions), _CHUNK):
-        chunk = list(sessions)[start : start + _CHUNK]
+    wanted = list(sessions)
+    for start in range(0, len(wanted), _CHUNK):
+        chunk = wanted[start : start + _CHUNK]
         marks = ", ".join("?" * len(chunk))
         rows = connection.execute(
-            "SELECT DISTINCT o.session FROM counted c JOIN counted o ON o.key = c.key "
+            "SELECT DISTINCT c.session, o.session FROM counted c "
+            "JOIN counted o ON o.key = c.key AND o.session != c.session "
             "JOIN sessions cs ON cs.id = c.session JOIN sessions os ON os.id = o.session "
-            f"WHERE c.session IN ({marks}) AND o.session NOT IN ({marks}) "
-            "AND os.project = cs.project",
-            (*chunk, *chunk),
+            f"WHERE c.session IN ({marks}) AND os.project = cs.project",
+            chunk,
         )
-        found.update(int(row[0]) for row in rows)
-    return found - set(sessions)
+        for mine, other in rows:
+            found.update((int(mine), int(other)))
+    return found
 
 
 def _sharing(connection: sqlite3.Connection) -> set[int]:
@@ -226,14 +229,17 @@ def _owned(connection: sqlite3.Connection, session: int, order: dict[int, Readin
 def settle(
     connection: sqlite3.Connection, touched: Collection[int] | None, also: Iterable[int] = ()
 ) -> None:
-    """Work out again the figures of the sessions ``touched`` shares claims with (those
-    ``touched`` and ``also`` name included); ``touched`` ``None``: of every session that shares
-    a claim. Runs in the caller's transaction; a session whose figures change gets a new
-    revision."""
+    """Work out again the figures of the sessions ``touched`` shares claims with, and of those
+    ``also`` names (they shared claims with what ``touched`` held before); ``touched`` ``None``:
+    of every session that shares a claim. A written session that shares nothing keeps the
+    figures its digest gave. Runs in the caller's transaction; a session whose figures change
+    gets a new revision."""
     if touched is None:
         candidates = _sharing(connection)
     else:
-        candidates = set(touched) | set(also) | neighbours(connection, touched)
+        candidates = sharing(connection, touched) | set(also)
+    if not candidates:
+        return
     order = _reading_keys(connection, candidates)
     for session in sorted(candidates):
         owned = _owned(connection, session, order).columns()
@@ -242,4 +248,4 @@ def settle(
             connection.execute(_SET_OWNED, (*owned, session))
 
 
-__all__ = ["Owned", "neighbours", "settle", "store_claims"]
+__all__ = ["Owned", "settle", "sharing", "store_claims"]

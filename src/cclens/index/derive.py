@@ -493,7 +493,7 @@ def _occurrences(view: ViewFile) -> Iterator[Occurrence]:
                 agent_id=None,
                 tool_uses=[],
             )
-        elif record.type == "progress" and _MIRROR_MARK in view.data[start:end]:
+        elif record.type == "progress" and view.data.find(_MIRROR_MARK, start, end) >= 0:
             # A subagent's response mirrored in this transcript: read as the full model does.
             full = full_record(path, view.data, entry)
             if isinstance(full, ProgressRecord):

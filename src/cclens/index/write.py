@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .counted import neighbours, store_claims
+from .counted import sharing, store_claims
 from .extract import EXTRACT_VERSION, Claim, DocumentRow, DocumentUpdate, SessionDigest
 from .plan import FileTask, SessionTask
 from .stored import compress, decompress
@@ -297,7 +297,7 @@ class Writer:
             )
         if self._claims:
             if self._known:
-                self.shared_before |= neighbours(connection, self._known)
+                self.shared_before |= sharing(connection, self._known) - self._known
             for session_row, claims in self._claims.items():
                 store_claims(connection, session_row, claims)
             self.touched.update(self._claims)
