@@ -102,7 +102,7 @@ def _expected(root: Path) -> dict[str, tuple[int, ...]]:
 
 def test_copies_count_once_for_the_session_that_recorded_them_first(tmp_path: Path) -> None:
     root = tmp_path / "claude"
-    original, continuation = _transcripts(root)
+    original, _ = _transcripts(root)
     with Index(tmp_path / "index.db") as index:
         index.update([root])
         figures = _figures(index)
