@@ -5,8 +5,9 @@ tool calls along a time axis, and a line of the context size). It follows the se
 line: abandoned branches and sidechains are left out, and subagents appear only as the call
 that spawned them (with how many subagent transcripts it has).
 
-A *turn* starts at each prompt or slash command the user typed (:func:`cclens.analytics.figures.
-is_prompt`: a background task's notification is not one) and runs until the next one;
+A *turn* starts at each prompt or slash command the user typed (see
+:func:`cclens.analytics.figures.is_prompt`: a background task's notification is not one) and
+runs until the next one;
 anything recorded before the first prompt (a resumed or subagent session) forms a turn with an
 empty prompt. The *context size* of a response is the prompt the model read: input tokens plus
 cache reads plus cache writes (the output is not part of it).
