@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import signal
 import tempfile
 import threading
@@ -56,6 +57,7 @@ def command(
     # signals over included: the temporary demo index is never left behind.
     previous = signal.signal(signal.SIGTERM, _stop)
     temporary: tempfile.TemporaryDirectory[str] | None = None
+    stopped_by: list[int] = []
     try:
         if not demo and not claude_dir and not resolve_roots(claude_dir):
             click.echo(
@@ -95,7 +97,7 @@ def command(
         if open_browser:
             threading.Timer(0.5, _open, [address]).start()
         try:
-            run(settings, sock)
+            stopped_by = run(settings, sock)
         except IndexUnusable as error:
             raise click.ClickException(str(error)) from error
         finally:
@@ -106,6 +108,10 @@ def command(
         signal.signal(signal.SIGTERM, previous)
         if temporary is not None:
             temporary.cleanup()
+        if stopped_by:
+            # The process ends now: the collector's last full pass over everything the server
+            # loaded (parsed sessions, templates) would only delay the exit.
+            gc.freeze()
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
