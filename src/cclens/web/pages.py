@@ -157,7 +157,7 @@ def search(request: Request) -> Response:
     state = app_state(request)
     wanted = search_request(request)
     hits: list[SearchHit] = []
-    error = wanted.error
+    error = wanted.problem
     try:
         if not error:
             hits = state.index.search(
@@ -179,4 +179,4 @@ def search(request: Request) -> Response:
         error=error,
         more=more,
     )
-    return page(state, "search.html", 400 if wanted.error else 200, search=context)
+    return page(state, "search.html", 400 if wanted.problem else 200, search=context)
