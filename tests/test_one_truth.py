@@ -389,9 +389,17 @@ def test_the_pages(client: httpx.Client, truth: Seen) -> None:
     assert len(headers) == len(listed) == truth.sessions
     assert_same(Seen(by_session=headers), truth, "session pages (data attributes)")
 
+    # The permissions pages audit every call once, as `/` and stats count them, project by
+    # project.
     permissions = client.get("/api/permissions").json()
-    calls = sum(project["calls"] for project in permissions["projects"])
-    assert calls == (truth.statuses or {})["calls"]
+    audited = {project["project"]: project["calls"] for project in permissions["projects"]}
+    listed_calls = {
+        project["id"]: project["tool_calls"]
+        for project in client.get("/api/projects").json()
+        if project["tool_calls"]
+    }
+    assert audited == listed_calls
+    assert sum(audited.values()) == (truth.statuses or {})["calls"]
 
 
 # The dataset, read with DuckDB -----------------------------------------------------------
