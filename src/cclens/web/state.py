@@ -12,6 +12,7 @@ from urllib.parse import quote
 from jinja2 import Environment
 from starlette.requests import Request
 
+from ..analytics.figures import Figures
 from ..analytics.period import DateError, parse_moment
 from ..index import Index, SearchFilters
 from ..parse import Item, Session
@@ -113,8 +114,9 @@ class AppState:
                     self._cache.popitem(last=False)
             return loaded
 
-    def rendered(self, key: str, revision: int) -> Rendered | None:
-        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
+    def rendered(self, key: str, revision: int, figures: Figures | None = None) -> Rendered | None:
+        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload), its
+        header showing ``figures`` when given."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
@@ -123,7 +125,7 @@ class AppState:
                 return loaded
             with self._heavy:
                 try:
-                    drawn = self.renderer.draw(loaded.session, parts_url(key))
+                    drawn = self.renderer.draw(loaded.session, parts_url(key), figures)
                 except Exception as error:  # shown on the page, over the plain view
                     loaded.problem = f"{type(error).__name__}: {error}"
                     drawn = self.fallback.draw(loaded.session, parts_url(key))
