@@ -31,8 +31,8 @@ from cclens.web import RunningServer
 
 from .conftest import corpus_files
 from .fuzz import expected_malformed, fuzzed_lines
+from .otlp import Receiver
 from .shapes import same_json
-from .test_otel import Receiver, receiver  # noqa: F401 - the fixture
 from .test_web import running
 
 LINES = int(os.environ.get("CCLENS_FUZZ_LINES", "1500"))
@@ -126,7 +126,7 @@ def test_check_reports_every_bad_line_by_file_and_line(claude: Path, tmp_path: P
 def test_every_command_reads_the_fuzzed_folder(
     claude: Path,
     tmp_path: Path,
-    receiver: Receiver,  # noqa: F811
+    receiver: Receiver,
 ) -> None:
     out = tmp_path / "out"
     out.mkdir()

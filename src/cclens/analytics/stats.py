@@ -9,14 +9,13 @@ timestamps.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
-from ..parse import Diagnostic, Discovery, Session, SessionFile, SubagentFile, discover, load
-from ..parse.assemble import load_subagent
+from ..parse import Diagnostic, Discovery, Session, SessionFile, discover, load
 from ..parse.isolate import each_isolated
 from .aggregate import (
     GroupBy,
@@ -28,8 +27,9 @@ from .aggregate import (
     total_row,
     unpriced_models,
 )
-from .inventory import tool_usage
-from .period import Period, file_mtime, select_files
+from .figures import CallCounts, owned_prompts
+from .inventory import call_facts, calls_usage
+from .period import Period, select_files
 from .pricing import PriceTable, load_price_table
 from .usage import collect_responses
 
@@ -53,11 +53,15 @@ class StatsReport(msgspec.Struct, kw_only=True):
     project: str | None
     timezone: str
     prices: PriceInfo
-    #: Transcript files read (sessions and subagents) and top-level sessions among them.
+    #: Transcript files read (sessions and subagents) and sessions among them.
     files_read: int
     sessions_read: int
+    #: Prompts typed in the period, each counted once.
+    prompts: int
     #: API responses in the period, each counted once.
     responses: int
+    #: Tool calls started in the period by status, each counted once.
+    tool_calls: CallCounts
     total: UsageRow
     rows: list[UsageRow]
     unpriced: list[UnpricedModel]
@@ -76,6 +80,8 @@ class UsageSummary:
     unpriced: list[UnpricedModel]
     activity: list[list[int]]
     responses: int
+    prompts: int
+    tool_calls: CallCounts
 
 
 def slug(path: str) -> str:
@@ -106,15 +112,16 @@ def summarize(
     table = prices or load_price_table()
     responses = [r for r in collect_responses(sessions) if period.contains(r.timestamp)]
     items = price_responses(responses, table)
-    tools = None
-    if by == "tool":
-        tools = tool_usage(sessions, keep=lambda call: period.contains(call.started))
+    calls = [fact for fact in call_facts(sessions) if period.contains(fact.started)]
+    tools = calls_usage(calls) if by == "tool" else None
     return UsageSummary(
         rows=aggregate(items, by, period=period, tools=tools),
         total=total_row(items),
         unpriced=unpriced_models(items),
         activity=activity(items, period),
         responses=len(items),
+        prompts=sum(1 for _, item in owned_prompts(sessions) if period.contains(item.timestamp)),
+        tool_calls=CallCounts.of(fact.status for fact in calls),
     )
 
 
@@ -127,20 +134,9 @@ class LoadedSessions:
     problems: list[str]
 
 
-def _orphans(
-    orphans: Iterable[SubagentFile], period: Period, project: str | None
-) -> list[SubagentFile]:
-    chosen = []
-    for orphan in orphans:
-        if project is not None and not project_matches(orphan.path.parent.name, project):
-            continue
-        if period.may_hold(file_mtime(orphan.path)):
-            chosen.append(orphan)
-    return chosen
-
-
 def load_period(found: Discovery, period: Period, project: str | None) -> LoadedSessions:
-    """Load the sessions (and orphan subagent files) that may hold records of ``period``."""
+    """Load the sessions (orphan subagent files included) that may hold records of
+    ``period``."""
     problems = [f"{path}: {reason}" for path, reason in found.errors]
     files: list[SessionFile] = [
         file
@@ -152,15 +148,6 @@ def load_period(found: Discovery, period: Period, project: str | None) -> Loaded
     for session in each_isolated(files, load, lambda file: file.path, failed):
         loaded.sessions.append(session)
         loaded.files += len({each.path for each in session.all_sessions()})
-    orphans = _orphans(found.orphans, period, project)
-    for orphan in each_isolated(
-        orphans,
-        lambda info: load_subagent(info, info.path.parent.name),
-        lambda info: info.path,
-        failed,
-    ):
-        loaded.sessions.append(orphan)
-        loaded.files += 1
     problems.extend(str(problem) for problem in failed)
     for session in loaded.sessions:
         for each in session.all_sessions():
@@ -196,7 +183,9 @@ def usage_stats(
         prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
         files_read=loaded.files,
         sessions_read=len(loaded.sessions),
+        prompts=summary.prompts,
         responses=summary.responses,
+        tool_calls=summary.tool_calls,
         total=summary.total,
         rows=summary.rows,
         unpriced=summary.unpriced,

@@ -8,7 +8,7 @@ The only package with SQL. :class:`Index` is the way in::
             print(hit.session_key, hit.anchor, hit.snippet)
 """
 
-from .connection import IndexUnusable, move_aside
+from .connection import IndexReadOnly, IndexUnusable, move_aside
 from .database import Index
 from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
 from .ingest import Progress, UpdateReport
@@ -22,6 +22,7 @@ from .location import (
 from .queries import ProjectSummary, SessionSummary, Totals
 from .schema import LATEST as SCHEMA_VERSION
 from .search import SearchError, SearchFilters, SearchHit, quote_query
+from .versions import SessionVersion
 
 __all__ = [
     "DOCUMENT_KINDS",
@@ -32,6 +33,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "DocumentKind",
     "Index",
+    "IndexReadOnly",
     "IndexUnusable",
     "Progress",
     "ProjectSummary",
@@ -39,6 +41,7 @@ __all__ = [
     "SearchFilters",
     "SearchHit",
     "SessionSummary",
+    "SessionVersion",
     "Totals",
     "UpdateReport",
     "WriteRefused",

@@ -2,9 +2,11 @@
 
 A file is read again only when its size or modification time changed. It is then read from the
 byte offset the last update reached, unless it shrank or its first bytes differ from those
-stored: a rewritten file is read again from the start. Files that disappeared from a folder
-being indexed are marked missing; a session whose transcript is missing is archived, and stays
-in the index whole.
+stored: a rewritten file is read again from the start, and its old bytes are kept as a version.
+(The worker also checks that the bytes before that offset are still those stored, against their
+hash: a file edited in place without changing its first bytes is a new version too.) Files
+that disappeared from a folder being indexed are marked missing; a session whose transcript is
+missing is archived, and stays in the index whole.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..parse import SessionFile, SubagentFile, discover
+from ..parse import SessionFile, discover
 from .extract import EXTRACT_VERSION
 
 #: How many leading bytes of each file are kept to notice that it was rewritten.
@@ -44,6 +46,8 @@ class FileTask:
     reset: bool = False
     size: int = 0
     mtime_ns: int = 0
+    #: The hash of the bytes stored (``None``: not known yet, see cclens.index.versions).
+    digest: str | None = None
 
     @property
     def to_read(self) -> int:
@@ -106,6 +110,7 @@ class _Known:
     stored: int
     lines: int
     missing: bool
+    digest: str | None
 
 
 @dataclass(slots=True)
@@ -123,15 +128,6 @@ def _relative(path: Path, folder: Path) -> str:
         return path.relative_to(folder).as_posix()
     except ValueError:
         return path.name
-
-
-def _orphan_identity(agent: SubagentFile) -> tuple[str, str]:
-    """A session id and project for a subagent file whose session is not on disk."""
-    for ancestor in agent.path.parents:
-        if ancestor.name == "subagents":
-            session_dir = ancestor.parent
-            return agent.path.stem, session_dir.parent.name
-    return agent.path.stem, agent.path.parent.name
 
 
 def _head_matches(path: str, head: bytes) -> bool:
@@ -152,6 +148,7 @@ def _decide(task: FileTask, known: _Known | None, heads: Callable[[int], bytes])
         return
     task.file_id = known.file_id
     task.stored, task.stored_lines = known.stored, known.lines
+    task.digest = known.digest
     if task.size == known.size and task.mtime_ns == known.mtime_ns and not known.missing:
         return
     task.read = True
@@ -174,7 +171,8 @@ def _under(path: str, roots: Iterable[Path]) -> bool:
 
 _FILE_COLUMNS = (
     "f.id, f.session, f.path, f.relative, f.role, f.position, f.agent_id, f.layout, "
-    "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing"
+    "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing, "
+    "f.digest"
 )
 _SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived"
 
@@ -196,6 +194,7 @@ def _known_file(row: tuple[Any, ...]) -> _Known:
         stored=row[12],
         lines=row[13],
         missing=row[14] is not None,
+        digest=row[15],
     )
 
 
@@ -246,12 +245,20 @@ def _task_from_known(known: _Known) -> FileTask:
         stored_lines=known.lines,
         size=known.size,
         mtime_ns=known.mtime_ns,
+        digest=known.digest,
     )
 
 
 def _session_files(session: SessionFile) -> list[FileTask]:
     folder = session.path.parent
     found = [FileTask(str(session.path), "session", session.path.name, 0)]
+    if session.orphan is not None:  # a subagent transcript kept as a session of its own
+        orphan = session.orphan
+        found[0].agent_id, found[0].layout = orphan.agent_id, orphan.layout
+        found[0].workflow_run, found[0].parent_session_id = (
+            orphan.workflow_run,
+            orphan.parent_session_id,
+        )
     for position, agent in enumerate(session.subagents, start=1):
         found.append(
             FileTask(
@@ -273,7 +280,7 @@ def _session_files(session: SessionFile) -> list[FileTask]:
 
 @dataclass(slots=True)
 class _Candidate:
-    """A session found on disk (or an orphan subagent file, kept as a session of its own)."""
+    """A session found on disk (an orphan subagent file is one, see :mod:`cclens.parse`)."""
 
     path: str
     session_id: str
@@ -286,14 +293,9 @@ def _candidates(roots: list[Path], plan: Plan) -> list[_Candidate]:
         return []
     found = discover(*roots)
     plan.errors.extend(found.errors)
-    candidates = [
+    return [
         _Candidate(str(s.path), s.session_id, s.project, _session_files(s)) for s in found.sessions
     ]
-    for orphan in found.orphans:
-        session_id, project = _orphan_identity(orphan)
-        task = FileTask(str(orphan.path), "session", orphan.path.name, 0)
-        candidates.append(_Candidate(str(orphan.path), session_id, project, [task]))
-    return candidates
 
 
 @dataclass(slots=True)

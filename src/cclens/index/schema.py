@@ -157,10 +157,82 @@ def _search_segments(connection: sqlite3.Connection) -> None:
     )
 
 
+def _versions(connection: sqlite3.Connection) -> None:
+    """Versions: a file changed other than by appending keeps its old bytes beside the new.
+
+    ``files.digest`` is a hash of the bytes stored of a file (``NULL`` for files stored before
+    this migration: it is worked out from the stored bytes when first needed). When a file is
+    rewritten, its stored bytes move to ``version_chunks`` under a ``file_versions`` row
+    numbered within its session (1 for the first replaced), and ``chunks`` holds the new ones.
+    """
+    _run(
+        connection,
+        """
+        ALTER TABLE files ADD COLUMN digest TEXT;
+        CREATE TABLE file_versions (
+            id INTEGER PRIMARY KEY,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            file INTEGER NOT NULL REFERENCES files(id),
+            number INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            lines INTEGER NOT NULL,
+            digest TEXT,
+            meta BLOB,
+            replaced REAL NOT NULL,
+            UNIQUE (session, number)
+        );
+        CREATE INDEX file_versions_by_file ON file_versions(file, number);
+        CREATE TABLE version_chunks (
+            id INTEGER PRIMARY KEY,
+            version INTEGER NOT NULL REFERENCES file_versions(id),
+            start INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        CREATE UNIQUE INDEX version_chunks_by_version ON version_chunks(version, start)
+        """,
+    )
+
+
+def _counted(connection: sqlite3.Connection) -> None:
+    """Each session's figures counted once across sessions.
+
+    ``counted`` lists what each session holds (a row per prompt, response and tool call, see
+    :data:`cclens.index.extract.Claim`); when sessions share one (a resumed session copies
+    earlier records), the first in reading order counts it and the session's figures say so.
+    Sessions get prompt and response counts and 1-hour cache writes; every session is derived
+    again on the next update (``EXTRACT_VERSION`` 2), from the stored lines.
+    """
+    _run(
+        connection,
+        """
+        CREATE TABLE counted (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            request TEXT,
+            status TEXT,
+            input INTEGER NOT NULL DEFAULT 0,
+            output INTEGER NOT NULL DEFAULT 0,
+            cache_write_5m INTEGER NOT NULL DEFAULT 0,
+            cache_write_1h INTEGER NOT NULL DEFAULT 0,
+            cache_read INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX counted_by_session ON counted(session);
+        CREATE INDEX counted_by_key ON counted(key);
+        ALTER TABLE sessions ADD COLUMN prompts INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN responses INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN cache_write_1h_tokens INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET doc_version = 0
+        """,
+    )
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
     "documents_by_file": "CREATE INDEX documents_by_file ON documents(file, anchor)",
+    "counted_by_key": "CREATE INDEX counted_by_key ON counted(key)",
 }
 
 
@@ -185,6 +257,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core: projects, sessions, files and their stored bytes", _core),
     Migration(2, "search: documents and their full-text index", _search),
     Migration(3, "search: a larger buffer of terms in memory", _search_segments),
+    Migration(4, "versions: a rewritten file keeps its old bytes", _versions),
+    Migration(8, "figures: what each session counts, once across sessions", _counted),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -200,17 +274,30 @@ def applied(connection: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
+def pending(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
+    """The migrations up to ``target`` the database has not had, in order.
+
+    Numbers are not contiguous (each line of work has its own), and an index may have had a
+    later one before an earlier one existed: every known number missing from the
+    ``migrations`` table is pending, not only those after the highest applied.
+    """
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    done: set[int] = set()
+    if exists:
+        done = {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+    return [m for m in MIGRATIONS if m.number not in done and m.number <= target]
+
+
 def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
-    """Apply the migrations after the database's own, up to ``target``; return those applied.
+    """Apply the :func:`pending` migrations up to ``target``; return those applied.
 
     Each runs in its own transaction together with its ``migrations`` row, so a failure leaves
     the database at the previous step.
     """
     done: list[Migration] = []
-    current = applied(connection)
-    for migration in MIGRATIONS:
-        if migration.number <= current or migration.number > target:
-            continue
+    for migration in pending(connection, target=target):
         connection.execute("BEGIN IMMEDIATE")
         try:
             if migration.number == 1:
@@ -225,7 +312,8 @@ def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Mig
                 (migration.number, migration.name, time.time()),
             )
         except BaseException:
-            connection.execute("ROLLBACK")
+            if connection.in_transaction:  # SQLite rolls back by itself after some errors
+                connection.execute("ROLLBACK")
             raise
         connection.execute("COMMIT")
         done.append(migration)

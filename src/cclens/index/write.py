@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .extract import EXTRACT_VERSION, DocumentRow, DocumentUpdate, SessionDigest
+from .counted import sharing, store_claims
+from .extract import EXTRACT_VERSION, Claim, DocumentRow, DocumentUpdate, SessionDigest
 from .plan import FileTask, SessionTask
 from .stored import compress, decompress
+from .versions import archive_version
 from .worker import FileOutcome, SessionOutcome
 
 #: A file stored in more chunks than this (a live session read a few lines at a time) has
@@ -21,16 +23,17 @@ MAX_CHUNKS = 32
 _SESSION_COLUMNS = (
     "project, title, title_source, first_prompt, cwd, git_branch, started, ended, messages, "
     "tool_calls, errors, subagents, input_tokens, output_tokens, cache_read_tokens, "
-    "cache_write_tokens, models, versions, malformed"
+    "cache_write_tokens, models, versions, malformed, prompts, responses, cache_write_1h_tokens"
 )
+_SUMMARY_VALUES = _SESSION_COLUMNS.count(",") + 1
 _NEW_SESSION = (
     f"INSERT INTO sessions(id, key, session_id, path, {_SESSION_COLUMNS}, archived, revision, "
-    "doc_version, updated) VALUES (" + ", ".join("?" * 27) + ")"
+    "doc_version, updated) VALUES (" + ", ".join("?" * (_SUMMARY_VALUES + 8)) + ")"
 )
 _NEW_FILE = (
     "INSERT INTO files(id, session, path, relative, role, position, agent_id, layout, "
-    "workflow_run, parent_session_id, meta, size, mtime_ns, offset, lines, head) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "workflow_run, parent_session_id, meta, size, mtime_ns, offset, lines, head, digest) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -95,6 +98,7 @@ def _file_values(
         outcome.offset,
         outcome.lines,
         outcome.head or b"",
+        outcome.digest,
     )
 
 
@@ -104,19 +108,22 @@ def _file_row(
     task: FileTask,
     outcome: FileOutcome,
     new_id: Callable[[], int],
+    now: float,
 ) -> int:
     """Insert or update a file's row now; its id. A new row's id comes from ``new_id`` (the
-    writer hands ids out before rows are inserted)."""
+    writer hands ids out before rows are inserted). A file rewritten since it was stored keeps
+    its stored bytes as a version (see cclens.index.versions) before the new ones go in."""
     if task.file_id is None:
         file_id = new_id()
         connection.execute(_NEW_FILE, _file_values(file_id, session_row, task, outcome))
         return file_id
     file_id = task.file_id
-    if task.reset:
-        connection.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
+    if task.reset or outcome.rewritten:
+        owner = connection.execute("SELECT session FROM files WHERE id = ?", (file_id,))
+        archive_version(connection, file_id, int(owner.fetchone()[0]), now)
     connection.execute(
         "UPDATE files SET size = ?, mtime_ns = ?, offset = ?, lines = ?, "
-        "head = coalesce(?, head), meta = ?, missing = NULL WHERE id = ?",
+        "head = coalesce(?, head), meta = ?, digest = ?, missing = NULL WHERE id = ?",
         (
             task.size,
             task.mtime_ns,
@@ -124,6 +131,7 @@ def _file_row(
             outcome.lines,
             outcome.head,
             outcome.meta,
+            outcome.digest,
             file_id,
         ),
     )
@@ -196,6 +204,9 @@ def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
         msgspec.json.encode(summary.models).decode(),
         msgspec.json.encode(summary.versions).decode(),
         summary.malformed,
+        summary.prompts,
+        summary.responses,
+        summary.cache_write_1h_tokens,
     )
 
 
@@ -241,6 +252,12 @@ class Writer:
         self._session_ids = _Ids(connection, "sessions")
         self._file_ids = _Ids(connection, "files")
         self._projects: dict[str, tuple[int, str | None]] = {}
+        self._claims: dict[int, list[Claim]] = {}
+        self._known: set[int] = set()
+        #: Sessions written, and the sessions that shared claims with what they held before:
+        #: their figures are settled at the end (:func:`cclens.index.counted.settle`).
+        self.touched: set[int] = set()
+        self.shared_before: set[int] = set()
 
     def _project(self, slug: str, cwd: str | None) -> int:
         known = self._projects.get(slug)
@@ -284,6 +301,14 @@ class Writer:
             connection.executemany(
                 "INSERT INTO documents_text(rowid, text) VALUES (?, ?)", self._texts
             )
+        if self._claims:
+            if self._known:
+                self.shared_before |= sharing(connection, self._known) - self._known
+            for session_row, claims in self._claims.items():
+                store_claims(connection, session_row, claims)
+            self.touched.update(self._claims)
+        self._claims.clear()
+        self._known.clear()
         for held in (self._sessions, self._files, self._chunks, self._documents, self._texts):
             held.clear()
         for ids in (self._document_ids, self._session_ids, self._file_ids):
@@ -327,7 +352,12 @@ class Writer:
                 continue
             if file_task.file_id is not None:
                 file_ids[file_task.path] = _file_row(
-                    self.connection, session_row, file_task, file_outcome, self._file_ids.take
+                    self.connection,
+                    session_row,
+                    file_task,
+                    file_outcome,
+                    self._file_ids.take,
+                    now,
                 )
                 _store_chunk(self.connection, file_ids[file_task.path], file_outcome)
                 continue
@@ -339,6 +369,7 @@ class Writer:
                     (file_id, file_outcome.chunk_start, file_outcome.chunk_size, file_outcome.chunk)
                 )
         self._queue_documents(task, documents, session_row, project, file_ids)
+        self._claims[session_row] = summary.claims
         self._sessions.append(
             (
                 session_row,
@@ -381,16 +412,18 @@ class Writer:
             if file_outcome.failed or not file_task.read:
                 continue
             written_id = _file_row(
-                connection, session_row, file_task, file_outcome, self._file_ids.take
+                connection, session_row, file_task, file_outcome, self._file_ids.take, now
             )
             file_ids[file_task.path] = written_id
             _store_chunk(connection, written_id, file_outcome)
         self._queue_documents(task, outcome.documents, session_row, project, file_ids)
         # Reading the transcript now proves it is on disk: a session that was archived is back.
         keep_archived = not (main_task.read and not main_outcome.failed)
+        self._claims[session_row] = summary.claims
+        self._known.add(session_row)
         connection.execute(
             f"UPDATE sessions SET ({_SESSION_COLUMNS}) = ("
-            + ", ".join("?" * 19)
+            + ", ".join("?" * _SUMMARY_VALUES)
             + "), archived = CASE WHEN ? THEN archived ELSE NULL END, "
             "revision = revision + 1, doc_version = ?, updated = ? WHERE id = ?",
             (*_summary_values(project, summary), keep_archived, EXTRACT_VERSION, now, session_row),
