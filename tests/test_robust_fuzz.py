@@ -31,7 +31,7 @@ from cclens.web import RunningServer
 
 from .conftest import corpus_files
 from .fuzz import expected_malformed, fuzzed_lines
-from .otlp import Receiver
+from .otlp import Receiver, otlp_receiver
 from .shapes import same_json
 from .test_web import running
 
@@ -123,10 +123,14 @@ def test_check_reports_every_bad_line_by_file_and_line(claude: Path, tmp_path: P
     assert {(first, 3), (first, 4), (first, 5)} <= partial  # deep, deep, the odd snapshot
 
 
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with otlp_receiver() as found:
+        yield found
+
+
 def test_every_command_reads_the_fuzzed_folder(
-    claude: Path,
-    tmp_path: Path,
-    receiver: Receiver,
+    claude: Path, tmp_path: Path, receiver: Receiver
 ) -> None:
     out = tmp_path / "out"
     out.mkdir()
