@@ -413,7 +413,9 @@ def test_schema_migrations_are_numbered_and_recorded(index: Index) -> None:
     connection = index.connection()
     recorded = connection.execute("SELECT number, name FROM migrations ORDER BY number")
     numbers = [row[0] for row in recorded]
-    assert numbers == [m.number for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
+    # Each line of work has its own numbers, so they need not be contiguous; they only grow.
+    assert numbers == [m.number for m in MIGRATIONS] == sorted(set(numbers))
+    assert numbers[-1] == SCHEMA_VERSION
     assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -430,6 +432,14 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP TABLE documents_text")
     connection.execute("DROP TABLE documents")
+    connection.execute("DROP TABLE session_tips")
+    connection.execute("DROP TABLE session_summaries")
+    connection.execute("DROP INDEX sessions_by_activity")
+    for column in (
+        *("prompts", "cost", "unpriced", "own_title", "own_title_source"),
+        *("version", "version_key"),
+    ):
+        connection.execute(f"ALTER TABLE sessions DROP COLUMN {column}")
     connection.execute("DELETE FROM migrations WHERE number > 1")
     connection.close()
     transcript(claude_dir, SMALL).unlink()  # archived sessions must become searchable too

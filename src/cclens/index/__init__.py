@@ -6,6 +6,8 @@ The only package with SQL. :class:`Index` is the way in::
         index.update(claude_dirs())
         for hit in index.search('"exit code" bash*'):
             print(hit.session_key, hit.anchor, hit.snippet)
+        for session in index.sessions(SessionFilters(model="opus"), sort="cost", limit=10):
+            print(session.key, session.title, session.cost)
 """
 
 from .connection import IndexUnusable, move_aside
@@ -22,6 +24,13 @@ from .location import (
 from .queries import ProjectSummary, SessionSummary, Totals
 from .schema import LATEST as SCHEMA_VERSION
 from .search import SearchError, SearchFilters, SearchHit, quote_query
+from .session_list import (
+    PROJECT_SORTS,
+    SESSION_SORTS,
+    ListError,
+    SessionFilters,
+    SessionPage,
+)
 
 __all__ = [
     "DOCUMENT_KINDS",
@@ -29,15 +38,20 @@ __all__ = [
     "EXTRACT_VERSION",
     "MATCH_END",
     "MATCH_START",
+    "PROJECT_SORTS",
     "SCHEMA_VERSION",
+    "SESSION_SORTS",
     "DocumentKind",
     "Index",
     "IndexUnusable",
+    "ListError",
     "Progress",
     "ProjectSummary",
     "SearchError",
     "SearchFilters",
     "SearchHit",
+    "SessionFilters",
+    "SessionPage",
     "SessionSummary",
     "Totals",
     "UpdateReport",

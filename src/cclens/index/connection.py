@@ -7,7 +7,16 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-from .schema import APPLICATION_ID, FORMAT_KEY, FORMAT_VALUE, LATEST, applied, migrate
+from .schema import (
+    APPLICATION_ID,
+    FORMAT_KEY,
+    FORMAT_VALUE,
+    LATEST,
+    MIGRATIONS,
+    applied_numbers,
+    migrate,
+    pending,
+)
 
 REBUILD_HINT = "run `cclens index --rebuild` to move it aside and build a new index"
 #: The page size of a new index file (SQLite's default is 4 KB).
@@ -57,11 +66,12 @@ def _check(connection: sqlite3.Connection, path: Path) -> int:
     if not marked:
         raise IndexUnusable(path, "a SQLite database, but not a cclens index")
     try:
-        version = applied(connection)
+        numbers = applied_numbers(connection)
         connection.execute("SELECT count(*) FROM sessions").fetchone()
     except sqlite3.DatabaseError as error:
         raise IndexUnusable(path, f"the index is damaged ({error})") from error
-    if version > LATEST:
+    version = max(numbers) if numbers else 0
+    if numbers - {migration.number for migration in MIGRATIONS}:
         raise IndexUnusable(
             path,
             f"written by a newer cclens (schema {version}, this one knows up to {LATEST})",
@@ -93,7 +103,7 @@ def connect(path: Path, *, writer: bool = True) -> sqlite3.Connection:
             # A new file: 16 KB pages hold the stored transcripts and the full-text index in
             # a quarter of the pages (the size can only be chosen before the first table).
             connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-        if version < LATEST:
+        if pending(connection):
             if not writer:
                 raise IndexUnusable(path, "needs migrating", "run `cclens index` to update it")
             migrate(connection)

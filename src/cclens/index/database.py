@@ -8,11 +8,12 @@ from collections.abc import Collection
 from pathlib import Path
 
 from ..parse import Session
-from . import queries
+from . import queries, session_list
 from .connection import connect
 from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .queries import ProjectSummary, SessionSummary, Totals
 from .search import SearchFilters, SearchHit, search
+from .session_list import SessionFilters, SessionPage
 from .stored import load_stored, restore_files
 
 
@@ -82,17 +83,53 @@ class Index:
                 changed=changed,
             )
 
-    def projects(self) -> list[ProjectSummary]:
-        """Every project, the most recently active first."""
-        return queries.list_projects(self.connection())
+    def projects(
+        self,
+        filters: SessionFilters | None = None,
+        *,
+        sort: str = "last_activity",
+        order: str | None = None,
+    ) -> list[ProjectSummary]:
+        """Every project with a session ``filters`` keep (all by default), its figures added
+        up over those sessions, the most recently active first unless ``sort`` (a key of
+        :data:`~cclens.index.session_list.PROJECT_SORTS`) and ``order`` (``asc`` or
+        ``desc``) say otherwise. Raises :class:`~cclens.index.ListError` for an unknown key."""
+        return session_list.list_projects(self.connection(), filters, sort=sort, order=order)
 
     def project(self, slug: str) -> ProjectSummary | None:
         """One project by its folder name."""
         return queries.get_project(self.connection(), slug)
 
-    def sessions(self, project: str) -> list[SessionSummary]:
-        """A project's sessions, the most recent first."""
-        return queries.project_sessions(self.connection(), project)
+    def sessions(
+        self,
+        filters: SessionFilters | None = None,
+        *,
+        sort: str = "last_activity",
+        order: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> SessionPage:
+        """The sessions of every project that ``filters`` keep, a page at a time.
+
+        ``sort`` is a key of :data:`~cclens.index.session_list.SESSION_SORTS`
+        (``last_activity`` by default, the most recent first), ``order`` ``asc`` or ``desc``
+        (``None``: the key's natural order, largest or latest first for figures and times,
+        A to Z for text), ``limit`` how many to return (``None``: all) from ``offset``. The
+        page says how many sessions match in all (``total``) and iterates over its sessions.
+        Raises :class:`~cclens.index.ListError` for an unknown key or order. This is the one
+        listing of sessions: the web pages, the JSON API and ``cclens sessions`` call it.
+        """
+        return session_list.list_sessions(
+            self.connection(), filters, sort=sort, order=order, limit=limit, offset=offset
+        )
+
+    def branches(self) -> list[str]:
+        """Every git branch a session was last on, most used first."""
+        return session_list.branches(self.connection())
+
+    def models(self) -> list[str]:
+        """Every model a session used, most used first."""
+        return session_list.models(self.connection())
 
     def session(self, key: str) -> SessionSummary | None:
         """One session's summary by its key."""
@@ -103,10 +140,22 @@ class Index:
         return queries.find_sessions(self.connection(), text)
 
     def load(self, key: str) -> Session | None:
-        """The whole session, assembled from the stored bytes (archived sessions too)."""
+        """The whole session, assembled from the stored bytes (archived sessions too).
+
+        Its title is the index's, which also sees summaries written in other files of the
+        project (see :mod:`cclens.index.titles`).
+        """
         connection = self.connection()
         row = queries.session_row(connection, key)
-        return load_stored(connection, row) if row is not None else None
+        if row is None:
+            return None
+        session = load_stored(connection, row)
+        titled = connection.execute(
+            "SELECT title, title_source FROM sessions WHERE id = ?", (row,)
+        ).fetchone()
+        if session is not None and titled is not None:
+            session.title, session.title_source = titled[0], titled[1]
+        return session
 
     def file_lines(self, key: str) -> dict[str, int]:
         """For each stored file of a session, the line number stored up to."""

@@ -22,9 +22,11 @@ import msgspec
 from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
 from ..model.records import AssistantRecord
-from ..parse.assemble import choose_title, clean_prompt, text_kind
+from ..parse.assemble import text_kind
 from ..parse.session import parse_time, tool_status
+from ..parse.titles import PromptPicker, choose_title, tips
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
+from .costs import CostTally
 from .extract import (
     PIECE,
     DocumentRow,
@@ -428,7 +430,12 @@ def _response_usage(item: _Item) -> Any:
 
 
 def _count_usage(
-    found: SessionDigest, path: Path, built: _Built, counted: set[str], models: dict[str, None]
+    found: SessionDigest,
+    path: Path,
+    built: _Built,
+    counted: set[str],
+    models: dict[str, None],
+    costs: CostTally,
 ) -> None:
     for item in built.items:
         if item.role != ASSISTANT:
@@ -451,6 +458,7 @@ def _count_usage(
         found.output_tokens += usage.output_tokens or 0
         found.cache_read_tokens += usage.cache_read_input_tokens or 0
         found.cache_write_tokens += usage.cache_creation_input_tokens or 0
+        costs.add(model, usage.model_usage())
 
 
 def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
@@ -458,16 +466,19 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
     entries = view.read.entries
     custom: list[object] = []
     ai: list[object] = []
-    summaries: list[tuple[object, str | None]] = []
+    summaries: list[tuple[object, str | None, int]] = []
     uuids: set[str] = set()
+    messages: list[tuple[str | None, str | None]] = []
     branches: dict[str, None] = {}
     versions: dict[str, None] = {}
     times = []
-    for _, record, _, _ in entries:
+    for line, record, _, _ in entries:
         kind = record.type
         if kind in CHAIN_KINDS:
             if record.uuid:
                 uuids.add(record.uuid)
+            if kind in ("user", "assistant"):
+                messages.append((record.uuid or None, record.parent_uuid or None))
             if found.cwd is None and record.cwd:
                 found.cwd = record.cwd
             if record.git_branch:
@@ -479,7 +490,7 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
         elif kind == "ai-title":
             ai.append(record.ai_title)
         elif kind == "summary":
-            summaries.append((record.summary, record.leaf_uuid))
+            summaries.append((record.summary, record.leaf_uuid, line))
         if kind in RECORD_TYPES:
             moment = parse_time(record.timestamp)
             if moment is not None:
@@ -490,7 +501,7 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
         found.started = min(times).timestamp()
         found.ended = max(times).timestamp()
     main = _main_flags(built)
-    first_prompt = ""
+    picker = PromptPicker()
     for item, on_main in zip(built.items, main, strict=True):
         if not on_main:
             continue
@@ -498,11 +509,19 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
             found.messages += 1
         elif item.role == USER and item.kind in ("prompt", "command"):
             found.messages += 1
-            if not first_prompt:
-                first_prompt = clean_prompt(_user_text(item.record))
-    kept = [text for text, leaf in summaries if not leaf or leaf in uuids]
-    found.title, found.title_source = choose_title(custom, ai, kept, first_prompt)
-    found.first_prompt = first_prompt[:2000]
+            if item.kind == "prompt":
+                found.prompts += 1
+            if not picker.done:
+                picker.add(item.kind, _user_text(item.record))
+    kept = [text for text, leaf, _ in summaries if not leaf or leaf in uuids]
+    found.title, found.title_source = choose_title(custom, ai, kept, picker.title_text)
+    found.first_prompt = picker.preview
+    found.tips = tips(messages)
+    found.summaries = [
+        (leaf, text, line)
+        for text, leaf, line in summaries
+        if isinstance(text, str) and text.strip() and leaf
+    ]
     found.tool_calls = len(built.calls)
     found.errors = sum(1 for call in built.calls.values() if call.is_error)
 
@@ -520,6 +539,7 @@ def derive(
     updates: dict[str, DocumentUpdate] = {}
     counted: set[str] = set()
     models: dict[str, None] = {}
+    costs = CostTally()
     malformed = 0
     for view in files:
         built = _build(view)
@@ -529,11 +549,12 @@ def derive(
         else:
             found.subagents += 1
         malformed += len(view.read.diagnostics)
-        _count_usage(found, view.path, built, counted, models)
+        _count_usage(found, view.path, built, counted, models, costs)
         path = str(view.path)
         updates[path] = _documents(path, built, since.get(path))
     found.models = list(models)
     found.malformed = malformed
+    found.cost, found.unpriced = costs.cost, costs.unpriced
     return found, updates
 
 

@@ -14,7 +14,11 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ..model.blocks import TextBlock, ThinkingBlock
+from ..model.records import SummaryRecord
 from ..parse import AssistantItem, Item, Session, UserItem
+from ..parse.assemble import session_tips
+from ..parse.titles import PREVIEW_LENGTH
+from .costs import CostTally
 
 DocumentKind = Literal["prompt", "assistant", "thinking", "tool_input", "tool_output"]
 #: Every kind of content search can be narrowed to.
@@ -27,7 +31,7 @@ DOCUMENT_KINDS: tuple[DocumentKind, ...] = (
 )
 #: Bumped whenever what is extracted changes; sessions indexed with an older version get their
 #: documents derived again from the stored lines on the next update.
-EXTRACT_VERSION = 1
+EXTRACT_VERSION = 2
 #: The longest text kept for one message part (a 1 MB tool output is still searchable whole).
 MAX_TEXT = 1_000_000
 #: Longer texts are split into documents of about this many characters, at line ends: a
@@ -63,7 +67,15 @@ DocumentRow = tuple[str, str, str | None, bool, float | None, str]
 
 @dataclass(slots=True)
 class SessionDigest:
-    """The summary of a session the project and session lists show."""
+    """The summary of a session the project and session lists show.
+
+    ``title`` and ``title_source`` come from the session's own file; the index replaces a
+    title taken from a prompt by a summary another file points at this session
+    (:mod:`cclens.parse.titles`), through ``tips`` (where its conversations end) and
+    ``summaries`` (``(leafUuid, summary, line)`` of the summary records in its file).
+    ``prompts`` counts the prompts on the main line; ``cost`` (US dollars, ``None`` when no
+    response had a price) and ``unpriced`` come from :mod:`cclens.index.costs`.
+    """
 
     title: str = ""
     title_source: str = "none"
@@ -83,6 +95,11 @@ class SessionDigest:
     models: list[str] = field(default_factory=list)
     versions: list[str] = field(default_factory=list)
     malformed: int = 0
+    prompts: int = 0
+    cost: float | None = None
+    unpriced: int = 0
+    tips: list[str] = field(default_factory=list)
+    summaries: list[tuple[str, str, int]] = field(default_factory=list)
 
 
 def _epoch(moment: datetime | None) -> float | None:
@@ -98,25 +115,38 @@ def digest(session: Session) -> SessionDigest:
     found = SessionDigest(
         title=session.title,
         title_source=session.title_source,
-        first_prompt=session.first_prompt[:2000],
+        first_prompt=session.first_prompt[:PREVIEW_LENGTH],
         cwd=session.cwd,
         git_branch=session.git_branch,
         started=_epoch(session.started),
         ended=_epoch(session.ended),
         subagents=len(session.subagents),
         versions=list(session.versions),
+        tips=session_tips(session.entries),
+        summaries=[
+            (record.leaf_uuid, record.summary, entry.line)
+            for entry in session.entries
+            if isinstance(record := entry.record, SummaryRecord)
+            and isinstance(record.summary, str)
+            and record.summary.strip()
+            and isinstance(record.leaf_uuid, str)
+            and record.leaf_uuid
+        ],
     )
     for item in session.main_line:
         if isinstance(item, AssistantItem) or (
             isinstance(item, UserItem) and item.kind in ("prompt", "command")
         ):
             found.messages += 1
+        if isinstance(item, UserItem) and item.kind == "prompt":
+            found.prompts += 1
     found.tool_calls = len(session.tool_calls)
     found.errors = sum(1 for call in session.tool_calls.values() if call.is_error)
     everything = session.all_sessions()
     found.models = _unique(model for agent in everything for model in agent.models)
     found.malformed = sum(len(agent.diagnostics) for agent in everything)
     counted: set[str] = set()
+    costs = CostTally()
     for agent in everything:
         for item in agent.assistant_items:
             key = item.message_id or item.request_id or f"{agent.path}:{item.anchor}"
@@ -128,6 +158,8 @@ def digest(session: Session) -> SessionDigest:
             found.output_tokens += usage.output_tokens or 0
             found.cache_read_tokens += usage.cache_read_input_tokens or 0
             found.cache_write_tokens += usage.cache_creation_input_tokens or 0
+            costs.add(item.model, usage)
+    found.cost, found.unpriced = costs.cost, costs.unpriced
     return found
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parse.read import Diagnostic
+from .costs import prices_changed
 from .plan import Plan, SessionTask, make_plan, scan_sizes
 from .schema import drop_bulk_indexes, restore_bulk_indexes
 from .worker import SessionOutcome, failed, process, process_all
@@ -156,6 +157,9 @@ def update_index(
     paths = None if changed is None else {str(Path(p).absolute()) for p in changed}
     pool: ProcessPoolExecutor | None = None
     restore_bulk_indexes(connection)  # a first index that was cut short left them out
+    with _transaction(connection):
+        if prices_changed(connection):  # stored costs came from another price table
+            connection.execute("UPDATE sessions SET doc_version = 0")
     first = _is_empty(connection)
     try:
         scan = None
@@ -294,6 +298,8 @@ def _write(
         writer.flush()
         report.archived = mark_missing(connection, plan.missing, time.time())
         connection.execute("COMMIT")
+        touched = set(report.added) | set(report.updated)
+        report.updated.extend(key for key in dict.fromkeys(writer.retitled) if key not in touched)
     except BaseException:
         connection.execute("ROLLBACK")
         raise

@@ -157,6 +157,44 @@ def _search_segments(connection: sqlite3.Connection) -> None:
     )
 
 
+def _session_list(connection: sqlite3.Connection) -> None:
+    """The sessions view: prompts, cost, the highest Claude Code version, and what titles
+    need (the title from the session's own file, where its conversations end, the summary
+    records of its file; see :mod:`cclens.index.titles`).
+
+    The new columns are filled when sessions are derived again from their stored lines, which
+    the extraction version that came with this migration asks for.
+    """
+    _run(
+        connection,
+        """
+        ALTER TABLE sessions ADD COLUMN prompts INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN cost REAL;
+        ALTER TABLE sessions ADD COLUMN unpriced INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN own_title TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN own_title_source TEXT NOT NULL DEFAULT 'none';
+        ALTER TABLE sessions ADD COLUMN version TEXT;
+        ALTER TABLE sessions ADD COLUMN version_key TEXT;
+        UPDATE sessions SET own_title = title, own_title_source = title_source;
+        CREATE INDEX sessions_by_activity ON sessions(coalesce(ended, started));
+        CREATE TABLE session_tips (
+            uuid TEXT NOT NULL,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            PRIMARY KEY (uuid, session)
+        ) WITHOUT ROWID;
+        CREATE INDEX session_tips_by_session ON session_tips(session);
+        CREATE TABLE session_summaries (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            line INTEGER NOT NULL,
+            leaf TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            PRIMARY KEY (session, line)
+        ) WITHOUT ROWID;
+        CREATE INDEX session_summaries_by_leaf ON session_summaries(leaf);
+        """,
+    )
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
@@ -185,19 +223,35 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core: projects, sessions, files and their stored bytes", _core),
     Migration(2, "search: documents and their full-text index", _search),
     Migration(3, "search: a larger buffer of terms in memory", _search_segments),
+    Migration(6, "sessions: prompts, cost, version, titles from other files", _session_list),
 )
 LATEST = MIGRATIONS[-1].number
 
 
 def applied(connection: sqlite3.Connection) -> int:
     """The number of the last migration applied (0 for a new, empty database)."""
+    done = applied_numbers(connection)
+    return max(done) if done else 0
+
+
+def applied_numbers(connection: sqlite3.Connection) -> set[int]:
+    """The numbers of every migration applied.
+
+    Numbers are not contiguous (each line of work has its own), so a migration with a lower
+    number than the last one applied can still be missing.
+    """
     exists = connection.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
     ).fetchone()
     if not exists:
-        return 0
-    row = connection.execute("SELECT max(number) FROM migrations").fetchone()
-    return int(row[0] or 0)
+        return set()
+    return {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+
+
+def pending(connection: sqlite3.Connection) -> list[Migration]:
+    """The known migrations not applied yet, in order."""
+    done = applied_numbers(connection)
+    return [migration for migration in MIGRATIONS if migration.number not in done]
 
 
 def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
@@ -207,9 +261,8 @@ def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Mig
     the database at the previous step.
     """
     done: list[Migration] = []
-    current = applied(connection)
-    for migration in MIGRATIONS:
-        if migration.number <= current or migration.number > target:
+    for migration in pending(connection):
+        if migration.number > target:
             continue
         connection.execute("BEGIN IMMEDIATE")
         try:

@@ -38,6 +38,7 @@ from ..model.blocks import (
     ToolUseBlock,
     UnknownBlock,
 )
+from ..model.messages import CacheCreation
 from ..model.records import (
     AiTitleRecord,
     AssistantRecord,
@@ -55,13 +56,42 @@ _BOM = b"\xef\xbb\xbf"
 _UNKNOWN_TAG = "__unknown__"
 
 
+class ViewCacheCreation(msgspec.Struct, gc=False):
+    """Cache writes split by time to live."""
+
+    ephemeral_5m_input_tokens: int | None = None
+    ephemeral_1h_input_tokens: int | None = None
+
+
 class ViewUsage(msgspec.Struct, gc=False):
-    """The token counts of one response."""
+    """The token counts of one response, and what its price depends on."""
 
     input_tokens: int | None = None
     output_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
     cache_read_input_tokens: int | None = None
+    cache_creation: ViewCacheCreation | None = None
+    speed: str | None = None
+    inference_geo: str | None = None
+
+    def model_usage(self) -> Usage:
+        """The same counts as the full model's :class:`~cclens.model.Usage` (whose properties
+        define cache writes by lifetime, and which analytics prices)."""
+        split = self.cache_creation
+        return Usage(
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            cache_creation_input_tokens=self.cache_creation_input_tokens,
+            cache_read_input_tokens=self.cache_read_input_tokens,
+            cache_creation=CacheCreation(
+                ephemeral_5m_input_tokens=split.ephemeral_5m_input_tokens,
+                ephemeral_1h_input_tokens=split.ephemeral_1h_input_tokens,
+            )
+            if split is not None
+            else UNSET,
+            speed=self.speed,
+            inference_geo=self.inference_geo,
+        )
 
 
 class ViewBlockBase(msgspec.Struct, tag_field="type", gc=False):
@@ -253,6 +283,13 @@ def from_record(record: AnyRecord) -> ViewRecord:
                 _opt(usage.output_tokens),
                 _opt(usage.cache_creation_input_tokens),
                 _opt(usage.cache_read_input_tokens),
+                ViewCacheCreation(
+                    _opt(split.ephemeral_5m_input_tokens), _opt(split.ephemeral_1h_input_tokens)
+                )
+                if isinstance(split := usage.cache_creation, CacheCreation)
+                else None,
+                _opt(usage.speed),
+                _opt(usage.inference_geo),
             )
             if isinstance(usage, Usage)
             else None,
@@ -383,6 +420,7 @@ def full_record(
 __all__ = [
     "CHAIN_KINDS",
     "ViewBlock",
+    "ViewCacheCreation",
     "ViewMessage",
     "ViewOther",
     "ViewRead",

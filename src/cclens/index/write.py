@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from . import titles
 from .extract import EXTRACT_VERSION, DocumentRow, DocumentUpdate, SessionDigest
 from .plan import FileTask, SessionTask
 from .stored import compress, decompress
@@ -21,11 +22,13 @@ MAX_CHUNKS = 32
 _SESSION_COLUMNS = (
     "project, title, title_source, first_prompt, cwd, git_branch, started, ended, messages, "
     "tool_calls, errors, subagents, input_tokens, output_tokens, cache_read_tokens, "
-    "cache_write_tokens, models, versions, malformed"
+    "cache_write_tokens, models, versions, malformed, prompts, cost, unpriced, own_title, "
+    "own_title_source, version, version_key"
 )
+_SUMMARY_COUNT = _SESSION_COLUMNS.count(",") + 1
 _NEW_SESSION = (
     f"INSERT INTO sessions(id, key, session_id, path, {_SESSION_COLUMNS}, archived, revision, "
-    "doc_version, updated) VALUES (" + ", ".join("?" * 27) + ")"
+    "doc_version, updated) VALUES (" + ", ".join("?" * (_SUMMARY_COUNT + 8)) + ")"
 )
 _NEW_FILE = (
     "INSERT INTO files(id, session, path, relative, role, position, agent_id, layout, "
@@ -174,8 +177,20 @@ def _delete_documents(
     connection.executemany("DELETE FROM documents WHERE file = ? AND anchor = ?", pairs)
 
 
+def _version_key(version: str) -> str:
+    """A version that sorts as text: each number zero-padded (``2.1.9`` before ``2.1.114``)."""
+    return ".".join(part.zfill(8) if part.isdigit() else part for part in version.split("."))
+
+
+def latest_version(versions: list[str]) -> str | None:
+    """The highest of the Claude Code versions a session was written by."""
+    return max(versions, key=_version_key) if versions else None
+
+
 def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
-    """The values of :data:`_SESSION_COLUMNS`, in order."""
+    """The values of :data:`_SESSION_COLUMNS`, in order (the title is the session's own until
+    :func:`cclens.index.titles.resolve_titles` looks at other files)."""
+    version = latest_version(summary.versions)
     return (
         project,
         summary.title,
@@ -196,6 +211,13 @@ def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
         msgspec.json.encode(summary.models).decode(),
         msgspec.json.encode(summary.versions).decode(),
         summary.malformed,
+        summary.prompts,
+        summary.cost,
+        summary.unpriced,
+        summary.title,
+        summary.title_source,
+        version,
+        _version_key(version) if version else None,
     )
 
 
@@ -241,6 +263,14 @@ class Writer:
         self._session_ids = _Ids(connection, "sessions")
         self._file_ids = _Ids(connection, "files")
         self._projects: dict[str, tuple[int, str | None]] = {}
+        self._tips: list[titles.TipRow] = []
+        self._summaries: list[titles.SummaryRow] = []
+        #: Sessions written since the last flush, and leaves their summaries point (or
+        #: pointed) at: their titles are looked at again when the rows are in.
+        self._written: set[int] = set()
+        self._leaves: set[str] = set()
+        #: Keys of sessions whose title changed because of another session's file.
+        self.retitled: list[str] = []
 
     def _project(self, slug: str, cwd: str | None) -> int:
         known = self._projects.get(slug)
@@ -284,10 +314,25 @@ class Writer:
             connection.executemany(
                 "INSERT INTO documents_text(rowid, text) VALUES (?, ?)", self._texts
             )
+        titles.insert(connection, self._tips, self._summaries)
+        self.retitled.extend(titles.resolve_titles(connection, self._written, self._leaves))
         for held in (self._sessions, self._files, self._chunks, self._documents, self._texts):
             held.clear()
+        for pending in (self._tips, self._summaries, self._written, self._leaves):
+            pending.clear()
         for ids in (self._document_ids, self._session_ids, self._file_ids):
             ids.reset()
+
+    def _queue_titles(self, session_row: int, summary: SessionDigest, *, new: bool) -> None:
+        """Hold back the session's tips and summaries (replacing those stored)."""
+        if not new:
+            self._leaves |= titles.forget(self.connection, session_row)
+        self._tips.extend((uuid, session_row) for uuid in summary.tips)
+        self._summaries.extend(
+            (session_row, line, leaf, text) for leaf, text, line in summary.summaries
+        )
+        self._leaves.update(leaf for leaf, _, _ in summary.summaries)
+        self._written.add(session_row)
 
     def _queue_documents(
         self,
@@ -339,6 +384,7 @@ class Writer:
                     (file_id, file_outcome.chunk_start, file_outcome.chunk_size, file_outcome.chunk)
                 )
         self._queue_documents(task, documents, session_row, project, file_ids)
+        self._queue_titles(session_row, summary, new=True)
         self._sessions.append(
             (
                 session_row,
@@ -388,9 +434,10 @@ class Writer:
         self._queue_documents(task, outcome.documents, session_row, project, file_ids)
         # Reading the transcript now proves it is on disk: a session that was archived is back.
         keep_archived = not (main_task.read and not main_outcome.failed)
+        self._queue_titles(session_row, summary, new=False)
         connection.execute(
             f"UPDATE sessions SET ({_SESSION_COLUMNS}) = ("
-            + ", ".join("?" * 19)
+            + ", ".join("?" * _SUMMARY_COUNT)
             + "), archived = CASE WHEN ? THEN archived ELSE NULL END, "
             "revision = revision + 1, doc_version = ?, updated = ? WHERE id = ?",
             (*_summary_values(project, summary), keep_archived, EXTRACT_VERSION, now, session_row),

@@ -46,6 +46,7 @@ from ..parse.session import (
     ToolCall,
     UserItem,
 )
+from ..resume import resume_command
 from .commands import CommandOutput, CommandView, parse_command, parse_command_output
 from .events import EventView, event_view
 
@@ -117,7 +118,8 @@ class SessionHeader:
 
     ``tokens`` counts the session's own responses (main line and branches), ``subagent_tokens``
     those of every subagent below it. ``resume_command`` is what resumes the session in Claude
-    Code. ``diagnostics`` are the file's malformed lines.
+    Code, in the directory it ran in (:func:`cclens.resume.resume_command`). ``diagnostics`` are
+    the file's malformed lines.
     """
 
     title: str
@@ -174,7 +176,7 @@ def session_header(session: Session) -> SessionHeader:
         versions=session.versions,
         tokens=token_totals(own),
         subagent_tokens=subagent_tokens,
-        resume_command=f"claude --resume {session.session_id}",
+        resume_command=resume_command(session.session_id, session.cwd).shell,
         path=str(session.path),
         prompts=sum(1 for i in session.main_line if isinstance(i, UserItem) and i.kind == "prompt"),
         responses=sum(1 for i in session.main_line if isinstance(i, AssistantItem)),

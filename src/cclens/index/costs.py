@@ -1,0 +1,93 @@
+"""What a session's responses cost, worked out when the session is indexed.
+
+Each response counted in a session's tokens (once per ``message.id``, see
+:func:`cclens.index.extract.digest`) is priced by :func:`cclens.analytics.pricing.response_cost`
+with the price table bundled with cclens (the table ``cclens stats`` uses without
+``--pricing``), from the full model's :class:`~cclens.model.Usage` (its properties split cache
+writes by lifetime): the index keeps the one definition of a response's cost, it does not make
+its own. Responses of Claude Code's ``<synthetic>`` model are its own notices, not API calls,
+and are not priced. A session's cost covers its priced responses; those without a price are
+counted apart.
+
+When the bundled table changes (a new cclens), every session is derived again on the next
+update (:func:`prices_changed`), so stored costs always come from the table in use.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+import sqlite3
+from dataclasses import dataclass, field
+
+import msgspec
+
+from ..analytics.pricing import PriceTable, bundled_price_table, response_cost
+from ..analytics.tokens import TokenCounts
+from ..analytics.usage import SYNTHETIC_MODEL
+from ..model import Usage
+
+_META_KEY = "prices"
+
+
+@functools.cache
+def price_table() -> PriceTable:
+    """The bundled price table (read once per process)."""
+    return bundled_price_table()
+
+
+@functools.cache
+def prices_signature() -> str:
+    """Names the bundled table's contents: its date and a digest of its prices."""
+    table = price_table()
+    digest = hashlib.sha1(msgspec.json.encode(table), usedforsecurity=False).hexdigest()
+    return f"{table.as_of}:{digest[:16]}"
+
+
+@dataclass(slots=True)
+class CostTally:
+    """The cost of a session's responses, added up as they are counted."""
+
+    costs: list[float] = field(default_factory=list)
+    unpriced: int = 0
+
+    def add(self, model: str | None, usage: Usage) -> None:
+        """Price one response (``usage`` as its records carry it)."""
+        if model == SYNTHETIC_MODEL:
+            return
+        priced = response_cost(
+            price_table(),
+            model,
+            TokenCounts.of(usage),
+            speed=usage.speed if isinstance(usage.speed, str) else None,
+            inference_geo=usage.inference_geo if isinstance(usage.inference_geo, str) else None,
+        )
+        if priced.cost is None:
+            self.unpriced += 1
+        else:
+            self.costs.append(priced.cost)
+
+    @property
+    def cost(self) -> float | None:
+        """US dollars for the priced responses (``None`` when none had a price); the same sum
+        whatever order responses were added in."""
+        return math.fsum(self.costs) if self.costs else None
+
+
+def prices_changed(connection: sqlite3.Connection) -> bool:
+    """Record the bundled table's signature; ``True`` when costs stored in the index came from
+    another table (the caller derives every session again). Runs in the caller's transaction."""
+    signature = prices_signature()
+    row = connection.execute("SELECT value FROM meta WHERE key = ?", (_META_KEY,)).fetchone()
+    if row is not None and row[0] == signature:
+        return False
+    connection.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (_META_KEY, signature),
+    )
+    return row is not None
+
+
+__all__ = ["CostTally", "price_table", "prices_changed", "prices_signature"]
