@@ -72,6 +72,7 @@ def by_id(page: Page, anchor: str) -> object:
 
 def test_projects_then_a_session_then_a_search_hit_lands_on_its_message(page: Page) -> None:
     page.goto("/")
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Projects").click()
     expect(page.get_by_role("heading", name="Projects")).to_be_visible()
     page.get_by_role("link", name="-experiments/worktrees").click()
     expect(page).to_have_url(re.compile(r"/projects/.*experiments-worktrees$"))
@@ -137,7 +138,7 @@ def test_a_deleted_transcript_is_still_shown_marked_archived(
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("cclens restore")
     expect(page.locator("article").first).to_be_visible()
-    page.goto("/")
+    page.goto("/projects")
     page.get_by_role("link", name="-experiments/worktrees").click()
     expect(page.locator("tr.is-archived .badge.archived")).to_be_visible()
     page.goto("/search?q=worktree")
@@ -146,7 +147,7 @@ def test_a_deleted_transcript_is_still_shown_marked_archived(
 
 def test_new_sessions_appear_on_the_project_page(page: Page, claude_dir: Path) -> None:
     path = transcript(claude_dir, SMALL)
-    page.goto("/")
+    page.goto("/projects")
     page.get_by_role("link", name="/Users/chip/dev/ai-music").click()
     rows = page.locator("tr[data-session]")
     before = rows.count()

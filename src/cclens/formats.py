@@ -44,4 +44,14 @@ def usd(amount: float | None) -> str:
     return f"${amount:,.2f}"
 
 
-__all__ = ["compact", "duration", "usd"]
+def short_model(model: str) -> str:
+    """A model id without its vendor prefix and date: ``claude-sonnet-4-5-20250929`` is
+    ``sonnet-4-5`` (lists show the full id on hover)."""
+    name = model.removeprefix("claude-")
+    head, _, tail = name.rpartition("-")
+    if head and len(tail) == 8 and tail.isdigit():
+        name = head
+    return name
+
+
+__all__ = ["compact", "duration", "short_model", "usd"]

@@ -1,4 +1,4 @@
-"""HTML pages: all projects, one project, one session, search; and live session fragments.
+"""HTML pages: one session, search; and live session fragments (lists: :mod:`.lists`).
 
 Each page is drawn by one template from a small documented context; no HTML is built here.
 """
@@ -14,10 +14,8 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from ..index import DOCUMENT_KINDS, ProjectSummary, SearchError, SearchHit, SessionSummary, Totals
-from ..parse import claude_dirs
+from ..index import DOCUMENT_KINDS, ProjectSummary, SearchError, SearchHit, SessionSummary
 from .api import JSONResponse
-from .live import Status
 from .session_view import changed_items, page_state, parse_state, top_level
 from .state import AppState, SearchRequest, app_state, search_request
 
@@ -33,42 +31,6 @@ def page(state: AppState, template: str, status_code: int = 200, **context: Any)
 def not_found(state: AppState, what: str) -> HTMLResponse:
     """The 404 page."""
     return page(state, "not_found.html", 404, what=what)
-
-
-@dataclass(frozen=True, slots=True)
-class HomeContext:
-    """``projects.html``: every project, or (when the index is empty) where sessions come from."""
-
-    projects: list[ProjectSummary]
-    totals: Totals
-    #: The folders read (given, or Claude Code's defaults when they exist).
-    roots: list[str]
-    #: Claude Code's default folders, to explain where transcripts come from.
-    default_roots: list[str]
-    status: Status
-
-
-def home(request: Request) -> Response:
-    """``/``: every project (see :class:`HomeContext`)."""
-    state = app_state(request)
-    context = HomeContext(
-        projects=state.index.projects(),
-        totals=state.index.totals(),
-        roots=[str(root) for root in state.settings.claude_dirs],
-        default_roots=[str(root) for root in claude_dirs()],
-        status=state.indexer.status,
-    )
-    return page(state, "projects.html", home=context)
-
-
-def project(request: Request) -> Response:
-    """``/projects/{slug}``: ``project.html`` with the project and its ``sessions``."""
-    state = app_state(request)
-    slug = request.path_params["slug"]
-    summary = state.index.project(slug)
-    if summary is None:
-        return not_found(state, f"project {slug}")
-    return page(state, "project.html", project=summary, sessions=state.index.sessions(slug))
 
 
 @dataclass(frozen=True, slots=True)
