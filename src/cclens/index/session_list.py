@@ -76,7 +76,7 @@ class SessionFilters:
 SESSION_SORTS: dict[str, tuple[str, Order]] = {
     "last_activity": ("coalesce(s.ended, s.started)", "desc"),
     "started": ("s.started", "desc"),
-    "title": ("s.title COLLATE NOCASE", "asc"),
+    "title": ("nullif(s.title, '') COLLATE NOCASE", "asc"),
     "project": ("coalesce(p.cwd, p.slug) COLLATE NOCASE", "asc"),
     "duration": ("s.ended - s.started", "desc"),
     "prompts": ("s.prompts", "desc"),
@@ -87,8 +87,8 @@ SESSION_SORTS: dict[str, tuple[str, Order]] = {
         "desc",
     ),
     "cost": ("s.cost", "desc"),
-    "models": ("s.models", "asc"),
-    "branch": ("s.git_branch COLLATE NOCASE", "asc"),
+    "models": ("nullif(s.models, '[]')", "asc"),
+    "branch": ("nullif(s.git_branch, '') COLLATE NOCASE", "asc"),
     "version": ("s.version_key", "desc"),
     "archived": ("s.archived", "desc"),
 }

@@ -259,7 +259,8 @@
     }
   });
 
-  // List filters: a menu or a date applies at once; empty fields stay out of the address.
+  // List filters: a menu or a date applies at once; empty fields (and a field left at its
+  // data-default) stay out of the address.
   function autoSubmit(form) {
     form.addEventListener("change", function (event) {
       var field = event.target;
@@ -271,7 +272,9 @@
     form.addEventListener("formdata", function (event) {
       var empty = [];
       event.formData.forEach(function (value, name) {
-        if (value === "") empty.push(name);
+        var field = form.elements.namedItem(name);
+        var fallback = field && field.getAttribute ? field.getAttribute("data-default") : null;
+        if (value === "" || value === fallback) empty.push(name);
       });
       empty.forEach(function (name) {
         event.formData.delete(name);
