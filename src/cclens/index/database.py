@@ -89,12 +89,21 @@ class Index:
         *,
         sort: str = "last_activity",
         order: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
     ) -> list[ProjectSummary]:
         """Every project with a session ``filters`` keep (all by default), its figures added
         up over those sessions, the most recently active first unless ``sort`` (a key of
         :data:`~cclens.index.session_list.PROJECT_SORTS`) and ``order`` (``asc`` or
-        ``desc``) say otherwise. Raises :class:`~cclens.index.ListError` for an unknown key."""
-        return session_list.list_projects(self.connection(), filters, sort=sort, order=order)
+        ``desc``) say otherwise; ``limit`` of them (``None``: all) from ``offset``. Raises
+        :class:`~cclens.index.ListError` for an unknown key."""
+        return session_list.list_projects(
+            self.connection(), filters, sort=sort, order=order, limit=limit, offset=offset
+        )
+
+    def count_projects(self, filters: SessionFilters | None = None) -> int:
+        """How many projects have a session ``filters`` keep."""
+        return session_list.count_projects(self.connection(), filters)
 
     def project(self, slug: str) -> ProjectSummary | None:
         """One project by its folder name."""

@@ -271,9 +271,12 @@ def list_projects(
     *,
     sort: str = "last_activity",
     order: str | None = None,
+    limit: int | None = None,
+    offset: int = 0,
 ) -> list[ProjectSummary]:
     """Every project with a session ``filters`` keep, its figures added up over those
-    sessions, sorted by ``sort`` (a key of :data:`PROJECT_SORTS`) in ``order``."""
+    sessions, sorted by ``sort`` (a key of :data:`PROJECT_SORTS`) in ``order``; ``limit`` of
+    them (``None``: all) from ``offset``."""
     terms, _ = _order_by(PROJECT_SORTS, sort, order)
     where = _where(connection, filters or SessionFilters())
     if where is None:
@@ -281,10 +284,25 @@ def list_projects(
     clause, values = where
     rows = connection.execute(
         f"SELECT {PROJECT_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project{clause} "
-        f"GROUP BY p.id ORDER BY {terms}, max(coalesce(s.ended, s.started, 0)) DESC, p.slug",
-        values,
+        f"GROUP BY p.id ORDER BY {terms}, max(coalesce(s.ended, s.started, 0)) DESC, p.slug "
+        "LIMIT ? OFFSET ?",
+        [*values, -1 if limit is None else max(limit, 0), max(offset, 0)],
     )
     return [project_from_row(row) for row in rows]
+
+
+def count_projects(connection: sqlite3.Connection, filters: SessionFilters | None = None) -> int:
+    """How many projects have a session ``filters`` keep."""
+    where = _where(connection, filters or SessionFilters())
+    if where is None:
+        return 0
+    clause, values = where
+    row = connection.execute(
+        "SELECT count(DISTINCT s.project) FROM sessions s JOIN projects p ON p.id = s.project"
+        + clause,
+        values,
+    ).fetchone()
+    return int(row[0])
 
 
 def branches(connection: sqlite3.Connection) -> list[str]:
@@ -313,6 +331,7 @@ __all__ = [
     "SessionFilters",
     "SessionPage",
     "branches",
+    "count_projects",
     "like_pattern",
     "list_projects",
     "list_sessions",

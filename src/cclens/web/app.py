@@ -16,7 +16,7 @@ from ..index import Index
 from . import api, dashboard, lists, pages, permissions_pages, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
-from .listing import IndexListing
+from .listing import IndexListing, IndexMemo
 from .live import Broker, Indexer
 from .permission_store import PermissionsStore
 from .security import Guard, content_security_policy
@@ -124,6 +124,7 @@ def create_app(settings: Settings) -> Starlette:
         permissions=PermissionsStore(index, settings.claude_dirs, listing=listing),
         stats_worker=stats_worker,
         permissions_worker=permissions_worker,
+        memo=IndexMemo(index),
     )
 
     @asynccontextmanager

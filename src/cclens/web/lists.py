@@ -62,6 +62,9 @@ SESSION_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("Archived", "archived", False),
 )
 
+#: Projects a page of the project list shows unless ``limit`` says otherwise.
+PROJECT_PAGE = 200
+
 #: The projects table, as :data:`SESSION_COLUMNS`.
 PROJECT_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("Project", "project", False),
@@ -125,18 +128,35 @@ def _columns(
     return columns
 
 
+#: Projects and branches the filter form suggests (the most recently active, the most used).
+SUGGESTED = 300
+
+
 @dataclass(frozen=True, slots=True)
 class FilterChoices:
-    """What the filter form offers: projects, models and branches seen in the index."""
+    """What the filter form offers: the projects most recently active and the branches most
+    used (as suggestions: any other can be typed), every model seen, and how much the index
+    holds."""
 
     projects: list[ProjectSummary]
     models: list[str]
     branches: list[str]
+    totals: Totals
 
 
 def _choices(state: AppState) -> FilterChoices:
+    """The choices, worked out again only when the index changed."""
     index = state.index
-    return FilterChoices(index.projects(), index.models(), index.branches())
+
+    def compute() -> FilterChoices:
+        return FilterChoices(
+            index.projects(limit=SUGGESTED),
+            index.models(),
+            index.branches()[:SUGGESTED],
+            index.totals(),
+        )
+
+    return state.memo.get("list-choices", compute)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,13 +215,14 @@ def _sessions_view(
             previous = query.url(path, offset=max(listed.offset - query.limit, 0) or None)
         if listed.more:
             following = query.url(path, offset=listed.offset + len(listed))
+    choices = _choices(state)
     context = SessionsContext(
         path=path,
         query=query or _empty_query(),
         page=listed,
         columns=columns,
-        choices=_choices(state),
-        totals=state.index.totals(),
+        choices=choices,
+        totals=choices.totals,
         status=state.indexer.status,
         error=error,
         project=project,
@@ -237,15 +258,19 @@ def project(request: Request) -> Response:
 @dataclass(frozen=True, slots=True)
 class ProjectsContext:
     """``projects.html``: the projects with a session the filters keep, added up over those
-    sessions."""
+    sessions, a page at a time (``total`` in all; ``previous`` and ``next`` link the
+    neighbouring pages)."""
 
     query: SessionsQuery
     projects: list[ProjectSummary]
+    total: int
     columns: list[Column]
     choices: FilterChoices
     totals: Totals
     error: str = ""
     sorts: tuple[tuple[str, str], ...] = PROJECT_SORT_LABELS
+    previous: str | None = None
+    next: str | None = None
 
 
 def projects(request: Request) -> Response:
@@ -255,14 +280,28 @@ def projects(request: Request) -> Response:
     found: list[ProjectSummary] = []
     columns: list[Column] = []
     query = _empty_query()
+    total = 0
+    previous = following = None
     try:
-        query = sessions_query(request.query_params, sorts=PROJECT_SORTS)
-        found = state.index.projects(query.filters, sort=query.sort, order=query.order)
+        query = sessions_query(request.query_params, sorts=PROJECT_SORTS, limit=PROJECT_PAGE)
+        found = state.index.projects(
+            query.filters, sort=query.sort, order=query.order, limit=query.limit,
+            offset=query.offset,
+        )  # fmt: skip
+        total = state.index.count_projects(query.filters)
         direction = query.order or PROJECT_SORTS[query.sort][1]
         columns = _columns(query, "/projects", PROJECT_COLUMNS, direction)
+        if query.offset > 0:
+            previous = query.url("/projects", offset=max(query.offset - query.limit, 0) or None)
+        if query.offset + len(found) < total:
+            following = query.url("/projects", offset=query.offset + len(found))
     except (QueryError, ListError) as problem:
         error = str(problem)
-    context = ProjectsContext(query, found, columns, _choices(state), state.index.totals(), error)
+    choices = _choices(state)
+    context = ProjectsContext(
+        query, found, total, columns, choices, choices.totals, error,
+        previous=previous, next=following,
+    )  # fmt: skip
     return page(state, "projects.html", 400 if error else 200, view=context)
 
 
@@ -287,7 +326,8 @@ def api_sessions(request: Request) -> Response:
 
 
 def api_projects(request: Request) -> Response:
-    """``GET /api/projects``: the projects the filters keep, as a list."""
+    """``GET /api/projects``: the projects the filters keep, as a list (all of them unless
+    ``limit`` is given)."""
     try:
         query = sessions_query(request.query_params, sorts=PROJECT_SORTS)
         found = app_state(request).index.projects(query.filters, sort=query.sort, order=query.order)

@@ -101,10 +101,14 @@ class SessionsQuery:
 
 
 def sessions_query(
-    params: QueryParams, *, sorts: Collection[str], default_sort: str = "last_activity"
+    params: QueryParams,
+    *,
+    sorts: Collection[str],
+    default_sort: str = "last_activity",
+    limit: int = PAGE_SIZE,
 ) -> SessionsQuery:
-    """Read the parameters (``sorts``: the sort keys the view knows); a bad value raises
-    :class:`QueryError`."""
+    """Read the parameters (``sorts``: the sort keys the view knows; ``limit``: how many a
+    page shows unless told); a bad value raises :class:`QueryError`."""
     names = (*FILTER_NAMES, "sort", "order", "limit", "offset")
     values = {name: params.get(name, "").strip() for name in names}
     values = {name: value for name, value in values.items() if value}
@@ -132,7 +136,7 @@ def sessions_query(
         filters=filters,
         sort=sort,
         order=order,
-        limit=_number("limit", values.get("limit", ""), PAGE_SIZE, 1, MAX_LIMIT),
+        limit=_number("limit", values.get("limit", ""), limit, 1, MAX_LIMIT),
         offset=_number("offset", values.get("offset", ""), 0, 0, 10**9),
     )
 

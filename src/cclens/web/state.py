@@ -15,6 +15,7 @@ from ..index import Index, SearchFilters
 from ..parse import Item, Session
 from .assets import Asset
 from .background import Background
+from .listing import IndexMemo
 from .live import Broker, Indexer
 from .permission_store import PermissionsStore
 from .session_view import SessionRenderer
@@ -56,6 +57,8 @@ class AppState:
     #: thread each: a long permission audit never holds up the dashboard).
     stats_worker: Background
     permissions_worker: Background
+    #: Figures of the whole index kept until it changes (the list pages' filter choices).
+    memo: IndexMemo
     _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
