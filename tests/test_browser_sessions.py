@@ -14,11 +14,13 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, e
 
 from cclens.web import RunningServer
 
-from .test_browser_web import browser  # noqa: F401 - the shared Chromium fixture
-from .test_index_layout import make_claude_dir
-from .test_web import running
+from . import test_browser_web, test_web
 
 pytestmark = pytest.mark.browser
+
+#: Chromium, and a server over a copy of the corpus (one per module).
+browser = test_browser_web.browser
+server = test_web.server
 
 SMALL = "fed8ce56-bc79-401f-a83e-af084253362f"
 WITH_SUBAGENTS = "ef958aa1-0e93-49f0-bb71-150f63befcd1"
@@ -43,13 +45,6 @@ PAGES = (
 )
 
 
-@pytest.fixture(scope="module")
-def server(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    root = make_claude_dir(corpus, tmp_path_factory.mktemp("claude"))
-    with running([root], tmp_path_factory.mktemp("db") / "index.db", watch=False) as started:
-        yield started
-
-
 def _context(chromium: Browser, server: RunningServer, width: int) -> BrowserContext:
     context = chromium.new_context(base_url=server.url, viewport={"width": width, "height": 900})
     context.grant_permissions(["clipboard-read", "clipboard-write"])
@@ -62,7 +57,7 @@ def _context(chromium: Browser, server: RunningServer, width: int) -> BrowserCon
 
 
 @pytest.fixture
-def page(browser: Browser, server: RunningServer) -> Iterator[Page]:  # noqa: F811
+def page(browser: Browser, server: RunningServer) -> Iterator[Page]:
     context = _context(browser, server, 1280)
     opened = context.new_page()
     problems: list[str] = []
@@ -161,7 +156,7 @@ def test_one_theme_for_every_page_kept_after_a_reload(page: Page) -> None:
     assert page.evaluate("localStorage.getItem('cclens-theme')") == "light"
 
 
-def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, server: RunningServer) -> None:  # noqa: F811
+def test_no_page_scrolls_sideways_on_a_phone(browser: Browser, server: RunningServer) -> None:
     context = _context(browser, server, 390)
     phone = context.new_page()
     wide: dict[str, list[str]] = {}

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
-from pathlib import Path
 from urllib.parse import quote
 
 import httpx
@@ -14,25 +12,15 @@ import pytest
 
 from cclens.web import RunningServer
 
+from . import test_web
 from .test_index_cli import run
-from .test_index_layout import make_claude_dir
-from .test_web import running
+
+#: A server over a copy of the corpus, and its client (one per module).
+server = test_web.server
+client = test_web.client
 
 DEEP_MANIFEST = "-iansherr__claude-code-log-test-test_data-real_projects--src-deep-manifest"
 SMALL = "fed8ce56-bc79-401f-a83e-af084253362f"
-
-
-@pytest.fixture(scope="module")
-def server(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    root = make_claude_dir(corpus, tmp_path_factory.mktemp("claude"))
-    with running([root], tmp_path_factory.mktemp("db") / "index.db", watch=False) as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=30) as opened:
-        yield opened
 
 
 def _rows(html: str) -> list[str]:
