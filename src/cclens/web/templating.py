@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 from ..formats import compact, duration, short_model, usd
 from ..parse import Session
@@ -16,6 +17,12 @@ from ..resume import resume_command
 def when(moment: datetime | None) -> str:
     """``2025-06-01 14:03 UTC``, or an empty string."""
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else ""
+
+
+def path_breaks(path: str) -> Markup:
+    """``path`` escaped, with a line-break opportunity after each ``/`` (a narrow column wraps
+    a directory between its parts, not inside one)."""
+    return Markup("/<wbr>").join(escape(part) for part in path.split("/"))
 
 
 def day_time(moment: datetime | None) -> str:
@@ -61,6 +68,7 @@ def environment() -> Environment:
     filters: dict[str, Any] = {
         "when": when,
         "day_time": day_time,
+        "path_breaks": path_breaks,
         "duration": duration,
         "compact": compact,
         "usd": usd,
