@@ -339,10 +339,12 @@
     panel.dataset.drawn = String(payload.revision);
   }
 
+  // Draw when the session changed since the charts were drawn (a live update), never again
+  // for the same revision: redrawing destroys and rebuilds both charts.
   function load(panel) {
     return C.fetchJSON(panel.dataset.timeline).then(function (payload) {
       panel.cclensPayload = payload;
-      if (panel.open) draw(panel, payload);
+      if (panel.open && panel.dataset.drawn !== String(payload.revision)) draw(panel, payload);
     });
   }
 
