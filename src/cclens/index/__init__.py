@@ -10,7 +10,7 @@ The only package with SQL. :class:`Index` is the way in::
             print(session.key, session.title, session.cost)
 """
 
-from .connection import IndexUnusable, move_aside
+from .connection import IndexReadOnly, IndexUnusable, move_aside
 from .database import Index
 from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
 from .ingest import Progress, UpdateReport
@@ -31,6 +31,7 @@ from .session_list import (
     SessionFilters,
     SessionPage,
 )
+from .versions import SessionVersion
 
 __all__ = [
     "DOCUMENT_KINDS",
@@ -43,6 +44,7 @@ __all__ = [
     "SESSION_SORTS",
     "DocumentKind",
     "Index",
+    "IndexReadOnly",
     "IndexUnusable",
     "ListError",
     "Progress",
@@ -53,6 +55,7 @@ __all__ = [
     "SessionFilters",
     "SessionPage",
     "SessionSummary",
+    "SessionVersion",
     "Totals",
     "UpdateReport",
     "WriteRefused",

@@ -75,6 +75,13 @@ class CostTally:
         return math.fsum(self.costs) if self.costs else None
 
 
+def prices_recorded(connection: sqlite3.Connection) -> bool:
+    """Whether the index records the bundled table as the one its costs come from (a read:
+    an update writes only when it is not)."""
+    row = connection.execute("SELECT value FROM meta WHERE key = ?", (_META_KEY,)).fetchone()
+    return row is not None and row[0] == prices_signature()
+
+
 def prices_changed(connection: sqlite3.Connection) -> bool:
     """Record the bundled table's signature; ``True`` when costs stored in the index came from
     another table (the caller derives every session again). Runs in the caller's transaction."""
@@ -90,4 +97,4 @@ def prices_changed(connection: sqlite3.Connection) -> bool:
     return row is not None
 
 
-__all__ = ["CostTally", "price_table", "prices_changed", "prices_signature"]
+__all__ = ["CostTally", "price_table", "prices_changed", "prices_recorded", "prices_signature"]

@@ -6,17 +6,18 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..index import Index
+from ..index import Index, IndexUnusable
 from . import api, dashboard, lists, pages, permissions_pages, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
-from .listing import IndexListing, IndexMemo
+from .listing import IndexListing
 from .live import Broker, Indexer
 from .permission_store import PermissionsStore
 from .security import Guard, content_security_policy
@@ -50,6 +51,14 @@ def vendor_static(request: Request) -> Response:
 def render_static(request: Request) -> Response:
     """``/static/render/{name}``: the session renderer's CSS and JS."""
     return _serve(app_state(request).render_assets.get(request.path_params["name"]), request)
+
+
+def _unavailable(request: Request, exc: Exception) -> Response:
+    """The index failed (damaged, read-only or full disk…): say so, in a page or in JSON."""
+    assert isinstance(exc, IndexUnusable)
+    if request.url.path.startswith("/api/") or request.url.path.endswith("/updates"):
+        return api.JSONResponse({"error": str(exc)}, status_code=503)
+    return pages.page(app_state(request), "unavailable.html", 503, problem=exc)
 
 
 def _not_found(request: Request, exc: Exception) -> Response:
@@ -124,11 +133,12 @@ def create_app(settings: Settings) -> Starlette:
         permissions=PermissionsStore(index, settings.claude_dirs, listing=listing),
         stats_worker=stats_worker,
         permissions_worker=permissions_worker,
-        memo=IndexMemo(index),
     )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Handlers run on the event loop's thread pool: bounded here, not at anyio's 40.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         broker.bind(asyncio.get_running_loop())
         indexer.start()
         try:
@@ -145,9 +155,15 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=ROUTES,
         middleware=[
-            Middleware(Guard, allowed_hosts=settings.allowed_hosts(), policy=policy),
+            Middleware(
+                Guard,
+                allowed_hosts=settings.allowed_hosts(),
+                policy=policy,
+                token=settings.token,
+                port=settings.port,
+            ),
         ],
-        exception_handlers={404: _not_found},
+        exception_handlers={404: _not_found, IndexUnusable: _unavailable},
         lifespan=lifespan,
     )
     app.state.cclens = state

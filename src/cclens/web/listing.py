@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from ..index import Index, ProjectSummary, SessionSummary
 
@@ -45,39 +43,6 @@ def _file_signature(path: str) -> tuple[int, int] | None:
     return (found.st_mtime_ns, found.st_size)
 
 
-def index_signature(index: Index) -> tuple[object, ...]:
-    """What changes whenever a commit changes the index: its file's and its log's size and
-    modification time."""
-    path = str(index.path)
-    return (_file_signature(path), _file_signature(path + "-wal"))
-
-
-T = TypeVar("T")
-
-
-class IndexMemo:
-    """Values worked out from the index (the choices of a filter form, its totals), kept until
-    the index changes: two ``stat`` calls per request instead of the queries."""
-
-    def __init__(self, index: Index) -> None:
-        self.index = index
-        self._lock = threading.Lock()
-        self._values: dict[str, tuple[tuple[object, ...], Any]] = {}
-
-    def get(self, name: str, compute: Callable[[], T]) -> T:
-        """The value ``name``, from ``compute`` when the index changed since it was kept."""
-        signature = index_signature(self.index)  # before computing: a later write shows next
-        with self._lock:
-            kept = self._values.get(name)
-        if kept is not None and kept[0] == signature:
-            value: T = kept[1]
-            return value
-        value = compute()
-        with self._lock:
-            self._values[name] = (signature, value)
-        return value
-
-
 class IndexListing:
     """The current :class:`Listing` of ``index``."""
 
@@ -88,7 +53,8 @@ class IndexListing:
         self._listing: Listing | None = None
 
     def _signature_now(self) -> tuple[object, ...]:
-        return index_signature(self.index)
+        path = str(self.index.path)
+        return (_file_signature(path), _file_signature(path + "-wal"))
 
     def current(self) -> Listing:
         """The sessions now (the same object as last time when the index did not change)."""
@@ -109,4 +75,4 @@ class IndexListing:
             return self._listing
 
 
-__all__ = ["IndexListing", "IndexMemo", "Listing", "index_signature"]
+__all__ = ["IndexListing", "Listing"]

@@ -145,18 +145,11 @@ class FilterChoices:
 
 
 def _choices(state: AppState) -> FilterChoices:
-    """The choices, worked out again only when the index changed."""
+    """The choices (the index works each list out again only after it changed)."""
     index = state.index
-
-    def compute() -> FilterChoices:
-        return FilterChoices(
-            index.projects(limit=SUGGESTED),
-            index.models(),
-            index.branches()[:SUGGESTED],
-            index.totals(),
-        )
-
-    return state.memo.get("list-choices", compute)
+    return FilterChoices(
+        index.projects()[:SUGGESTED], index.models(), index.branches()[:SUGGESTED], index.totals()
+    )
 
 
 @dataclass(frozen=True, slots=True)

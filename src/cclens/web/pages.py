@@ -119,11 +119,12 @@ def search(request: Request) -> Response:
     state = app_state(request)
     wanted = search_request(request)
     hits: list[SearchHit] = []
-    error = ""
+    error = wanted.problem
     try:
-        hits = state.index.search(
-            wanted.query, wanted.filters, limit=wanted.limit + 1, offset=wanted.offset
-        )
+        if not error:
+            hits = state.index.search(
+                wanted.query, wanted.filters, limit=wanted.limit + 1, offset=wanted.offset
+            )
     except SearchError as problem:
         error = str(problem)
     more = ""
@@ -140,4 +141,4 @@ def search(request: Request) -> Response:
         error=error,
         more=more,
     )
-    return page(state, "search.html", search=context)
+    return page(state, "search.html", 400 if wanted.problem else 200, search=context)

@@ -226,19 +226,21 @@ def page_state(session: Session) -> dict[str, int]:
     return state
 
 
+#: A page's state is one flat object of file paths and line numbers: decoded as that type, a
+#: value of another shape (nesting thousands of levels deep, say) fails at its first level.
+_STATE = msgspec.json.Decoder(dict[str, int])
+#: Longer text is not a state a page sent.
+_STATE_BYTES = 1 << 20
+
+
 def parse_state(text: str) -> dict[str, int]:
     """A state sent back by a page; anything malformed counts as "nothing shown yet"."""
+    if len(text) > _STATE_BYTES:
+        return {}
     try:
-        value = msgspec.json.decode(text)
-    except msgspec.DecodeError:
+        return _STATE.decode(text)
+    except (msgspec.DecodeError, RecursionError):
         return {}
-    if not isinstance(value, dict):
-        return {}
-    return {
-        str(key): line
-        for key, line in value.items()
-        if isinstance(line, int) and not isinstance(line, bool)
-    }
 
 
 def _grown(session: Session, since: Mapping[str, int]) -> bool:
