@@ -4,7 +4,9 @@ every discovered session as HTML with an index page, on every core."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -16,11 +18,13 @@ from ..export import (
     export_markdown,
     export_sessions,
 )
+from ..export.bulk import ExportedSession, Progress
 from ..export.transform import transform_session
-from ..parse import claude_dirs, discover
+from ..parse import SessionFile, claude_dirs, discover
 from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
+from ._output import writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 from ._session import load_session_argument
 
@@ -40,7 +44,8 @@ def _inside_claude_dir(path: Path) -> Path | None:
     "--all",
     "export_all",
     is_flag=True,
-    help="Export every session found (under PATHS, else the --root or Claude Code folders) to "
+    help="Export every session found (under PATHS, else the --claude-dir or Claude Code "
+    "folders) to "
     "-o DIR as <project>/<session-id>.html, with an index.html listing them.",
 )
 @click.option(
@@ -72,13 +77,16 @@ def _inside_claude_dir(path: Path) -> Path | None:
 )
 @click.option("--no-branches", is_flag=True, help="Leave abandoned branches out of the HTML page.")
 @click.option(
-    "--root",
+    "--claude-dir",
     "roots",
     multiple=True,
     type=click.Path(path_type=Path),
+    metavar="DIR",
     help="Where to look up session ids, and what --all exports without PATHS "
-    "(default: ~/.claude, ~/.config/claude, $CLAUDE_CONFIG_DIR).",
+    "(default: $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude). Repeatable.",
 )
+# The old name of --claude-dir, kept working (hidden).
+@click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path), hidden=True)
 @redaction_options
 def command(
     sessions: tuple[str, ...],
@@ -99,8 +107,10 @@ def command(
     carries a Content-Security-Policy; nothing in it loads from the network. Lines of the
     transcript that cannot be read are reported on stderr and the rest is exported.
 
-    With --all, every session under PATHS (folders or .jsonl files; default: the --root folders,
-    else Claude Code's) is exported as HTML into -o DIR, in parallel, with DIR/index.html.
+    With --all, every session under PATHS (folders or .jsonl files; default: the --claude-dir
+    folders, else Claude Code's) is exported as HTML into -o DIR, in parallel, with
+    DIR/index.html; a subagent transcript whose session file is gone is exported as a session
+    of its own.
 
     Secrets (API keys, tokens, private keys, passwords in URLs, secret assignments, high-entropy
     tokens) are replaced by [REDACTED:<kind>] in every format unless --no-redact is given; the
@@ -129,9 +139,10 @@ def _export_all(
 ) -> None:
     inside = _inside_claude_dir(output)
     if inside is not None:
-        raise click.ClickException(f"refusing to write inside Claude Code's directory {inside}")
-    if output.exists() and not output.is_dir():
-        raise click.ClickException(f"{output} exists and is not a folder")
+        raise click.ClickException(
+            f"refusing to write inside Claude Code's directory {inside}; choose a path outside it"
+        )
+    writable_folder(output, "the sessions")
     roots = [Path(p) for p in paths] or claude_dirs()
     if not roots:
         raise click.ClickException(
@@ -144,13 +155,15 @@ def _export_all(
     if not found.sessions:
         raise click.ClickException("no session found under " + ", ".join(map(str, roots)))
     try:
-        result = export_sessions(
-            found.sessions,
-            output,
-            options=options,
-            workers=jobs,
-            redaction=redaction.options if redaction.options.enabled else None,
-        )
+        with _progress_bar(found.sessions) as progress:
+            result = export_sessions(
+                found.sessions,
+                output,
+                options=options,
+                workers=jobs,
+                redaction=redaction.options if redaction.options.enabled else None,
+                progress=progress,
+            )
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from error
     except BrokenProcessPool as error:
@@ -164,13 +177,63 @@ def _export_all(
             click.echo(f"cclens: {exported.error}", err=True)
     click.echo(redaction_summary(redaction, result.redacted), err=True)
     written = len(result.sessions) - len(result.failed)
+    size = sum(s.written for s in result.sessions)
     click.echo(
-        f"Wrote {written} of {len(result.sessions)} sessions to {output.resolve()}; "
-        f"index: {result.index.resolve()}",
+        f"Wrote {written} of {len(result.sessions)} sessions ({_megabytes(size)}) to "
+        f"{output.resolve()}; index: {result.index.resolve()}",
         err=True,
     )
     if result.failed:
         raise SystemExit(1)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+@contextmanager
+def _progress_bar(sessions: Sequence[SessionFile]) -> Iterator[Progress | None]:
+    """A progress bar on stderr when it is a terminal (sessions done, MB read, time left)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import (  # only for a terminal: the bulk export imports no Rich otherwise
+        BarColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Progress as Bar
+
+    from ._output import console
+
+    total = sum(s.size + sum(_size(a.path) for a in s.subagents) for s in sessions)
+    # The bar and the time left follow the bytes read (the largest sessions go first).
+    with Bar(
+        TextColumn("Exporting"),
+        BarColumn(),
+        TextColumn(f"{{task.fields[sessions]}}/{len(sessions)} sessions"),
+        TextColumn("· {task.fields[read]} of " + _megabytes(total)),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("export", total=max(total, 1), sessions=0, read=_megabytes(0))
+        done = count = 0
+
+        def advance(session: ExportedSession, read: int) -> None:
+            nonlocal done, count
+            done += read
+            count += 1
+            bar.update(task, advance=read, sessions=count, read=_megabytes(done))
+
+        yield advance
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _export_one(
@@ -202,9 +265,12 @@ def _export_one(
         return
     inside = _inside_claude_dir(output)
     if inside is not None:
-        raise click.ClickException(f"refusing to write inside Claude Code's directory {inside}")
+        raise click.ClickException(
+            f"refusing to write inside Claude Code's directory {inside}; choose a path outside it"
+        )
     if output.is_dir():
-        raise click.ClickException(f"{output} is a folder: give a file name (or use --all)")
+        raise click.ClickException(f"{output} is a folder; give a file name (or use --all)")
+    writable_folder(output.parent, "the session")
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as error:

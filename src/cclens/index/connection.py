@@ -11,16 +11,7 @@ from contextlib import suppress
 from pathlib import Path
 from urllib.parse import quote
 
-from .schema import (
-    APPLICATION_ID,
-    FORMAT_KEY,
-    FORMAT_VALUE,
-    LATEST,
-    MIGRATIONS,
-    applied_numbers,
-    migrate,
-    pending,
-)
+from .schema import APPLICATION_ID, FORMAT_KEY, FORMAT_VALUE, LATEST, applied, migrate, pending
 
 REBUILD_HINT = "run `cclens index --rebuild` to move it aside and build a new index"
 #: The page size of a new index file (SQLite's default is 4 KB).
@@ -230,12 +221,11 @@ def _check(connection: sqlite3.Connection, path: Path) -> int:
     if not marked:
         raise IndexUnusable(path, "a SQLite database, but not a cclens index")
     try:
-        numbers = applied_numbers(connection)
+        version = applied(connection)
         connection.execute("SELECT count(*) FROM sessions").fetchone()
     except sqlite3.DatabaseError as error:
         raise problem(path, error) from error
-    version = max(numbers) if numbers else 0
-    if numbers - {migration.number for migration in MIGRATIONS}:
+    if version > LATEST:
         raise IndexUnusable(
             path,
             f"written by a newer cclens (schema {version}, this one knows up to {LATEST})",
@@ -281,7 +271,7 @@ def connect(path: Path, *, writer: bool = True) -> sqlite3.Connection:
             # A new file: 16 KB pages hold the stored transcripts and the full-text index in
             # a quarter of the pages (the size can only be chosen before the first table).
             connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-        if pending(connection):
+        if version < LATEST or pending(connection):
             if not writer:
                 raise IndexUnusable(path, "needs migrating", "run `cclens index` to update it")
             migrate(connection)

@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from ..analytics.figures import session_prompts
+from ..analytics.inventory import is_failed, session_calls
+from ..analytics.tokens import TokenCounts
+from ..analytics.usage import collect_responses
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..model.records import SummaryRecord
 from ..parse import AssistantItem, Item, Session, UserItem
@@ -31,7 +35,7 @@ DOCUMENT_KINDS: tuple[DocumentKind, ...] = (
 )
 #: Bumped whenever what is extracted changes; sessions indexed with an older version get their
 #: documents derived again from the stored lines on the next update.
-EXTRACT_VERSION = 2
+EXTRACT_VERSION = 3
 #: The longest text kept for one message part (a 1 MB tool output is still searchable whole).
 MAX_TEXT = 1_000_000
 #: Longer texts are split into documents of about this many characters, at line ends: a
@@ -65,16 +69,55 @@ class Document:
 DocumentRow = tuple[str, str, str | None, bool, float | None, str]
 
 
+#: What a session counts, one row per prompt, response and tool call (see
+#: :mod:`cclens.analytics.identity`): ``(kind, key, request id, status, input, output,
+#: cache_write_5m, cache_write_1h, cache_read)``; ``kind`` is one of :data:`CLAIM_KINDS`, the
+#: request id is a response's, the status a call's, the tokens a response's.
+Claim = tuple[int, str, str | None, str | None, int, int, int, int, int]
+CLAIM_PROMPT, CLAIM_RESPONSE, CLAIM_CALL = 0, 1, 2
+CLAIM_KINDS = (CLAIM_PROMPT, CLAIM_RESPONSE, CLAIM_CALL)
+
+
+def prompt_claim(key: str) -> Claim:
+    """The claim of a prompt."""
+    return (CLAIM_PROMPT, key, None, None, 0, 0, 0, 0, 0)
+
+
+def response_claim(key: str, request_id: str | None, tokens: TokenCounts) -> Claim:
+    """The claim of a response (``key``: its identity)."""
+    return (
+        CLAIM_RESPONSE,
+        key,
+        request_id,
+        None,
+        tokens.input,
+        tokens.output,
+        tokens.cache_write_5m,
+        tokens.cache_write_1h,
+        tokens.cache_read,
+    )
+
+
+def call_claim(key: str, status: str) -> Claim:
+    """The claim of a tool call."""
+    return (CLAIM_CALL, key, None, status, 0, 0, 0, 0, 0)
+
+
 @dataclass(slots=True)
 class SessionDigest:
     """The summary of a session the project and session lists show.
 
+    ``prompts``, ``responses``, ``tool_calls``, ``errors`` (calls that failed) and the tokens
+    are the figures of :mod:`cclens.analytics.figures` for the session on its own (subagents
+    included); ``claims`` lists what they count, so the index can give each response, call and
+    prompt another session also holds to the session that counts it.
+
     ``title`` and ``title_source`` come from the session's own file; the index replaces a
     title taken from a prompt by a summary another file points at this session
     (:mod:`cclens.parse.titles`), through ``tips`` (where its conversations end) and
-    ``summaries`` (``(leafUuid, summary, line)`` of the summary records in its file).
-    ``prompts`` counts the prompts on the main line; ``cost`` (US dollars, ``None`` when no
-    response had a price) and ``unpriced`` come from :mod:`cclens.index.costs`.
+    ``summaries`` (``(leafUuid, summary, line)`` of the summary records in its file). ``cost``
+    (US dollars, ``None`` when no response had a price) and ``unpriced`` price the session's
+    responses (:mod:`cclens.index.costs`).
     """
 
     title: str = ""
@@ -96,10 +139,34 @@ class SessionDigest:
     versions: list[str] = field(default_factory=list)
     malformed: int = 0
     prompts: int = 0
+    responses: int = 0
+    cache_write_1h_tokens: int = 0
+    claims: list[Claim] = field(default_factory=list)
     cost: float | None = None
     unpriced: int = 0
+    claim_costs: dict[str, float | None] = field(default_factory=dict)
     tips: list[str] = field(default_factory=list)
     summaries: list[tuple[str, str, int]] = field(default_factory=list)
+
+    def count(self, claims: list[Claim]) -> None:
+        """Set the figures from ``claims`` (each counted once already)."""
+        self.claims = claims
+        self.prompts = self.responses = self.tool_calls = self.errors = 0
+        tokens = [0, 0, 0, 0, 0]
+        for kind, _, _, status, *counts in claims:
+            if kind == CLAIM_PROMPT:
+                self.prompts += 1
+            elif kind == CLAIM_RESPONSE:
+                self.responses += 1
+                for position, count in enumerate(counts):
+                    tokens[position] += count
+            else:
+                self.tool_calls += 1
+                self.errors += is_failed(status)  # type: ignore[arg-type]
+        self.input_tokens, self.output_tokens = tokens[0], tokens[1]
+        self.cache_write_tokens = tokens[2] + tokens[3]
+        self.cache_write_1h_tokens = tokens[3]
+        self.cache_read_tokens = tokens[4]
 
 
 def _epoch(moment: datetime | None) -> float | None:
@@ -111,7 +178,8 @@ def _unique(values: Iterator[str]) -> list[str]:
 
 
 def digest(session: Session) -> SessionDigest:
-    """Summarise ``session``; token usage counts each API response once, subagents included."""
+    """Summarise ``session``: its figures as :mod:`cclens.analytics.figures` counts them for the
+    session on its own, subagents included."""
     found = SessionDigest(
         title=session.title,
         title_source=session.title_source,
@@ -138,28 +206,21 @@ def digest(session: Session) -> SessionDigest:
             isinstance(item, UserItem) and item.kind in ("prompt", "command")
         ):
             found.messages += 1
-        if isinstance(item, UserItem) and item.kind == "prompt":
-            found.prompts += 1
-    found.tool_calls = len(session.tool_calls)
-    found.errors = sum(1 for call in session.tool_calls.values() if call.is_error)
     everything = session.all_sessions()
     found.models = _unique(model for agent in everything for model in agent.models)
     found.malformed = sum(len(agent.diagnostics) for agent in everything)
-    counted: set[str] = set()
+    claims = [prompt_claim(key) for key, _ in session_prompts(session)]
+    responses = collect_responses([session])
+    claims += [
+        response_claim(response.identity, response.request_id, response.tokens)
+        for response in responses
+    ]
+    claims += [call_claim(key, call.status) for key, call in session_calls(session)]
+    found.count(claims)
     costs = CostTally()
-    for agent in everything:
-        for item in agent.assistant_items:
-            key = item.message_id or item.request_id or f"{agent.path}:{item.anchor}"
-            usage = item.usage
-            if key in counted or usage is None:
-                continue
-            counted.add(key)
-            found.input_tokens += usage.input_tokens or 0
-            found.output_tokens += usage.output_tokens or 0
-            found.cache_read_tokens += usage.cache_read_input_tokens or 0
-            found.cache_write_tokens += usage.cache_creation_input_tokens or 0
-            costs.add(item.model, usage)
-    found.cost, found.unpriced = costs.cost, costs.unpriced
+    for response in responses:
+        costs.add_response(response)
+    found.cost, found.unpriced, found.claim_costs = costs.cost, costs.unpriced, costs.by_key
     return found
 
 

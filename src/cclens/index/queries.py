@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import PurePath
 from typing import Any
 from urllib.parse import quote
 
@@ -33,9 +34,12 @@ class ProjectSummary:
     output_tokens: int
     cache_read_tokens: int
     cache_write_tokens: int
+    #: Prompts, responses, calls that failed and 1-hour cache writes, each counted once
+    #: (see :mod:`cclens.analytics.figures`).
     prompts: int = 0
-    #: Failed tool calls (errors, rejections, interruptions) of its sessions.
+    responses: int = 0
     errors: int = 0
+    cache_write_1h_tokens: int = 0
     #: US dollars of the priced responses (``None`` when none had a price).
     cost: float | None = None
     #: Responses with no price (their tokens are counted, their cost is not).
@@ -63,8 +67,9 @@ class ProjectSummary:
             "last_activity": _iso(self.last_activity),
             "messages": self.messages,
             "prompts": self.prompts,
+            "responses": self.responses,
             "tool_calls": self.tool_calls,
-            "errors": self.errors,
+            "failed_tool_calls": self.errors,
             "tokens": _tokens(self),
             "cost": self.cost,
             "unpriced_responses": self.unpriced,
@@ -112,8 +117,11 @@ class SessionSummary:
     archived_at: datetime | None
     #: Grows each time the index changes what it holds for the session.
     revision: int
-    #: Prompts on the conversation's main line (slash commands are not counted).
+    #: Prompts and responses counted once (see :mod:`cclens.analytics.figures`); ``errors``
+    #: are the calls that failed; ``cache_write_1h_tokens`` are part of ``cache_write_tokens``.
     prompts: int = 0
+    responses: int = 0
+    cache_write_1h_tokens: int = 0
     #: US dollars of the priced responses (``None`` when none had a price).
     cost: float | None = None
     #: Responses with no price (their tokens are counted, their cost is not).
@@ -126,6 +134,11 @@ class SessionSummary:
     @property
     def archived(self) -> bool:
         return self.archived_at is not None
+
+    @property
+    def orphan(self) -> bool:
+        """A subagent transcript whose session file is gone, kept as a session of its own."""
+        return PurePath(self.path).name.startswith("agent-")
 
     @property
     def last_activity(self) -> datetime | None:
@@ -176,9 +189,11 @@ class SessionSummary:
             "duration_seconds": self.duration_seconds,
             "messages": self.messages,
             "prompts": self.prompts,
+            "responses": self.responses,
             "tool_calls": self.tool_calls,
             "errors": self.errors,
             "subagents": self.subagents,
+            "orphan": self.orphan,
             "tokens": _tokens(self),
             "cost": self.cost,
             "unpriced_responses": self.unpriced,
@@ -205,6 +220,8 @@ def _tokens(summary: ProjectSummary | SessionSummary) -> dict[str, int]:
         "output": summary.output_tokens,
         "cache_read": summary.cache_read_tokens,
         "cache_write": summary.cache_write_tokens,
+        "cache_write_5m": summary.cache_write_tokens - summary.cache_write_1h_tokens,
+        "cache_write_1h": summary.cache_write_1h_tokens,
     }
 
 
@@ -214,15 +231,16 @@ PROJECT_COLUMNS = """
     coalesce(sum(s.tool_calls), 0), coalesce(sum(s.input_tokens), 0),
     coalesce(sum(s.output_tokens), 0), coalesce(sum(s.cache_read_tokens), 0),
     coalesce(sum(s.cache_write_tokens), 0), coalesce(sum(s.prompts), 0),
-    coalesce(sum(s.errors), 0), sum(s.cost), coalesce(sum(s.unpriced), 0)
+    coalesce(sum(s.responses), 0), coalesce(sum(s.errors), 0),
+    coalesce(sum(s.cache_write_1h_tokens), 0), sum(s.cost), coalesce(sum(s.unpriced), 0)
 """
 
 SESSION_COLUMNS = """
     s.key, s.session_id, p.slug, s.path, s.title, s.title_source, s.first_prompt, s.cwd,
     s.git_branch, s.started, s.ended, s.messages, s.tool_calls, s.errors, s.subagents,
     s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.models,
-    s.versions, s.malformed, s.archived, s.revision, s.prompts, s.cost, s.unpriced, s.version,
-    coalesce(p.cwd, p.slug)
+    s.versions, s.malformed, s.archived, s.revision, s.prompts, s.responses,
+    s.cache_write_1h_tokens, s.cost, s.unpriced, s.version, coalesce(p.cwd, p.slug)
 """
 
 
@@ -242,9 +260,11 @@ def project_from_row(row: Any) -> ProjectSummary:
         row[10],
         row[11],
         prompts=row[12],
-        errors=row[13],
-        cost=row[14],
-        unpriced=row[15],
+        responses=row[13],
+        errors=row[14],
+        cache_write_1h_tokens=row[15],
+        cost=row[16],
+        unpriced=row[17],
     )
 
 
@@ -276,10 +296,12 @@ def session_from_row(row: Any) -> SessionSummary:
         archived_at=_time(row[22]),
         revision=row[23],
         prompts=row[24],
-        cost=row[25],
-        unpriced=row[26],
-        version=row[27],
-        project_path=row[28],
+        responses=row[25],
+        cache_write_1h_tokens=row[26],
+        cost=row[27],
+        unpriced=row[28],
+        version=row[29],
+        project_path=row[30],
     )
 
 

@@ -194,10 +194,45 @@ def _versions(connection: sqlite3.Connection) -> None:
     )
 
 
+def _counted(connection: sqlite3.Connection) -> None:
+    """Each session's figures counted once across sessions.
+
+    ``counted`` lists what each session holds (a row per prompt, response and tool call, see
+    :data:`cclens.index.extract.Claim`); when sessions share one (a resumed session copies
+    earlier records), the first in reading order counts it and the session's figures say so.
+    Sessions get prompt and response counts and 1-hour cache writes; every session is derived
+    again on the next update (``EXTRACT_VERSION`` 2), from the stored lines.
+    """
+    _run(
+        connection,
+        """
+        CREATE TABLE counted (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            request TEXT,
+            status TEXT,
+            input INTEGER NOT NULL DEFAULT 0,
+            output INTEGER NOT NULL DEFAULT 0,
+            cache_write_5m INTEGER NOT NULL DEFAULT 0,
+            cache_write_1h INTEGER NOT NULL DEFAULT 0,
+            cache_read INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX counted_by_session ON counted(session);
+        CREATE INDEX counted_by_key ON counted(key);
+        ALTER TABLE sessions ADD COLUMN prompts INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN responses INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN cache_write_1h_tokens INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET doc_version = 0
+        """,
+    )
+
+
 def _session_list(connection: sqlite3.Connection) -> None:
-    """The sessions view: prompts, cost, the highest Claude Code version, and what titles
+    """The sessions view: cost, the highest Claude Code version, and what titles
     need (the title from the session's own file, where its conversations end, the summary
-    records of its file; see :mod:`cclens.index.titles`).
+    records of its file; see :mod:`cclens.index.titles`). ``claim_costs`` keeps each response's
+    cost by its identity (see :mod:`cclens.index.costs`).
 
     The new columns are filled when sessions are derived again from their stored lines, which
     the extraction version that came with this migration asks for.
@@ -205,7 +240,6 @@ def _session_list(connection: sqlite3.Connection) -> None:
     _run(
         connection,
         """
-        ALTER TABLE sessions ADD COLUMN prompts INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE sessions ADD COLUMN cost REAL;
         ALTER TABLE sessions ADD COLUMN unpriced INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE sessions ADD COLUMN own_title TEXT NOT NULL DEFAULT '';
@@ -228,6 +262,12 @@ def _session_list(connection: sqlite3.Connection) -> None:
             PRIMARY KEY (session, line)
         ) WITHOUT ROWID;
         CREATE INDEX session_summaries_by_leaf ON session_summaries(leaf);
+        CREATE TABLE claim_costs (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            key TEXT NOT NULL,
+            cost REAL,
+            PRIMARY KEY (session, key)
+        ) WITHOUT ROWID;
         """,
     )
 
@@ -236,6 +276,7 @@ def _session_list(connection: sqlite3.Connection) -> None:
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
     "documents_by_file": "CREATE INDEX documents_by_file ON documents(file, anchor)",
+    "counted_by_key": "CREATE INDEX counted_by_key ON counted(key)",
 }
 
 
@@ -261,47 +302,47 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "search: documents and their full-text index", _search),
     Migration(3, "search: a larger buffer of terms in memory", _search_segments),
     Migration(4, "versions: a rewritten file keeps its old bytes", _versions),
-    Migration(6, "sessions: prompts, cost, version, titles from other files", _session_list),
+    Migration(6, "sessions: cost, version, titles from other files", _session_list),
+    Migration(8, "figures: what each session counts, once across sessions", _counted),
 )
 LATEST = MIGRATIONS[-1].number
 
 
 def applied(connection: sqlite3.Connection) -> int:
     """The number of the last migration applied (0 for a new, empty database)."""
-    done = applied_numbers(connection)
-    return max(done) if done else 0
-
-
-def applied_numbers(connection: sqlite3.Connection) -> set[int]:
-    """The numbers of every migration applied.
-
-    Numbers are not contiguous (each line of work has its own), so a migration with a lower
-    number than the last one applied can still be missing.
-    """
     exists = connection.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
     ).fetchone()
     if not exists:
-        return set()
-    return {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+        return 0
+    row = connection.execute("SELECT max(number) FROM migrations").fetchone()
+    return int(row[0] or 0)
 
 
-def pending(connection: sqlite3.Connection) -> list[Migration]:
-    """The known migrations not applied yet, in order."""
-    done = applied_numbers(connection)
-    return [migration for migration in MIGRATIONS if migration.number not in done]
+def pending(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
+    """The migrations up to ``target`` the database has not had, in order.
+
+    Numbers are not contiguous (each line of work has its own), and an index may have had a
+    later one before an earlier one existed: every known number missing from the
+    ``migrations`` table is pending, not only those after the highest applied.
+    """
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    done: set[int] = set()
+    if exists:
+        done = {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+    return [m for m in MIGRATIONS if m.number not in done and m.number <= target]
 
 
 def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
-    """Apply the migrations after the database's own, up to ``target``; return those applied.
+    """Apply the :func:`pending` migrations up to ``target``; return those applied.
 
     Each runs in its own transaction together with its ``migrations`` row, so a failure leaves
     the database at the previous step.
     """
     done: list[Migration] = []
-    for migration in pending(connection):
-        if migration.number > target:
-            continue
+    for migration in pending(connection, target=target):
         connection.execute("BEGIN IMMEDIATE")
         try:
             if migration.number == 1:

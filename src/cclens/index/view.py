@@ -57,7 +57,7 @@ _UNKNOWN_TAG = "__unknown__"
 
 
 class ViewCacheCreation(msgspec.Struct, gc=False):
-    """Cache writes split by time to live."""
+    """Cache writes split by lifetime."""
 
     ephemeral_5m_input_tokens: int | None = None
     ephemeral_1h_input_tokens: int | None = None
@@ -73,25 +73,6 @@ class ViewUsage(msgspec.Struct, gc=False):
     cache_creation: ViewCacheCreation | None = None
     speed: str | None = None
     inference_geo: str | None = None
-
-    def model_usage(self) -> Usage:
-        """The same counts as the full model's :class:`~cclens.model.Usage` (whose properties
-        define cache writes by lifetime, and which analytics prices)."""
-        split = self.cache_creation
-        return Usage(
-            input_tokens=self.input_tokens,
-            output_tokens=self.output_tokens,
-            cache_creation_input_tokens=self.cache_creation_input_tokens,
-            cache_read_input_tokens=self.cache_read_input_tokens,
-            cache_creation=CacheCreation(
-                ephemeral_5m_input_tokens=split.ephemeral_5m_input_tokens,
-                ephemeral_1h_input_tokens=split.ephemeral_1h_input_tokens,
-            )
-            if split is not None
-            else UNSET,
-            speed=self.speed,
-            inference_geo=self.inference_geo,
-        )
 
 
 class ViewBlockBase(msgspec.Struct, tag_field="type", gc=False):

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 import msgspec
 
 from . import titles
-from .extract import EXTRACT_VERSION, DocumentRow, DocumentUpdate, SessionDigest
+from .costs import store_costs
+from .counted import sharing, store_claims
+from .extract import EXTRACT_VERSION, Claim, DocumentRow, DocumentUpdate, SessionDigest
 from .plan import FileTask, SessionTask
 from .stored import compress, decompress
 from .versions import archive_version
@@ -23,8 +25,8 @@ MAX_CHUNKS = 32
 _SESSION_COLUMNS = (
     "project, title, title_source, first_prompt, cwd, git_branch, started, ended, messages, "
     "tool_calls, errors, subagents, input_tokens, output_tokens, cache_read_tokens, "
-    "cache_write_tokens, models, versions, malformed, prompts, cost, unpriced, own_title, "
-    "own_title_source, version, version_key"
+    "cache_write_tokens, models, versions, malformed, prompts, responses, cache_write_1h_tokens, "
+    "cost, unpriced, own_title, own_title_source, version, version_key"
 )
 _SUMMARY_COUNT = _SESSION_COLUMNS.count(",") + 1
 _NEW_SESSION = (
@@ -218,6 +220,8 @@ def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
         msgspec.json.encode(summary.versions).decode(),
         summary.malformed,
         summary.prompts,
+        summary.responses,
+        summary.cache_write_1h_tokens,
         summary.cost,
         summary.unpriced,
         summary.title,
@@ -269,6 +273,13 @@ class Writer:
         self._session_ids = _Ids(connection, "sessions")
         self._file_ids = _Ids(connection, "files")
         self._projects: dict[str, tuple[int, str | None]] = {}
+        self._claims: dict[int, list[Claim]] = {}
+        self._costs: dict[int, dict[str, float | None]] = {}
+        self._known: set[int] = set()
+        #: Sessions written, and the sessions that shared claims with what they held before:
+        #: their figures are settled at the end (:func:`cclens.index.counted.settle`).
+        self.touched: set[int] = set()
+        self.shared_before: set[int] = set()
         self._tips: list[titles.TipRow] = []
         self._summaries: list[titles.SummaryRow] = []
         #: Sessions written since the last flush, and leaves their summaries point (or
@@ -320,6 +331,16 @@ class Writer:
             connection.executemany(
                 "INSERT INTO documents_text(rowid, text) VALUES (?, ?)", self._texts
             )
+        if self._claims:
+            if self._known:
+                self.shared_before |= sharing(connection, self._known) - self._known
+            for session_row, claims in self._claims.items():
+                store_claims(connection, session_row, claims)
+                store_costs(connection, session_row, self._costs.get(session_row, {}))
+            self.touched.update(self._claims)
+        self._claims.clear()
+        self._costs.clear()
+        self._known.clear()
         titles.insert(connection, self._tips, self._summaries)
         self.retitled.extend(titles.resolve_titles(connection, self._written, self._leaves))
         for held in (self._sessions, self._files, self._chunks, self._documents, self._texts):
@@ -396,6 +417,8 @@ class Writer:
                 )
         self._queue_documents(task, documents, session_row, project, file_ids)
         self._queue_titles(session_row, summary, new=True)
+        self._claims[session_row] = summary.claims
+        self._costs[session_row] = summary.claim_costs
         self._sessions.append(
             (
                 session_row,
@@ -446,6 +469,9 @@ class Writer:
         # Reading the transcript now proves it is on disk: a session that was archived is back.
         keep_archived = not (main_task.read and not main_outcome.failed)
         self._queue_titles(session_row, summary, new=False)
+        self._claims[session_row] = summary.claims
+        self._costs[session_row] = summary.claim_costs
+        self._known.add(session_row)
         connection.execute(
             f"UPDATE sessions SET ({_SESSION_COLUMNS}) = ("
             + ", ".join("?" * _SUMMARY_COUNT)

@@ -74,6 +74,7 @@ ROUTES = [
     Route("/projects/{slug}", lists.project),
     Route("/sessions/{key}", pages.session),
     Route("/sessions/{key}/updates", pages.session_updates),
+    Route("/sessions/{key}/parts/{part:path}", pages.session_part),
     Route("/search", pages.search),
     Route("/stats", dashboard.stats_page),
     Route("/permissions", permissions_pages.permissions_page),

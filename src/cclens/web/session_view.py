@@ -1,8 +1,10 @@
 """The session view inside the web app, and the pieces live updates send.
 
-The view is drawn by :mod:`cclens.render` (``render_session_body``) when that package provides
-it, and by a minimal built-in template otherwise. Either way every item's element carries the
-item's anchor as its ``id``, which is what search hits and live updates point at.
+The view is drawn by :mod:`cclens.render` (``SessionRenderer``) when that package provides it,
+and by a minimal built-in template otherwise. Either way every item's element carries the item's
+anchor as its ``id`` (drawn, or in a folded part the page's map points to), which is what search
+hits and live updates point at. The renderer's page draws folded parts when they are opened:
+the web app draws each one on request (``/sessions/<key>/parts/<id>``).
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
-from collections.abc import Mapping
+import re
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import ModuleType
@@ -19,6 +23,9 @@ from typing import Any, Protocol
 import msgspec
 from jinja2 import Environment
 
+from ..analytics.figures import CallCounts, Figures
+from ..analytics.tokens import TokenCounts
+from ..index import SessionSummary
 from ..model import to_builtins
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import (
@@ -35,17 +42,35 @@ from ..parse import (
 
 #: Where the renderer's CSS and JS are served.
 RENDER_STATIC_URL = "/static/render"
-_RENDER_NAMES = ("render_session_body", "RenderOptions", "static_files", "CSP")
+_RENDER_NAMES = ("render_session_body", "RenderOptions", "SessionRenderer", "static_files", "CSP")
 _TEXT_LIMIT = 20_000
 _NESTING_LIMIT = 4
 
 
+@dataclass(slots=True)
+class DrawnSession:
+    """A session's page body, the data its script reads (JSON, or ``None``), and what draws its
+    folded parts by id (``None`` for an unknown id)."""
+
+    body: str
+    data: str | None = None
+    part: Callable[[str], str | None] = field(default=lambda part_id: None)
+
+
 class SessionRenderer(Protocol):
-    """Draws a session's body (the ``<main>`` element) and fragments of it."""
+    """Draws a session's body (the ``<main>`` element), its folded parts, and fragments.
+
+    ``figures`` are the session's figures as the index counts them (what a resumed session
+    copied from an earlier one is counted for the earlier one): the header shows those.
+    """
 
     name: str
 
-    def body(self, session: Session) -> str: ...
+    def draw(
+        self, session: Session, parts_url: str, figures: Figures | None = None
+    ) -> DrawnSession: ...
+
+    def body(self, session: Session, figures: Figures | None = None) -> str: ...
 
     def fragment(self, session: Session, items: list[Item]) -> str: ...
 
@@ -54,22 +79,68 @@ class SessionRenderer(Protocol):
     def policy(self) -> str | None: ...
 
 
+#: Parts held inside an item, named ``[<scope>.]<kind>.<anchor>[.<n>]`` (a record's JSON,
+#: thinking, a compaction summary): the item's place in the map finds them.
+_ITEM_PART = re.compile(r"(?:^|\.)(?P<kind>[rks])\.(?P<anchor>[^.]+)(?:\.\d+)?$")
+
+
+def _outer_parts(part_id: str, found: Any) -> list[str]:
+    """The parts to draw, outermost first, for ``part_id`` to be registered."""
+    chain: list[str] = []
+    current = part_id
+    while current in found.parents and current not in chain:
+        current = found.parents[current]
+        chain.append(current)
+    item = _ITEM_PART.search(part_id)
+    if not chain and item is not None:
+        chain = found.chain(item.group("anchor"))[::-1]
+    return chain[::-1]
+
+
 class PackageRenderer:
-    """The session view of :mod:`cclens.render`."""
+    """The session view of :mod:`cclens.render`: folded parts drawn when the page asks."""
 
     name = "render"
 
     def __init__(self, module: ModuleType) -> None:
         self._module = module
         self._options = module.RenderOptions(standalone=False, static_url=RENDER_STATIC_URL)
+        # Live updates send whole items: every part of them drawn in place, no chunks.
+        self._fragment_options = module.RenderOptions(
+            standalone=False, static_url=RENDER_STATIC_URL, chunk_items=1_000_000_000
+        )
 
-    def body(self, session: Session) -> str:
-        return str(self._module.render_session_body(session, self._options))
+    def draw(
+        self, session: Session, parts_url: str, figures: Figures | None = None
+    ) -> DrawnSession:
+        renderer = self._module.SessionRenderer(dataclasses.replace(self._options, figures=figures))
+        body = str(renderer.body(session))
+        found = renderer.page_map(session)
+        data = renderer.data(session, parts=False, source=parts_url, found=found)
+        lock = threading.Lock()
+
+        def part(part_id: str) -> str | None:
+            # Drawing a part registers the parts inside it: a part not known yet is drawn once
+            # the parts around it are (the map says which), never by drawing everything.
+            with lock:
+                parts = renderer.parts
+                if part_id not in parts:
+                    for outer in _outer_parts(part_id, found):
+                        if outer in parts:
+                            parts.draw(outer)
+                return parts.draw(part_id) if part_id in parts else None
+
+        return DrawnSession(body, data, part)
+
+    def body(self, session: Session, figures: Figures | None = None) -> str:
+        options = dataclasses.replace(self._options, figures=figures)
+        return str(self._module.render_session_body(session, options))
 
     def fragment(self, session: Session, items: list[Item]) -> str:
         # The same view over a session holding only the items to send: every element keeps
         # the id the page already has for it.
-        return self.body(dataclasses.replace(session, items=items))
+        replaced = dataclasses.replace(session, items=items)
+        return str(self._module.render_session_body(replaced, self._fragment_options))
 
     def static_files(self) -> dict[str, bytes]:
         return dict(self._module.static_files())
@@ -192,7 +263,12 @@ class BuiltInRenderer:
     def __init__(self, environment: Environment) -> None:
         self._environment = environment
 
-    def body(self, session: Session) -> str:
+    def draw(
+        self, session: Session, parts_url: str, figures: Figures | None = None
+    ) -> DrawnSession:
+        return DrawnSession(self.body(session, figures))
+
+    def body(self, session: Session, figures: Figures | None = None) -> str:
         template = self._environment.get_template("session_fallback.html")
         return template.render(session=session, items=item_views(top_level(session)))
 
@@ -205,6 +281,25 @@ class BuiltInRenderer:
 
     def policy(self) -> str | None:
         return None
+
+
+def summary_figures(summary: SessionSummary) -> Figures:
+    """The figures the index keeps for a session (tool calls only as calls and failed ones;
+    cost is not kept)."""
+    write_1h = summary.cache_write_1h_tokens
+    return Figures(
+        sessions=1,
+        prompts=summary.prompts,
+        responses=summary.responses,
+        tool_calls=CallCounts(calls=summary.tool_calls, failed=summary.errors),
+        tokens=TokenCounts(
+            input=summary.input_tokens,
+            output=summary.output_tokens,
+            cache_write_5m=summary.cache_write_tokens - write_1h,
+            cache_write_1h=write_1h,
+            cache_read=summary.cache_read_tokens,
+        ),
+    )
 
 
 def choose_renderer(environment: Environment) -> SessionRenderer:

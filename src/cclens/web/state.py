@@ -7,10 +7,12 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from urllib.parse import quote
 
 from jinja2 import Environment
 from starlette.requests import Request
 
+from ..analytics.figures import Figures
 from ..analytics.period import DateError, parse_moment
 from ..index import Index, SearchFilters
 from ..parse import Item, Session
@@ -18,7 +20,7 @@ from .assets import Asset
 from .background import Background
 from .live import Broker, Indexer
 from .permission_store import PermissionsStore
-from .session_view import SessionRenderer
+from .session_view import DrawnSession, SessionRenderer
 from .settings import Settings
 from .stats_store import StatsStore
 
@@ -41,6 +43,13 @@ class Rendered:
     body: str | None = None
     #: Set when the session view failed and the built-in view drew the session instead.
     problem: str | None = None
+    #: The data the page's script reads (JSON), and what draws a folded part on request.
+    drawn: DrawnSession | None = None
+
+
+def parts_url(key: str) -> str:
+    """Where a session page asks for its folded parts (``<url><part id>``)."""
+    return f"/sessions/{quote(key, safe='')}/parts/"
 
 
 @dataclass
@@ -105,8 +114,9 @@ class AppState:
                     self._cache.popitem(last=False)
             return loaded
 
-    def rendered(self, key: str, revision: int) -> Rendered | None:
-        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
+    def rendered(self, key: str, revision: int, figures: Figures | None = None) -> Rendered | None:
+        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload), its
+        header showing ``figures`` when given."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
@@ -115,12 +125,20 @@ class AppState:
                 return loaded
             with self._heavy:
                 try:
-                    body = self.renderer.body(loaded.session)
+                    drawn = self.renderer.draw(loaded.session, parts_url(key), figures)
                 except Exception as error:  # shown on the page, over the plain view
                     loaded.problem = f"{type(error).__name__}: {error}"
-                    body = self.fallback.body(loaded.session)
-            loaded.body = body
+                    drawn = self.fallback.draw(loaded.session, parts_url(key))
+            loaded.drawn = drawn
+            loaded.body = drawn.body
         return loaded
+
+    def part(self, key: str, revision: int, part_id: str) -> str | None:
+        """A folded part of the session's page, drawn now (``None``: no such part)."""
+        rendered = self.rendered(key, revision)
+        if rendered is None or rendered.drawn is None:
+            return None
+        return rendered.drawn.part(part_id)
 
 
 def app_state(request: Request) -> AppState:

@@ -31,6 +31,9 @@
   }
 
   function revealHash() {
+    // A session page drawn by cclens.render reveals its own targets (window.cclens.reveal draws
+    // the folded parts that hold them, and highlights search terms).
+    if (window.cclens && window.cclens.reveal) return;
     var element = targetOf(window.location.hash);
     if (element) reveal(element);
   }
@@ -81,6 +84,7 @@
   // elements the server names, or append them after the last message.
   function liveSession(body) {
     var state = body.dataset.state || "{}";
+    var revision = body.dataset.revision || "";
     var lastAnchor = body.dataset.lastAnchor || "";
     var updates = body.dataset.updates;
     var banner = document.querySelector("[data-archived-banner]");
@@ -113,6 +117,9 @@
             var existing = document.getElementById(anchor);
             if (existing) {
               existing.replaceWith(fresh);
+            } else if (window.cclens && window.cclens.isFolded && window.cclens.isFolded(anchor)) {
+              // In a chunk or part not drawn yet: it is drawn fresh from the server when opened.
+              return;
             } else {
               container().appendChild(fresh);
               lastAnchor = anchor;
@@ -120,8 +127,15 @@
             }
           });
           state = JSON.stringify(change.state);
+          var archivedChanged = banner ? banner.hidden === Boolean(change.archived) : false;
           if (banner) banner.hidden = !change.archived;
-          document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          // Only a real change is news: the catch-up when the stream opens usually finds none.
+          var changed =
+            change.anchors.length > 0 || archivedChanged || String(change.revision) !== revision;
+          revision = String(change.revision);
+          if (changed) {
+            document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          }
         });
     });
     var source = new EventSource(body.dataset.events);
