@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import date
 from urllib.parse import urlencode
 
 from starlette.datastructures import QueryParams
 
-from ..analytics.period import DateError, Period, parse_date
+from ..analytics.period import Period
 from ..index import SessionFilters
+from .filters import FilterError, day_parameter
 
 #: Sessions a page shows unless ``limit`` says otherwise.
 PAGE_SIZE = 50
@@ -30,17 +30,8 @@ _YES = ("1", "true", "yes", "on")
 _NO = ("0", "false", "no", "off")
 
 
-class QueryError(ValueError):
-    """A parameter that cannot be used; the message names it."""
-
-
-def _day(name: str, text: str) -> date | None:
-    if not text:
-        return None
-    try:
-        return parse_date(text)
-    except DateError as error:
-        raise QueryError(f"{name}: {error}") from None
+#: A parameter that cannot be used; the message names it (the dashboard's filters raise it too).
+QueryError = FilterError
 
 
 def _choice(name: str, text: str) -> bool | None:
@@ -112,8 +103,8 @@ def sessions_query(
     names = (*FILTER_NAMES, "sort", "order", "limit", "offset")
     values = {name: params.get(name, "").strip() for name in names}
     values = {name: value for name, value in values.items() if value}
-    since = _day("since", values.get("since", ""))
-    until = _day("until", values.get("until", ""))
+    since = day_parameter("since", values.get("since", ""))
+    until = day_parameter("until", values.get("until", ""))
     period = Period(since=since, until=until)
     sort = values.get("sort") or default_sort
     if sort not in sorts:
