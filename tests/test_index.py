@@ -413,7 +413,9 @@ def test_schema_migrations_are_numbered_and_recorded(index: Index) -> None:
     connection = index.connection()
     recorded = connection.execute("SELECT number, name FROM migrations ORDER BY number")
     numbers = [row[0] for row in recorded]
-    assert numbers == [m.number for m in MIGRATIONS] == list(range(1, SCHEMA_VERSION + 1))
+    # Each workstream appends its own number, so numbers grow but need not be contiguous.
+    assert numbers == [m.number for m in MIGRATIONS] == sorted(set(numbers))
+    assert numbers[-1] == SCHEMA_VERSION
     assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 

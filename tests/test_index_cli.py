@@ -85,16 +85,20 @@ def test_search_from_the_terminal(claude_dir: Path, tmp_path: Path) -> None:
         db,
     )
     assert code == 0
-    hits = msgspec.json.decode(out)
-    assert hits and all(h["kind"] == "tool_output" and h["tool"] == "Bash" for h in hits)
+    found = msgspec.json.decode(out)
+    hits = [hit for group in found["groups"] for hit in group["shown"]]
+    assert found["total"]["hits"] >= len(hits) > 0
+    assert all(h["kind"] == "tool_output" and h["tool"] == "Bash" for h in hits)
     for hit in hits:
         start, end = hit["matches"][0]
         assert hit["snippet"][start:end].lower() in {"command not found", "command_not_found"}
-        assert hit["url"] == f"/sessions/{hit['session']}#{hit['anchor']}"
+        assert hit["url"].startswith(f"/sessions/{hit['session']}?hl=command+not+found&")
+        assert hit["url"].endswith(f"&part=tool_output#{hit['target']}")
+        assert hit["monospace"] is True
     code, out, _ = run("search", "sidechain", "--since", "2100-01-01", "--no-update", "--db", db)
     assert code == 0 and "No matches." in out
     code, _, err = run("search", "x", "--since", "yesterday", "--no-update", "--db", db)
-    assert code == 2 and "not a date" in err
+    assert code == 2 and "not a date" in err and "--since" in err
 
 
 def test_restore_writes_the_session_back_byte_for_byte(claude_dir: Path, tmp_path: Path) -> None:

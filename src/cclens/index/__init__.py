@@ -4,8 +4,9 @@ The only package with SQL. :class:`Index` is the way in::
 
     with Index(default_db_path()) as index:
         index.update(claude_dirs())
-        for hit in index.search('"exit code" bash*'):
-            print(hit.session_key, hit.anchor, hit.snippet)
+        found = index.search_results('"exit code" bash*')
+        for group in found.groups:
+            print(group.session_key, group.count, [hit.url for hit in group.shown])
 """
 
 from .connection import IndexUnusable, move_aside
@@ -20,30 +21,63 @@ from .location import (
     refuse_inside,
 )
 from .queries import ProjectSummary, SessionSummary, Totals
+from .query import (
+    MAX_PHRASE_WORDS,
+    MAX_TERMS,
+    ParsedQuery,
+    QueryError,
+    SearchError,
+    parse_query,
+    quote_query,
+)
 from .schema import LATEST as SCHEMA_VERSION
-from .search import SearchError, SearchFilters, SearchHit, quote_query
+from .search import (
+    DEFAULT_SECONDS,
+    ORIGINS,
+    Budget,
+    Origin,
+    QueryTooBroad,
+    SearchCancelled,
+    SearchFilters,
+)
+from .search_result import FACETS, FacetValue, SearchHit, SearchResult, SessionGroup
 
 __all__ = [
+    "DEFAULT_SECONDS",
     "DOCUMENT_KINDS",
     "ENVIRONMENT_VARIABLE",
     "EXTRACT_VERSION",
+    "FACETS",
     "MATCH_END",
     "MATCH_START",
+    "MAX_PHRASE_WORDS",
+    "MAX_TERMS",
+    "ORIGINS",
     "SCHEMA_VERSION",
+    "Budget",
     "DocumentKind",
+    "FacetValue",
     "Index",
     "IndexUnusable",
+    "Origin",
+    "ParsedQuery",
     "Progress",
     "ProjectSummary",
+    "QueryError",
+    "QueryTooBroad",
+    "SearchCancelled",
     "SearchError",
     "SearchFilters",
     "SearchHit",
+    "SearchResult",
+    "SessionGroup",
     "SessionSummary",
     "Totals",
     "UpdateReport",
     "WriteRefused",
     "default_db_path",
     "move_aside",
+    "parse_query",
     "protected_dirs",
     "quote_query",
     "refuse_inside",

@@ -12,7 +12,9 @@ from . import queries
 from .connection import connect
 from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .queries import ProjectSummary, SessionSummary, Totals
-from .search import SearchFilters, SearchHit, search
+from .search import Budget, SearchFilters, search, search_results
+from .search_facts import DocumentFacts
+from .search_result import SearchHit, SearchResult
 from .stored import load_stored, restore_files
 
 
@@ -30,6 +32,8 @@ class Index:
         self._local = threading.local()
         self._connections: list[sqlite3.Connection] = []
         self._update_lock = threading.Lock()
+        #: What searches learnt about documents, kept for the next ones (see DocumentFacts).
+        self._search_facts = DocumentFacts()
         self.connection()  # fail now, with a clear message, on a damaged or foreign file
 
     def connection(self) -> sqlite3.Connection:
@@ -119,9 +123,41 @@ class Index:
         *,
         limit: int = 50,
         offset: int = 0,
+        budget: Budget | None = None,
     ) -> list[SearchHit]:
-        """The best matches for ``text`` (see :func:`cclens.index.search.search`)."""
-        return search(self.connection(), text, filters, limit=limit, offset=offset)
+        """The best hits for ``text``, not grouped (see :func:`cclens.index.search.search`)."""
+        return search(
+            self.connection(),
+            text,
+            filters,
+            limit=limit,
+            offset=offset,
+            budget=budget,
+            facts=self._search_facts,
+        )
+
+    def search_results(
+        self,
+        text: str,
+        filters: SearchFilters | None = None,
+        *,
+        offset: int = 0,
+        limit: int = 10,
+        per_session: int = 3,
+        budget: Budget | None = None,
+    ) -> SearchResult:
+        """Hits grouped by session, with totals and facets (see
+        :func:`cclens.index.search.search_results`)."""
+        return search_results(
+            self.connection(),
+            text,
+            filters,
+            offset=offset,
+            limit=limit,
+            per_session=per_session,
+            budget=budget,
+            facts=self._search_facts,
+        )
 
     def restore(self, key: str, out_dir: Path, *, overwrite: bool = False) -> list[Path]:
         """Write a session's files back under ``out_dir``, byte for byte; the paths written."""

@@ -8,10 +8,10 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from ..index import ProjectSummary, SearchError, SessionSummary
+from ..index import ProjectSummary, SessionSummary
 from ..model import to_builtins
 from ..parse import AssistantItem, Item, Session, UserItem
-from .state import app_state, search_request
+from .state import app_state
 from .templating import path_part
 
 
@@ -166,25 +166,6 @@ def session(request: Request) -> Response:
         return _missing(f"session {key}")
     return JSONResponse(
         {"session": session_json(summary), "transcript": transcript_json(loaded.session)}
-    )
-
-
-def search(request: Request) -> Response:
-    """``GET /api/search?q=...``."""
-    wanted = search_request(request)
-    try:
-        hits = app_state(request).index.search(
-            wanted.query, wanted.filters, limit=wanted.limit, offset=wanted.offset
-        )
-    except SearchError as error:
-        return JSONResponse({"error": str(error)}, status_code=400)
-    return JSONResponse(
-        {
-            "query": wanted.query,
-            "offset": wanted.offset,
-            "limit": wanted.limit,
-            "hits": [hit.as_json() for hit in hits],
-        }
     )
 
 

@@ -13,7 +13,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..index import Index
-from . import api, dashboard, pages, permissions_pages, timeline_api
+from . import api, dashboard, pages, permissions_pages, search, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
 from .listing import IndexListing
@@ -63,7 +63,7 @@ ROUTES = [
     Route("/projects/{slug}", pages.project),
     Route("/sessions/{key}", pages.session),
     Route("/sessions/{key}/updates", pages.session_updates),
-    Route("/search", pages.search),
+    Route("/search", search.search_page),
     Route("/stats", dashboard.stats_page),
     Route("/permissions", permissions_pages.permissions_page),
     Route("/projects/{slug}/permissions", permissions_pages.project_permissions_page),
@@ -72,7 +72,7 @@ ROUTES = [
     Route("/api/sessions/{key}", api.session),
     Route("/api/sessions/{key}/events", api.session_events),
     Route("/api/sessions/{key}/timeline", timeline_api.timeline),
-    Route("/api/search", api.search),
+    Route("/api/search", search.search_api),
     Route("/api/stats", dashboard.stats_api),
     Route("/api/permissions", permissions_pages.permissions_api),
     Route("/api/projects/{slug}/permissions", permissions_pages.project_permissions_api),
@@ -129,6 +129,7 @@ def create_app(settings: Settings) -> Starlette:
         try:
             yield
         finally:
+            state.stopping.set()
             broker.close()
             stats_worker.close()
             permissions_worker.close()

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 
 from jinja2 import Environment
 from starlette.requests import Request
 
-from ..index import Index, SearchFilters
+from ..index import Index
 from ..parse import Item, Session
 from .assets import Asset
 from .background import Background
@@ -56,6 +54,8 @@ class AppState:
     #: thread each: a long permission audit never holds up the dashboard).
     stats_worker: Background
     permissions_worker: Background
+    #: Set when the server stops: searches under way give up at once.
+    stopping: threading.Event = field(default_factory=threading.Event)
     _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -100,52 +100,3 @@ def app_state(request: Request) -> AppState:
     state = request.app.state.cclens
     assert isinstance(state, AppState)
     return state
-
-
-def _date(text: str, *, end: bool) -> datetime | None:
-    if not text:
-        return None
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    if end and len(text) == len("2025-06-01"):
-        moment += timedelta(days=1)  # a bare end date includes that day
-    return moment
-
-
-@dataclass(frozen=True, slots=True)
-class SearchRequest:
-    """A search as a page or the API receives it (query string parameters)."""
-
-    query: str
-    filters: SearchFilters
-    offset: int
-    limit: int
-    #: The raw parameters, to fill the form again.
-    since: str = ""
-    until: str = ""
-
-
-def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
-    """Read ``q``, ``project``, ``since``, ``until``, ``tool``, ``kind``, ``errors``, ``offset``."""
-    params = request.query_params
-    kinds = tuple(kind for kind in params.getlist("kind") if kind)
-    since, until = params.get("since", ""), params.get("until", "")
-    try:
-        offset = max(int(params.get("offset", "0")), 0)
-    except ValueError:
-        offset = 0
-    with contextlib.suppress(ValueError):  # a bad limit keeps the default
-        limit = min(max(int(params.get("limit", str(limit))), 1), 500)
-    filters = SearchFilters(
-        project=params.get("project") or None,
-        since=_date(since, end=False),
-        until=_date(until, end=True),
-        tool=params.get("tool") or None,
-        kinds=kinds,
-        errors_only=params.get("errors") in ("1", "on", "true", "yes"),
-    )
-    return SearchRequest(params.get("q", ""), filters, offset, limit, since, until)
