@@ -33,6 +33,7 @@ from .query import (
 from .schema import LATEST as SCHEMA_VERSION
 from .search import (
     DEFAULT_SECONDS,
+    MAX_SHOWN,
     ORIGINS,
     Budget,
     Origin,
@@ -51,6 +52,7 @@ __all__ = [
     "MATCH_END",
     "MATCH_START",
     "MAX_PHRASE_WORDS",
+    "MAX_SHOWN",
     "MAX_TERMS",
     "ORIGINS",
     "SCHEMA_VERSION",

@@ -201,6 +201,18 @@ def _next_start(text: str, start: int, end: int) -> int:
     return words[-OVERLAP_WORDS] if len(words) >= OVERLAP_WORDS else words[0]
 
 
+def piece_spans(text: str, size: int = PIECE) -> Iterator[tuple[int, int]]:
+    """Where :func:`pieces` cuts ``text``: ``(start, end)`` of each part, in order."""
+    start = 0
+    length = len(text)
+    while length - start > size:
+        end = _cut(text, start, size)
+        yield start, end
+        start = _next_start(text, start, end)
+    if start < length:
+        yield start, length
+
+
 def pieces(text: str, size: int = PIECE) -> Iterator[str]:
     """``text`` cut into overlapping parts of at most ``size`` characters.
 
@@ -210,14 +222,8 @@ def pieces(text: str, size: int = PIECE) -> Iterator[str]:
     characters), so any phrase of up to :data:`~cclens.index.query.MAX_PHRASE_WORDS` words
     lies whole in one part.
     """
-    start = 0
-    length = len(text)
-    while length - start > size:
-        end = _cut(text, start, size)
+    for start, end in piece_spans(text, size):
         yield text[start:end]
-        start = _next_start(text, start, end)
-    if start < length:
-        yield text[start:]
 
 
 def text_pieces(text: str) -> Iterator[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import TypeVar
 
 #: Different terms one query may hold (words, phrases, prefixes and exclusions together).
 MAX_TERMS = 32
@@ -112,6 +113,20 @@ class ParsedQuery:
     highlights: tuple[str, ...]
     #: How many different terms the query holds (exclusions included).
     count: int
+    #: The terms to find (not the exclusions), each once.
+    positive: tuple[Term, ...] = ()
+
+
+Item = TypeVar("Item", "Term", list["Term"])
+
+
+def _distinct(items: list[Item]) -> list[Item]:
+    """``items`` without repeats (terms by :attr:`Term.identity`, groups by their terms')."""
+    kept: dict[object, Item] = {}
+    for item in items:
+        key = frozenset(term.identity for term in item) if isinstance(item, list) else item.identity
+        kept.setdefault(key, item)
+    return list(kept.values())
 
 
 def _group(group: list[Term]) -> str:
@@ -137,30 +152,29 @@ def parse_query(text: str) -> ParsedQuery:
             continue
         if not _has_token(term.text):
             continue
-        if term.phrase and len(TOKEN.findall(term.text)) > MAX_PHRASE_WORDS:
+        words = len(TOKEN.findall(term.text)) if term.phrase else 1
+        if words > MAX_PHRASE_WORDS:
             raise QueryError(
                 f"a phrase may hold at most {MAX_PHRASE_WORDS} words "
-                f'("{term.text[:40]}…" has {len(TOKEN.findall(term.text))}); shorten it'
+                f'("{term.text[:40]}…" has {words}); shorten it'
             )
-        identity = term.identity
-        repeated = identity in seen
-        seen.add(identity)
+        seen.add(term.identity)
         if len(seen) > MAX_TERMS:
             raise QueryError(
                 f"a query may hold at most {MAX_TERMS} different terms; "
                 "remove some, or search for a phrase"
             )
         if term.negated:
-            if not repeated:
-                negatives.append(term)
+            negatives.append(term)
         elif pending_or and groups:
-            if all(other.identity != identity for other in groups[-1]):
-                groups[-1].append(term)
-        elif not repeated or all(
-            len(group) > 1 or group[0].identity != identity for group in groups
-        ):
+            groups[-1].append(term)
+        else:
             groups.append([term])
         pending_or = False
+    # The same term twice is searched once: within a group of alternatives, among the groups,
+    # among the exclusions.
+    groups = _distinct([_distinct(group) for group in groups])
+    negatives = _distinct(negatives)
     if not groups:
         return ParsedQuery("", (), len(seen))
     query = " AND ".join(_group(group) for group in groups)
@@ -170,7 +184,8 @@ def parse_query(text: str) -> ParsedQuery:
     for group in groups:
         for term in group:
             highlights.setdefault(term.text.strip(), None)
-    return ParsedQuery(query, tuple(highlights), len(seen))
+    positive = _distinct([term for group in groups for term in group])
+    return ParsedQuery(query, tuple(highlights), len(seen), tuple(positive))
 
 
 def quote_query(text: str) -> str:

@@ -27,7 +27,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from .extract import DOCUMENT_KINDS, MATCH_END, MATCH_START
+from .extract import DOCUMENT_KINDS
 from .queries import project_name
 from .query import ParsedQuery, SearchError, parse_query
 from .search_facts import NO_MONTH, DocumentFacts, Gathered, Ints, month_label
@@ -39,15 +39,16 @@ from .search_result import (
     SessionGroup,
     empty_result,
 )
+from .snippet import Matcher, snippet
 
-_SNIPPET_TOKENS = 32
-_ELLIPSIS = "…"
 #: How long one search may take by default (ranking and snippets), in seconds.
 DEFAULT_SECONDS = 1.0
 #: SQLite virtual machine steps between two looks at the clock.
 _STEPS = 1000
 #: Values listed per facet.
 FACET_VALUES = 20
+#: The most hits one search shows (each gets a snippet).
+MAX_SHOWN = 1000
 
 Origin = Literal["main", "subagent"]
 ORIGINS: tuple[Origin, ...] = ("main", "subagent")
@@ -69,33 +70,49 @@ class Budget:
     cancelled: threading.Event | None = None
 
 
+class Watch:
+    """The clock and the cancel event of one search (see :func:`bounded`)."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.deadline = time.monotonic() + budget.seconds
+
+    def stopped(self) -> bool:
+        """Whether the search must stop now."""
+        cancelled = self.budget.cancelled
+        return (cancelled is not None and cancelled.is_set()) or time.monotonic() > self.deadline
+
+    def check(self) -> None:
+        """Raise :class:`SearchCancelled` or :class:`QueryTooBroad` when the search must stop."""
+        if self.stopped():
+            raise self.reason()
+
+    def reason(self) -> Exception:
+        """Why the search stopped."""
+        cancelled = self.budget.cancelled
+        if cancelled is not None and cancelled.is_set():
+            return SearchCancelled("the search was cancelled")
+        return QueryTooBroad(
+            f"query too broad: ranking everything it matches takes more than "
+            f"{self.budget.seconds:g} s; add a word, a phrase or a filter"
+        )
+
+
 @contextmanager
-def bounded(connection: sqlite3.Connection, budget: Budget) -> Iterator[None]:
+def bounded(connection: sqlite3.Connection, budget: Budget) -> Iterator[Watch]:
     """Stop the statements run inside when ``budget`` runs out or is cancelled.
 
     Raises :class:`QueryTooBroad` or :class:`SearchCancelled` in place of SQLite's
-    "interrupted".
+    "interrupted"; work done in Python between statements calls :meth:`Watch.check`.
     """
-    deadline = time.monotonic() + budget.seconds
-    cancelled = budget.cancelled
-
-    def stop() -> int:
-        if cancelled is not None and cancelled.is_set():
-            return 1
-        return 1 if time.monotonic() > deadline else 0
-
-    connection.set_progress_handler(stop, _STEPS)
+    watch = Watch(budget)
+    connection.set_progress_handler(lambda: int(watch.stopped()), _STEPS)
     try:
-        yield
+        yield watch
     except sqlite3.OperationalError as error:
         if "interrupt" not in str(error):
             raise
-        if cancelled is not None and cancelled.is_set():
-            raise SearchCancelled("the search was cancelled") from None
-        raise QueryTooBroad(
-            f"query too broad: ranking everything it matches takes more than "
-            f"{budget.seconds:g} s; add a word, a phrase or a filter"
-        ) from None
+        raise watch.reason() from None
     finally:
         connection.set_progress_handler(None, 0)
 
@@ -352,6 +369,7 @@ def _sessions(connection: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _
 
 def _hits(
     connection: sqlite3.Connection,
+    watch: Watch,
     facts: DocumentFacts,
     parsed: ParsedQuery,
     matches: _Matches,
@@ -364,11 +382,9 @@ def _hits(
         return {}
     ids = [int(matches.rowid[position]) for position in positions]
     marks = ", ".join("?" * len(ids))
-    snippets = dict(
+    texts = dict(
         connection.execute(
-            f"SELECT rowid, snippet(documents_text, 0, ?, ?, ?, {_SNIPPET_TOKENS}) "
-            f"FROM documents_text WHERE documents_text MATCH ? AND rowid IN ({marks})",
-            [MATCH_START, MATCH_END, _ELLIPSIS, parsed.fts, *ids],
+            f"SELECT rowid, text FROM documents_text WHERE rowid IN ({marks})", ids
         ).fetchall()
     )
     details = {
@@ -377,9 +393,11 @@ def _hits(
             f"SELECT id, anchor, target, time FROM documents WHERE id IN ({marks})", ids
         )
     }
+    matchers = [Matcher.of(term) for term in parsed.positive]
     gathered = matches.facts
     hits: dict[int, SearchHit] = {}
     for position, rowid in zip(positions, ids, strict=True):
+        watch.check()
         info = sessions.get(int(gathered.session[position]))
         if info is None or rowid not in details:
             continue  # gone since it was ranked (only outside a read transaction)
@@ -398,7 +416,7 @@ def _hits(
             time=datetime.fromtimestamp(moment, UTC) if moment is not None else None,
             in_subagent=bool(gathered.subagent[position]),
             archived=info.archived,
-            marked_snippet=snippets.get(rowid, ""),
+            marked_snippet=snippet(texts.get(rowid, ""), matchers),
             rank=float(matches.score[position]),
             terms=parsed.highlights,
         )
@@ -451,14 +469,20 @@ def search_results(
     :class:`SearchCancelled` when cancelled.
     """
     began = time.perf_counter()
+    if limit * per_session > MAX_SHOWN:
+        raise SearchError(
+            f"at most {MAX_SHOWN:,} hits are shown at once ({limit} sessions × {per_session} "
+            "hits asked); show fewer sessions or fewer hits per session"
+        )
     parsed = parse_query(text)
     filters = filters or SearchFilters()
     check_filters(filters)
     if not parsed.fts:
         return empty_result(text, offset, limit, per_session)
     facts = facts or DocumentFacts()
-    with _snapshot(connection), bounded(connection, budget or Budget()):
+    with _snapshot(connection), bounded(connection, budget or Budget()) as watch:
         matches = _matches(connection, facts, parsed, filters)
+        watch.check()
         sessions, first, counts = np.unique(
             matches.facts.session, return_index=True, return_counts=True
         )
@@ -468,7 +492,7 @@ def search_results(
         shown = _page(matches, page, per_session)
         info = _sessions(connection, [int(session) for session in page])
         positions = [position for session in page.tolist() for position in shown[session]]
-        hits = _hits(connection, facts, parsed, matches, positions, info)
+        hits = _hits(connection, watch, facts, parsed, matches, positions, info)
         facets = _facets(connection, facts, matches)
     groups: list[SessionGroup] = []
     for session, count in zip(page.tolist(), page_counts.tolist(), strict=True):
@@ -513,29 +537,33 @@ def search(
 ) -> list[SearchHit]:
     """The best hits for ``text``, best first, not grouped (ranked over every match, as
     :func:`search_results`)."""
+    if limit > MAX_SHOWN:
+        raise SearchError(f"at most {MAX_SHOWN:,} hits are shown at once; ask for fewer")
     parsed = parse_query(text)
     filters = filters or SearchFilters()
     check_filters(filters)
     if not parsed.fts:
         return []
     facts = facts or DocumentFacts()
-    with _snapshot(connection), bounded(connection, budget or Budget()):
+    with _snapshot(connection), bounded(connection, budget or Budget()) as watch:
         matches = _matches(connection, facts, parsed, filters)
         positions = list(range(offset, min(offset + limit, len(matches))))
         chosen = {int(matches.facts.session[position]) for position in positions}
         info = _sessions(connection, sorted(chosen))
-        found = _hits(connection, facts, parsed, matches, positions, info)
+        found = _hits(connection, watch, facts, parsed, matches, positions, info)
         return [found[position] for position in positions if position in found]
 
 
 __all__ = [
     "DEFAULT_SECONDS",
+    "MAX_SHOWN",
     "ORIGINS",
     "Budget",
     "Origin",
     "QueryTooBroad",
     "SearchCancelled",
     "SearchFilters",
+    "Watch",
     "bounded",
     "check_filters",
     "search",

@@ -186,6 +186,8 @@ def status(request: Request) -> Response:
             "projects": totals.projects,
             "sessions": totals.sessions,
             "archived_sessions": totals.archived,
+            "searches": state.searches,
+            "searches_cancelled": state.searches_cancelled,
         }
     )
 

@@ -22,6 +22,7 @@ from starlette.responses import Response
 from ..analytics.period import DateError, parse_date
 from ..index import (
     DOCUMENT_KINDS,
+    MAX_SHOWN,
     ORIGINS,
     Budget,
     Origin,
@@ -42,7 +43,7 @@ _WATCH_SECONDS = 0.05
 PAGE_SESSIONS = 10
 PER_SESSION = 3
 #: Hits shown for a search narrowed to one session.
-ONE_SESSION = 200
+ONE_SESSION = MAX_SHOWN
 
 Result = TypeVar("Result")
 
@@ -141,13 +142,17 @@ def read_search(request: Request) -> SearchRequest:
             session=session,
             origin=origin,
         )
-        per_session = ONE_SESSION if session else PER_SESSION
+        # One session is one group: all its hits (up to MAX_SHOWN) are shown.
+        limit = 1 if session else _number(single, "limit", PAGE_SESSIONS, 1, 100)
+        per_session = _number(
+            single, "per_session", ONE_SESSION if session else PER_SESSION, 1, MAX_SHOWN // limit
+        )
         return SearchRequest(
             query=single.get("q", ""),
             filters=filters,
             offset=_number(single, "offset", 0, 0, 1_000_000),
-            limit=_number(single, "limit", PAGE_SESSIONS, 1, 100),
-            per_session=_number(single, "per_session", per_session, 1, 1000),
+            limit=limit,
+            per_session=per_session,
             params=params,
         )
     except ParameterError as error:
@@ -182,13 +187,17 @@ class Outcome:
     status: int = 200
 
 
-async def run_search(request: Request) -> Outcome | None:
-    """Read and run the request's search (``None`` when the client went away meanwhile)."""
+async def run_search(request: Request, *, blank: bool = False) -> Outcome | None:
+    """Read and run the request's search (``None`` when the client went away meanwhile).
+
+    A blank query is searched (finding nothing) only with ``blank``; otherwise the outcome has
+    no result.
+    """
     state = app_state(request)
     wanted = read_search(request)
     if wanted.problem:
         return Outcome(wanted, error=wanted.problem, status=400)
-    if not wanted.query.strip():
+    if not blank and not wanted.query.strip():
         return Outcome(wanted)
 
     def run(cancelled: threading.Event) -> SearchResult:
@@ -201,26 +210,28 @@ async def run_search(request: Request) -> Outcome | None:
             budget=Budget(state.settings.search_seconds, cancelled),
         )
 
+    state.searches += 1
     try:
         result = await cancel_on_disconnect(request, run, state.stopping)
     except SearchCancelled:
+        state.searches_cancelled += 1
         return None
     except QueryTooBroad as error:
         return Outcome(wanted, error=str(error), status=422)
     except SearchError as error:
         return Outcome(wanted, error=str(error), status=400)
+    finally:
+        state.searches -= 1
     return Outcome(wanted, result)
 
 
 async def search_api(request: Request) -> Response:
     """``GET /api/search``: the result as JSON (see docs/web.md), or ``{"error": ...}``."""
-    outcome = await run_search(request)
+    outcome = await run_search(request, blank=True)
     if outcome is None:
         return Response(status_code=499)
-    if outcome.error:
+    if outcome.error or outcome.result is None:
         return JSONResponse({"error": outcome.error}, status_code=outcome.status)
-    if outcome.result is None:
-        return JSONResponse({"error": "q: give something to search for"}, status_code=400)
     return JSONResponse(outcome.result.as_json())
 
 

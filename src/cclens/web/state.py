@@ -56,6 +56,10 @@ class AppState:
     permissions_worker: Background
     #: Set when the server stops: searches under way give up at once.
     stopping: threading.Event = field(default_factory=threading.Event)
+    #: Searches running now, and those stopped because their client went away (changed on the
+    #: event loop's thread only).
+    searches: int = 0
+    searches_cancelled: int = 0
     _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
