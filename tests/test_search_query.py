@@ -37,9 +37,7 @@ class Term:
         if self.prefix:
             return any(token.startswith(self.words[0]) for token in tokens)
         size = len(self.words)
-        return any(
-            tuple(tokens[i : i + size]) == self.words for i in range(len(tokens) - size + 1)
-        )
+        return any(tuple(tokens[i : i + size]) == self.words for i in range(len(tokens) - size + 1))
 
 
 @dataclass(frozen=True)
@@ -55,9 +53,8 @@ class Query:
 
     def finds(self, text: str) -> bool:
         tokens = TOKEN.findall(text.casefold())
-        return all(any(term.found_in(tokens) for term in group) for group in self.groups) and not any(
-            term.found_in(tokens) for term in self.excluded
-        )
+        wanted = all(any(term.found_in(tokens) for term in group) for group in self.groups)
+        return wanted and not any(term.found_in(tokens) for term in self.excluded)
 
 
 words = st.sampled_from(VOCABULARY)
@@ -68,9 +65,7 @@ terms = st.one_of(
 )
 queries = st.builds(
     Query,
-    st.lists(st.lists(terms, min_size=1, max_size=3).map(tuple), min_size=1, max_size=3).map(
-        tuple
-    ),
+    st.lists(st.lists(terms, min_size=1, max_size=3).map(tuple), min_size=1, max_size=3).map(tuple),
     st.lists(terms, max_size=2).map(tuple),
     st.booleans(),
 )

@@ -9,6 +9,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,8 @@ from cclens.index.extract import MAX_OVERLAP, PIECE, SPLIT_ABOVE, piece_spans, t
 from cclens.index.query import TOKEN
 from cclens.index.search import search_results
 
+from .search_corpus import COMMON_WORDS, EVERY_WORD, common_words_corpus
+
 QUERIES = ["test", "error", "sidechain", '"command not found"', "side*", "file OR directory"]
 
 
@@ -41,13 +44,17 @@ def index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[In
 
 def _brute_force(index: Index, text: str, filters: str = "1") -> list[tuple[object, ...]]:
     """Every matching text, found without the search module: one row per piece, through SQL."""
-    return index.connection().execute(
-        "SELECT d.part, d.session, p.slug, d.kind, d.tool, d.error, d.subagent, "
-        "strftime('%Y-%m', d.time, 'unixepoch') FROM documents_text t "
-        "JOIN documents d ON d.id = t.rowid JOIN projects p ON p.id = d.project "
-        f"WHERE documents_text MATCH ? AND {filters}",
-        (parse_query(text).fts,),
-    ).fetchall()
+    return (
+        index.connection()
+        .execute(
+            "SELECT d.part, d.session, p.slug, d.kind, d.tool, d.error, d.subagent, "
+            "strftime('%Y-%m', d.time, 'unixepoch') FROM documents_text t "
+            "JOIN documents d ON d.id = t.rowid JOIN projects p ON p.id = d.project "
+            f"WHERE documents_text MATCH ? AND {filters}",
+            (parse_query(text).fts,),
+        )
+        .fetchall()
+    )
 
 
 @pytest.mark.parametrize("text", QUERIES)
@@ -64,9 +71,10 @@ def test_totals_and_facets_equal_a_brute_force_count(index: Index, text: str) ->
     expected_projects = Counter(str(row[2]) for row in rows.values())
     for slug, hits in facets["project"].items():
         assert expected_projects[slug] == hits
-    assert sorted(facets["project"].values(), reverse=True) == sorted(
-        expected_projects.values(), reverse=True
-    )[: len(facets["project"])]
+    assert (
+        sorted(facets["project"].values(), reverse=True)
+        == sorted(expected_projects.values(), reverse=True)[: len(facets["project"])]
+    )
     assert facets["kind"] == dict(Counter(str(row[3]) for row in rows.values()))
     tools = Counter(str(row[4]) for row in rows.values() if row[4] is not None)
     assert facets["tool"] == dict(tools.most_common(len(facets["tool"])))
@@ -175,7 +183,7 @@ def test_every_short_phrase_lies_whole_in_one_piece(text: str) -> None:
     spans = list(piece_spans(text))
     assert spans[0][0] == 0 and spans[-1][1] == len(text)
     assert all(end - start <= PIECE for start, end in spans)
-    assert all(b[0] <= a[1] for a, b in zip(spans, spans[1:], strict=False))  # no gap
+    assert all(b[0] <= a[1] for a, b in pairwise(spans))  # no gap
     words = [(m.start(), m.end()) for m in TOKEN.finditer(text)]
     for first in range(len(words) - MAX_PHRASE_WORDS + 1):
         begin, end = words[first][0], words[first + MAX_PHRASE_WORDS - 1][1]
@@ -217,7 +225,12 @@ def _tool_output_session(folder: Path, output: str) -> None:
                 "role": "assistant",
                 "model": "claude-sonnet-4-5",
                 "content": [
-                    {"type": "tool_use", "id": "toolu_phrase", "name": "Bash", "input": {"command": "cat log"}}
+                    {
+                        "type": "tool_use",
+                        "id": "toolu_phrase",
+                        "name": "Bash",
+                        "input": {"command": "cat log"},
+                    }
                 ],
             },
         },
@@ -229,7 +242,9 @@ def _tool_output_session(folder: Path, output: str) -> None:
             "timestamp": "2025-06-01T10:00:02Z",
             "message": {
                 "role": "user",
-                "content": [{"type": "tool_result", "tool_use_id": "toolu_phrase", "content": output}],
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_phrase", "content": output}
+                ],
             },
         },
     ]  # fmt: skip
@@ -269,31 +284,13 @@ def test_a_phrase_across_a_cut_is_found(tmp_path: Path) -> None:
 def broad(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
     """An index of many texts full of short common words, where broad queries are slow."""
     folder = tmp_path_factory.mktemp("broad")
-    projects = folder / "claude" / "projects" / "-work-broad"
-    projects.mkdir(parents=True)
-    words = "a an and as at be by do go he if in is it me my no of on or so to up us we".split()
-    lines = []
-    for number in range(6000):
-        text = " ".join(words[(number * 7 + k) % len(words)] for k in range(60))
-        lines.append(
-            json.dumps(
-                {
-                    "type": "user",
-                    "uuid": f"00000000-0000-4000-8000-{number:012d}",
-                    "parentUuid": None,
-                    "sessionId": "b0000000-0000-4000-8000-000000000001",
-                    "timestamp": "2025-06-01T10:00:00Z",
-                    "message": {"role": "user", "content": text},
-                }
-            )
-        )
-    (projects / "b0000000-0000-4000-8000-000000000001.jsonl").write_text("\n".join(lines) + "\n")
+    root = common_words_corpus(folder, sessions=1, prompts=6000, words=60)
     with Index(folder / "index.db") as opened:
-        opened.update([folder / "claude"])
+        opened.update([root])
         yield opened
 
 
-HEAVY = " OR ".join(f"{letter}*" for letter in "abdeghimnostuw")
+HEAVY = EVERY_WORD
 
 
 def test_a_query_past_its_budget_is_refused_quickly(broad: Index) -> None:
@@ -377,7 +374,7 @@ def test_a_snippet_is_the_densest_window_and_says_where_it_was_cut() -> None:
 def test_a_snippet_of_a_text_that_matches_everywhere_is_cheap() -> None:
     from cclens.index.snippet import Matcher, snippet
 
-    words = "a an and as at be by do go he if in is it me my no of on or so to up us we".split()
+    words = COMMON_WORDS
     text = " ".join(words[n % len(words)] for n in range(1900))  # 6,000 characters
     matchers = [Matcher.of(term) for term in parse_query(" OR ".join(words)).positive]
     began = time.perf_counter()

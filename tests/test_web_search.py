@@ -4,7 +4,6 @@ their session page, clear refusals, and a search that stops when its client goes
 from __future__ import annotations
 
 import html
-import json
 import re
 import time
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ import pytest
 from cclens.index import MAX_TERMS, Budget, Index, SearchFilters
 from cclens.web import RunningServer
 
+from .search_corpus import EVERY_WORD, common_words_corpus
 from .test_index_layout import make_claude_dir
 from .test_web import running
 
@@ -52,8 +52,12 @@ def page_ids(client: httpx.Client, key: str) -> set[str]:
 def test_every_hit_target_is_an_element_of_its_session_page(
     server: RunningServer, client: httpx.Client
 ) -> None:
-    rows = _index(server).connection().execute(
-        "SELECT DISTINCT s.key, d.target FROM documents d JOIN sessions s ON s.id = d.session"
+    rows = (
+        _index(server)
+        .connection()
+        .execute(
+            "SELECT DISTINCT s.key, d.target FROM documents d JOIN sessions s ON s.id = d.session"
+        )
     )
     targets: dict[str, set[str]] = {}
     for key, target in rows:
@@ -71,9 +75,9 @@ def test_the_api_answers_the_result_every_surface_draws(
     server: RunningServer, client: httpx.Client
 ) -> None:
     found = client.get("/api/search", params={"q": "worktree", "kind": "tool_output"}).json()
-    expected = _index(server).search_results(
-        "worktree", SearchFilters(kinds=("tool_output",))
-    ).as_json()
+    expected = (
+        _index(server).search_results("worktree", SearchFilters(kinds=("tool_output",))).as_json()
+    )
     found.pop("seconds")
     expected.pop("seconds")
     assert found == expected and found["total"]["hits"] > 0
@@ -175,38 +179,11 @@ def test_a_query_past_the_budget_is_422(corpus: Path, tmp_path: Path) -> None:
         assert page.status_code == 422 and "query too broad" in page.text
 
 
-def _broad_corpus(folder: Path) -> Path:
-    """40 sessions of 100 prompts, each 1,400 short words that all match a few prefixes."""
-    projects = folder / "claude" / "projects" / "-work-broad"
-    projects.mkdir(parents=True)
-    words = "a an and as at be by do go he if in is it me my no of on or so to up us we".split()
-    for number in range(40):
-        session = f"b0000000-0000-4000-8000-{number:012d}"
-        lines = [
-            json.dumps(
-                {
-                    "type": "user",
-                    "uuid": f"00000000-0000-4000-{number:04d}-{line:012d}",
-                    "parentUuid": None,
-                    "sessionId": session,
-                    "timestamp": "2025-06-01T10:00:00Z",
-                    "message": {
-                        "role": "user",
-                        "content": " ".join(words[(line * 7 + k) % len(words)] for k in range(1400)),
-                    },
-                }
-            )
-            for line in range(100)
-        ]
-        (projects / f"{session}.jsonl").write_text("\n".join(lines) + "\n")
-    return folder / "claude"
-
-
-SLOW = {"q": " OR ".join(f"{letter}*" for letter in "abdeghimnostuw"), "per_session": "30"}
+SLOW = {"q": EVERY_WORD, "per_session": "30"}
 
 
 def test_a_search_stops_when_its_client_goes_away(tmp_path: Path) -> None:
-    root = _broad_corpus(tmp_path)
+    root = common_words_corpus(tmp_path, sessions=40, prompts=100, words=1400)
     with running([root], tmp_path / "index.db", watch=False, search_seconds=600) as started:
         index = started.app.state.cclens.index
         began = time.perf_counter()

@@ -24,7 +24,12 @@ MAX_PHRASE_WORDS = 32
 
 #: A run of the characters FTS5's ``unicode61`` tokenizer keeps in a token (letters, digits and
 #: private-use characters); everything else separates tokens.
-TOKEN = re.compile(r"(?:[^\W_]|[\ue000-\uf8ff\U000f0000-\U0010ffff])+")
+TOKEN = re.compile(
+    # Runs of word characters and of private-use ones, alternating: one class with an
+    # alternative per character is twice as slow.
+    r"[^\W_]+(?:[\ue000-\uf8ff\U000f0000-\U0010ffff]+[^\W_]*)*"
+    r"|[\ue000-\uf8ff\U000f0000-\U0010ffff]+(?:[^\W_]+[\ue000-\uf8ff\U000f0000-\U0010ffff]*)*"
+)
 
 
 class SearchError(ValueError):

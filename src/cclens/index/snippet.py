@@ -11,10 +11,12 @@ and :data:`~cclens.index.extract.MATCH_END`.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import islice
+from itertools import accumulate, compress, count
+from operator import not_
 
 from .extract import MATCH_END, MATCH_START
 from .query import TOKEN, Term
@@ -26,6 +28,8 @@ _LEAD = 4
 #: The longest snippet, in characters (32 long words, a path or a hash, would make a wall).
 MAX_CHARACTERS = 600
 ELLIPSIS = "…"
+#: Splits a text into separators and words (the words are the odd items).
+_SPLIT = re.compile(f"({TOKEN.pattern})")
 
 
 def fold(word: str) -> str:
@@ -101,28 +105,37 @@ def _window(found: list[tuple[int, int, int]], count: int) -> tuple[int, int]:
     return max(end - WORDS, 0), end
 
 
+def _words(text: str) -> tuple[list[str], list[int]]:
+    """The words of ``text`` folded, and the offsets where each word starts and ends
+    (``offsets[2 * i]`` and ``offsets[2 * i + 1]``), with whole-text C calls rather than a
+    Python step per word."""
+    parts = _SPLIT.split(text)  # separator, word, separator, word, ..., separator
+    words = list(map(str.casefold, parts[1::2]))
+    for position in compress(count(), map(not_, map(str.isascii, words))):
+        words[position] = fold(words[position])
+    return words, list(accumulate(map(len, parts)))
+
+
 def snippet(text: str, matchers: Sequence[Matcher]) -> str:
     """The best stretch of ``text`` for ``matchers``, matches marked, cut ends shown as "…"."""
-    # Whole-text C calls rather than a step per word: lowering keeps an ASCII text's offsets.
-    words = TOKEN.findall(text.lower()) if text.isascii() else list(map(fold, TOKEN.findall(text)))
+    words, offsets = _words(text)
     if not words:
         return text[:MAX_CHARACTERS]
     matches = _matches(words, matchers)
     start, end = _window(matches, len(words))
-    spans = [found.span() for found in islice(TOKEN.finditer(text), end)]
-    begin = 0 if start == 0 else spans[start][0]
-    finish = len(text) if end == len(words) else spans[end - 1][1]
+    begin = 0 if start == 0 else offsets[2 * start]
+    finish = len(text) if end == len(words) else offsets[2 * end - 1]
     if finish - begin > MAX_CHARACTERS:
         first = next((m for m in matches if start <= m[0] and m[1] <= end), None)
         if first is not None:
-            begin = max(begin, min(spans[first[0]][0], finish - MAX_CHARACTERS))
+            begin = max(begin, min(offsets[2 * first[0]], finish - MAX_CHARACTERS))
         finish = min(finish, begin + MAX_CHARACTERS)
     pieces = [ELLIPSIS if begin > 0 else ""]
     position = begin
     for first_word, after, _ in matches:
         if first_word < start or after > end:
             continue
-        low, high = spans[first_word][0], spans[after - 1][1]
+        low, high = offsets[2 * first_word], offsets[2 * after - 1]
         if low < position or high > finish:
             continue  # overlapping an earlier match, or outside the snippet
         pieces += [text[position:low], MATCH_START, text[low:high], MATCH_END]
