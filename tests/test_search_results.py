@@ -381,3 +381,22 @@ def test_a_snippet_of_a_text_that_matches_everywhere_is_cheap() -> None:
     for _ in range(10):
         snippet(text, matchers)
     assert (time.perf_counter() - began) / 10 < 0.05  # FTS5's snippet(): seconds
+
+
+def test_facts_learnt_at_once_are_those_a_search_learns(index: Index) -> None:
+    import numpy as np
+
+    from cclens.index.search_facts import DocumentFacts
+
+    connection = index.connection()
+    ids = np.array([row[0] for row in connection.execute("SELECT id FROM documents")])
+    at_once = DocumentFacts()
+    at_once.learn_all(connection, batch=997)
+    assert at_once.known == len(ids)
+    by_search = DocumentFacts()
+    first, second = at_once.gather(connection, ids), by_search.gather(connection, ids[::-1])
+    for name in ("part", "session", "project", "kind", "error", "subagent", "month"):
+        assert np.array_equal(getattr(first, name), getattr(second, name)[::-1]), name
+    assert [at_once.tools[code] for code in first.tool] == [
+        by_search.tools[code] for code in second.tool[::-1]
+    ]

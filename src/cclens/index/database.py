@@ -159,6 +159,12 @@ class Index:
             facts=self._search_facts,
         )
 
+    def learn_search_facts(self) -> None:
+        """Read what search groups and counts by for every document now (see
+        :class:`~cclens.index.search_facts.DocumentFacts`): the web app does it once at start,
+        so that its first searches are as fast as the next ones."""
+        self._search_facts.learn_all(self.connection())
+
     def restore(self, key: str, out_dir: Path, *, overwrite: bool = False) -> list[Path]:
         """Write a session's files back under ``out_dir``, byte for byte; the paths written."""
         connection = self.connection()

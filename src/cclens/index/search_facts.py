@@ -24,7 +24,15 @@ from .extract import DOCUMENT_KINDS
 Ints = npt.NDArray[np.int64]
 #: The month code of a document without a time.
 NO_MONTH = np.iinfo(np.int32).min
-_KIND_CODES = {kind: code for code, kind in enumerate(DOCUMENT_KINDS)}
+#: The columns facts are read from; a kind as its index in DOCUMENT_KINDS, a time as its month
+#: counted from 1970-01 (1970 * 12 + 1 = 23641).
+_COLUMNS = (
+    "id, part, session, project, CASE kind "
+    + " ".join(f"WHEN '{kind}' THEN {code}" for code, kind in enumerate(DOCUMENT_KINDS))
+    + " ELSE 0 END, tool, error, subagent, "
+    "CAST(strftime('%Y', time, 'unixepoch') AS INTEGER) * 12 "
+    "+ CAST(strftime('%m', time, 'unixepoch') AS INTEGER) - 23641"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +101,13 @@ class DocumentFacts:
     def _read(self, connection: sqlite3.Connection, ids: Ints) -> None:
         """Read the facts of ``ids`` (documents not yet known) from the index."""
         rows = connection.execute(
-            "SELECT id, part, session, project, kind, tool, error, subagent, "
-            "CAST(strftime('%Y', time, 'unixepoch') AS INTEGER) * 12 "
-            "+ CAST(strftime('%m', time, 'unixepoch') AS INTEGER) - 23641 "
-            "FROM documents WHERE id IN (SELECT value FROM json_each(?))",
+            f"SELECT {_COLUMNS} FROM documents WHERE id IN (SELECT value FROM json_each(?))",
             (json.dumps(ids.tolist()),),
         ).fetchall()
+        self._store(rows)
+
+    def _store(self, rows: list[Any]) -> None:
+        """Keep the facts of ``rows`` (of :data:`_COLUMNS`)."""
         if not rows:
             return
         columns = list(zip(*rows, strict=True))
@@ -112,13 +121,27 @@ class DocumentFacts:
         self._part[found] = columns[1]
         self._session[found] = columns[2]
         self._project[found] = columns[3]
-        self._kind[found] = [_KIND_CODES.get(kind, 0) for kind in columns[4]]
+        self._kind[found] = columns[4]
         self._tool[found] = [codes[name] for name in columns[5]]
         self._error[found] = columns[6]
         self._subagent[found] = columns[7]
-        # 1970 * 12 + 1 = 23641: months since 1970-01; a document without a time has none.
         self._month[found] = [NO_MONTH if month is None else month for month in columns[8]]
         self._known[found] = True
+
+    def learn_all(self, connection: sqlite3.Connection, batch: int = 50_000) -> None:
+        """Read the facts of every document (a server does it once at start, so that its first
+        searches do not); a batch at a time, so that searches meanwhile wait little."""
+        last = 0
+        while True:
+            rows = connection.execute(
+                f"SELECT {_COLUMNS} FROM documents WHERE id > ? ORDER BY id LIMIT ?",
+                (last, batch),
+            ).fetchall()
+            if not rows:
+                return
+            last = int(rows[-1][0])
+            with self._lock:
+                self._store(rows)
 
     def gather(self, connection: sqlite3.Connection, ids: Ints) -> Gathered:
         """The facts of the documents ``ids`` (read from ``connection`` when first met)."""

@@ -126,6 +126,7 @@ def create_app(settings: Settings) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         broker.bind(asyncio.get_running_loop())
         indexer.start()
+        search.learn_when_indexed(state)
         try:
             yield
         finally:

@@ -9,8 +9,10 @@ rank within the budget gives ``422``.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import TypeVar
@@ -35,7 +37,7 @@ from ..index import (
 )
 from .api import JSONResponse
 from .pages import page
-from .state import app_state
+from .state import AppState, app_state
 
 #: How often a running search looks whether its client is still there, in seconds.
 _WATCH_SECONDS = 0.05
@@ -157,6 +159,22 @@ def read_search(request: Request) -> SearchRequest:
         )
     except ParameterError as error:
         return SearchRequest(query=single.get("q", ""), params=params, problem=str(error))
+
+
+def learn_when_indexed(state: AppState) -> threading.Thread:
+    """Start a thread that, once the first update is done, reads what search groups and counts
+    by for every document (so the first searches are as fast as the next ones)."""
+
+    def learn() -> None:
+        while not state.indexer.ready.wait(0.5):
+            if state.stopping.is_set():
+                return
+        with suppress(sqlite3.Error):  # the server stopped and closed the index meanwhile
+            state.index.learn_search_facts()
+
+    thread = threading.Thread(target=learn, name="cclens-search-facts", daemon=True)
+    thread.start()
+    return thread
 
 
 async def cancel_on_disconnect(
@@ -353,6 +371,7 @@ __all__ = [
     "SearchRequest",
     "cancel_on_disconnect",
     "facet_links",
+    "learn_when_indexed",
     "read_search",
     "run_search",
     "search_api",
