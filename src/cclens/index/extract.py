@@ -8,6 +8,7 @@ transcripts), and calls these for the rare session that reading cannot settle al
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,7 +16,7 @@ from typing import Any, Literal
 
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import AssistantItem, Item, Session, UserItem
-from .query import MAX_PHRASE_WORDS, TOKEN
+from .query import MAX_PHRASE_WORDS, SEPARATOR, TOKEN, WORD_CHARACTER
 
 DocumentKind = Literal["prompt", "assistant", "thinking", "tool_input", "tool_output"]
 #: Every kind of content search can be narrowed to.
@@ -49,6 +50,19 @@ MATCH_START = "\ue000"
 MATCH_END = "\ue001"
 _PROMPT_KINDS = frozenset({"prompt", "command", "command_output"})
 _LONG_WORD = 200
+_WORD_RUN = re.compile(f"{WORD_CHARACTER.pattern}++")
+#: OVERLAP_WORDS words (each with the separators after it), read from a reversed text.
+#: (Possessive: backtracking would count a word as several.)
+_LAST_WORDS = re.compile(
+    f"(?:{SEPARATOR.pattern}*+{WORD_CHARACTER.pattern}++){{{OVERLAP_WORDS}}}", re.DOTALL
+)
+#: The same with plain character classes (several times faster), for a text without
+#: private-use characters, and for an ASCII one.
+_LAST_UNICODE_WORDS = re.compile(f"(?:[\\W_]*+[^\\W_]++){{{OVERLAP_WORDS}}}")
+_LAST_ASCII_WORDS = re.compile(f"(?:[^a-zA-Z0-9]*+[a-zA-Z0-9]++){{{OVERLAP_WORDS}}}")
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
+#: Characters read back first to find the overlap's words.
+_SHORT_OVERLAP = 600
 _SET_ASIDE = (MATCH_START, MATCH_END, "\x00")
 
 
@@ -182,23 +196,43 @@ def _cut(text: str, start: int, size: int) -> int:
     end = text.rfind("\n", start + size * 3 // 4, limit)
     if end >= 0:
         return end + 1
-    # A word more than _LONG_WORD characters long (a hash, base64) may still be cut.
-    for word in TOKEN.finditer(text, max(start + 1, limit - _LONG_WORD), limit + 1):
-        if word.start() < limit < word.end():
-            return word.start()
-    return limit
+    if not (WORD_CHARACTER.match(text, limit - 1) and WORD_CHARACTER.match(text, limit)):
+        return limit
+    # The word around the limit, read backwards from it; one over _LONG_WORD characters (a
+    # hash, base64) is cut.
+    low = max(start + 1, limit - _LONG_WORD)
+    tail = _WORD_RUN.match(text[low:limit][::-1])
+    assert tail is not None  # the character before the limit is a word's
+    return limit - tail.end() if tail.end() < limit - low else limit
+
+
+def _last_words(window: str) -> re.Match[str] | None:
+    """:data:`OVERLAP_WORDS` words at the start of ``window`` (a reversed text), or ``None``."""
+    if window.isascii():
+        return _LAST_ASCII_WORDS.match(window)
+    if _PRIVATE_USE.search(window) is None:
+        return _LAST_UNICODE_WORDS.match(window)
+    return _LAST_WORDS.match(window)
 
 
 def _next_start(text: str, start: int, end: int) -> int:
     """Where the piece after ``text[start:end]`` begins: :data:`OVERLAP_WORDS` words before
     ``end``, or as far back as :data:`MAX_OVERLAP` characters allow, at the start of a word."""
     low = max(start + 1, end - MAX_OVERLAP)
-    words = [word.start() for word in TOKEN.finditer(text, low, end)]
-    if words and words[0] == low and TOKEN.match(text, low - 1):
-        words.pop(0)  # the rest of a word that began before the window
-    if not words:
-        return end
-    return words[-OVERLAP_WORDS] if len(words) >= OVERLAP_WORDS else words[0]
+    # Read backwards from the end: the words, most recent first (a C-level match, not a
+    # Python step per word); a short stretch first, which is nearly always enough.
+    for since in dict.fromkeys((max(low, end - _SHORT_OVERLAP), low)):
+        back = _last_words(text[since:end][::-1])
+        if back is None:
+            continue
+        found = end - back.end()
+        if found > since or not WORD_CHARACTER.match(text, since - 1):
+            return found  # (else the last word counted began before the stretch)
+    # Fewer words than the overlap in the window: from its first whole word.
+    first = TOKEN.search(text, low, end)
+    if first is not None and first.start() == low and WORD_CHARACTER.match(text, low - 1):
+        first = TOKEN.search(text, first.end(), end)  # the rest of a word begun before
+    return first.start() if first is not None else end
 
 
 def piece_spans(text: str, size: int = PIECE) -> Iterator[tuple[int, int]]:

@@ -32,6 +32,11 @@ TOKEN = re.compile(
 )
 
 
+#: One character of a token, and one that separates tokens.
+WORD_CHARACTER = re.compile(r"(?:[^\W_]|[\ue000-\uf8ff\U000f0000-\U0010ffff])")
+SEPARATOR = re.compile(r"(?:[^\w\ue000-\uf8ff\U000f0000-\U0010ffff]|_)")
+
+
 class SearchError(ValueError):
     """A search that cannot be run as asked: its message says what to change."""
 
@@ -205,7 +210,9 @@ def quote_query(text: str) -> str:
 __all__ = [
     "MAX_PHRASE_WORDS",
     "MAX_TERMS",
+    "SEPARATOR",
     "TOKEN",
+    "WORD_CHARACTER",
     "ParsedQuery",
     "QueryError",
     "SearchError",
