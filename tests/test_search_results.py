@@ -26,7 +26,14 @@ from cclens.index import (
     SearchFilters,
     parse_query,
 )
-from cclens.index.extract import MAX_OVERLAP, PIECE, SPLIT_ABOVE, piece_spans, text_pieces
+from cclens.index.extract import (
+    MAX_OVERLAP,
+    OVERLAP_WORDS,
+    PIECE,
+    SPLIT_ABOVE,
+    piece_spans,
+    text_pieces,
+)
 from cclens.index.query import TOKEN
 from cclens.index.search import search_results
 
@@ -190,6 +197,46 @@ def test_every_short_phrase_lies_whole_in_one_piece(text: str) -> None:
         if end - begin > MAX_OVERLAP:
             continue
         assert any(start <= begin and end <= stop for start, stop in spans), (begin, end)
+
+
+def _reference_spans(text: str) -> list[tuple[int, int]]:
+    """Where pieces are cut, found a word at a time (what piece_spans does with regexes)."""
+    spans = []
+    start = 0
+    while len(text) - start > PIECE:
+        limit = start + PIECE
+        end = text.rfind("\n", start + PIECE * 3 // 4, limit)
+        if end >= 0:
+            end += 1
+        else:
+            end = limit
+            for word in TOKEN.finditer(text, max(start + 1, limit - 200), limit + 1):
+                if word.start() < limit < word.end():
+                    end = word.start()
+                    break
+        spans.append((start, end))
+        low = max(start + 1, end - MAX_OVERLAP)
+        words = [word.start() for word in TOKEN.finditer(text, low, end)]
+        if words and words[0] == low and TOKEN.match(text, low - 1):
+            words.pop(0)
+        start = (
+            (words[-OVERLAP_WORDS] if len(words) >= OVERLAP_WORDS else words[0]) if words else end
+        )
+    spans.append((start, len(text)))
+    return spans
+
+
+_ALPHABET = st.sampled_from(
+    [*"abcxyz019", *"éßΣжあ", "\ue0a0", "_", " ", " ", "\n", ".", "→", "\u0301", "\t"]
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text(_ALPHABET, min_size=1, max_size=30), min_size=300, max_size=900))
+def test_pieces_are_cut_where_a_word_at_a_time_reading_cuts_them(chunks: list[str]) -> None:
+    text = "".join(chunks)
+    if len(text) > SPLIT_ABOVE:
+        assert list(piece_spans(text)) == _reference_spans(text)
 
 
 def test_a_short_text_stays_whole_and_pieces_cut_between_words() -> None:
