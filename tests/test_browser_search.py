@@ -10,45 +10,16 @@ blocked by the Content-Security-Policy shows up there).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Page, expect
 
-from cclens.web import RunningServer
-
-from .test_browser_web import ARTIFACTS, browser, claude_dir, server
+from .test_browser_web import ARTIFACTS, browser, claude_dir, page, server
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["browser", "claude_dir", "server"]  # fixtures shared with test_browser_web
-
-
-def _page(browser: Browser, server: RunningServer, width: int) -> Iterator[Page]:
-    context = browser.new_context(base_url=server.url, viewport={"width": width, "height": 900})
-    opened = context.new_page()
-    problems: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(message.text)
-
-    opened.on("console", on_console)
-    opened.on("pageerror", lambda error: problems.append(str(error)))
-    yield opened
-    context.close()
-    assert problems == [], problems
-
-
-@pytest.fixture
-def page(browser: Browser, server: RunningServer) -> Iterator[Page]:
-    yield from _page(browser, server, 1280)
-
-
-@pytest.fixture
-def phone(browser: Browser, server: RunningServer) -> Iterator[Page]:
-    yield from _page(browser, server, 390)
+__all__ = ["browser", "claude_dir", "page", "server"]  # fixtures shared with test_browser_web
 
 
 def _number(text: str) -> int:
@@ -114,7 +85,9 @@ def test_snippets_keep_lines_and_code_is_monospace(page: Page) -> None:
         assert "mono" not in font.lower()
 
 
-def test_no_sideways_scrolling_on_a_phone(phone: Page) -> None:
+def test_no_sideways_scrolling_on_a_phone(page: Page) -> None:
+    phone = page
+    phone.set_viewport_size({"width": 390, "height": 900})
     phone.goto("/search?q=test")
     expect(phone.locator("li.group").first).to_be_visible()
     width = phone.evaluate("document.documentElement.scrollWidth")

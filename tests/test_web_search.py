@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, urlsplit
 
@@ -18,22 +17,11 @@ from cclens.web import RunningServer
 
 from .search_corpus import EVERY_WORD, common_words_corpus
 from .test_index_layout import make_claude_dir
-from .test_web import running
+from .test_web import client, running, server
+
+__all__ = ["client", "server"]  # fixtures shared with test_web: the corpus, served
 
 _ID = re.compile(r'\sid="([^"]*)"')
-
-
-@pytest.fixture(scope="module")
-def server(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    root = make_claude_dir(corpus, tmp_path_factory.mktemp("claude"))
-    with running([root], tmp_path_factory.mktemp("db") / "index.db", watch=False) as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def client(server: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=60) as opened:
-        yield opened
 
 
 def _index(server: RunningServer) -> Index:

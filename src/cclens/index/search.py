@@ -270,20 +270,7 @@ def _ranked(
         gathered = facts.gather(connection, rowid)
     _, first = np.unique(gathered.part, return_index=True)
     keep = np.sort(first)
-    return _Matches(rowid[keep], score[keep], _take(gathered, keep))
-
-
-def _take(gathered: Gathered, keep: Ints) -> Gathered:
-    return Gathered(
-        part=gathered.part[keep],
-        session=gathered.session[keep],
-        project=gathered.project[keep],
-        kind=gathered.kind[keep],
-        tool=gathered.tool[keep],
-        error=gathered.error[keep],
-        subagent=gathered.subagent[keep],
-        month=gathered.month[keep],
-    )
+    return _Matches(rowid[keep], score[keep], gathered.take(keep))
 
 
 def _top(values: npt.NDArray[Any]) -> list[tuple[int, int]]:

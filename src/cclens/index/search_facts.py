@@ -51,6 +51,19 @@ class Gathered:
     #: Months since 1970-01 (UTC) of the document's time, :data:`NO_MONTH` without one.
     month: npt.NDArray[np.int32]
 
+    def take(self, positions: Ints) -> Gathered:
+        """The facts at ``positions``, in that order."""
+        return Gathered(
+            part=self.part[positions],
+            session=self.session[positions],
+            project=self.project[positions],
+            kind=self.kind[positions],
+            tool=self.tool[positions],
+            error=self.error[positions],
+            subagent=self.subagent[positions],
+            month=self.month[positions],
+        )
+
 
 def _grown(array: npt.NDArray[Any], size: int, fill: Any = 0) -> npt.NDArray[Any]:
     if len(array) >= size:
@@ -150,16 +163,17 @@ class DocumentFacts:
             missing = ids[~self._known[ids]] if len(ids) else ids
             if len(missing):
                 self._read(connection, np.unique(missing))
-            return Gathered(
-                part=self._part[ids],
-                session=self._session[ids],
-                project=self._project[ids],
-                kind=self._kind[ids],
-                tool=self._tool[ids],
-                error=self._error[ids],
-                subagent=self._subagent[ids],
-                month=self._month[ids],
+            every = Gathered(
+                self._part,
+                self._session,
+                self._project,
+                self._kind,
+                self._tool,
+                self._error,
+                self._subagent,
+                self._month,
             )
+            return every.take(ids)
 
 
 def month_label(code: int) -> str:
