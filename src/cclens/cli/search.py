@@ -152,7 +152,7 @@ def print_result(result: SearchResult) -> None:
     default=DEFAULT_SECONDS,
     show_default=True,
     type=click.FloatRange(0.01, 600),
-    help="Give up on a query whose matches take longer than this to rank.",
+    help="Give up on a query that takes more processor time than this to rank.",
 )
 @click.option(
     "--no-update", is_flag=True, help="Search the index as it is, without reading new lines."

@@ -41,8 +41,9 @@ from .search_result import (
 )
 from .snippet import Matcher, snippet
 
-#: How long one search may take by default (ranking and snippets), in seconds: with SQLite's
-#: steps that cannot be interrupted (up to ~0.2 s), any search answers or refuses within 1 s.
+#: The processor time one search may take by default (ranking and snippets), in seconds: with
+#: SQLite's steps that cannot be interrupted (up to ~0.2 s), any search answers or refuses
+#: within 1 s on a machine that is not busy with other work.
 DEFAULT_SECONDS = 0.75
 #: SQLite virtual machine steps between two looks at the clock.
 _STEPS = 1000
@@ -65,18 +66,22 @@ class SearchCancelled(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long a search may run, and an event that cancels it when set."""
+    """How much processor time a search may use, and an event that cancels it when set."""
 
     seconds: float = DEFAULT_SECONDS
     cancelled: threading.Event | None = None
 
 
 class Watch:
-    """The clock and the cancel event of one search (see :func:`bounded`)."""
+    """The clock and the cancel event of one search (see :func:`bounded`).
+
+    The clock is the processor time of the thread running the search: the work it does, which
+    other work on a busy machine does not stretch (a search there takes longer, not more).
+    """
 
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
-        self.deadline = time.monotonic() + budget.seconds
+        self.deadline = time.thread_time() + budget.seconds
         self._paused = False
 
     def stopped(self) -> bool:
@@ -84,20 +89,20 @@ class Watch:
         cancelled = self.budget.cancelled
         if cancelled is not None and cancelled.is_set():
             return True
-        return not self._paused and time.monotonic() > self.deadline
+        return not self._paused and time.thread_time() > self.deadline
 
     @contextmanager
     def off_the_clock(self) -> Iterator[None]:
         """Work that does not count against the budget (reading what a process has not yet
         learnt about documents: a cost of the first searches, not of the query); cancelling
         still stops it."""
-        began = time.monotonic()
+        began = time.thread_time()
         self._paused = True
         try:
             yield
         finally:
             self._paused = False
-            self.deadline += time.monotonic() - began
+            self.deadline += time.thread_time() - began
 
     def check(self) -> None:
         """Raise :class:`SearchCancelled` or :class:`QueryTooBroad` when the search must stop."""
