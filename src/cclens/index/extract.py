@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import AssistantItem, Item, Session, UserItem
-from .query import MAX_PHRASE_WORDS, SEPARATOR, TOKEN, WORD_CHARACTER
+from .query import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER
 
 DocumentKind = Literal["prompt", "assistant", "thinking", "tool_input", "tool_output"]
 #: Every kind of content search can be narrowed to.
@@ -60,7 +60,6 @@ _LAST_WORDS = re.compile(
 #: private-use characters, and for an ASCII one.
 _LAST_UNICODE_WORDS = re.compile(f"(?:[\\W_]*+[^\\W_]++){{{OVERLAP_WORDS}}}")
 _LAST_ASCII_WORDS = re.compile(f"(?:[^a-zA-Z0-9]*+[a-zA-Z0-9]++){{{OVERLAP_WORDS}}}")
-_PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U0010ffff]")
 #: Characters read back first to find the overlap's words.
 _SHORT_OVERLAP = 600
 _SET_ASIDE = (MATCH_START, MATCH_END, "\x00")
@@ -210,7 +209,7 @@ def _last_words(window: str) -> re.Match[str] | None:
     """:data:`OVERLAP_WORDS` words at the start of ``window`` (a reversed text), or ``None``."""
     if window.isascii():
         return _LAST_ASCII_WORDS.match(window)
-    if _PRIVATE_USE.search(window) is None:
+    if PRIVATE_USE.search(window) is None:
         return _LAST_UNICODE_WORDS.match(window)
     return _LAST_WORDS.match(window)
 

@@ -16,10 +16,10 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, compress, count
-from operator import not_
+from operator import methodcaller, not_, or_
 
 from .extract import MATCH_END, MATCH_START
-from .query import TOKEN, Term
+from .query import PRIVATE_USE, TOKEN, Term
 
 #: Words a snippet holds (about three lines of prose).
 WORDS = 32
@@ -28,8 +28,12 @@ _LEAD = 4
 #: The longest snippet, in characters (32 long words, a path or a hash, would make a wall).
 MAX_CHARACTERS = 600
 ELLIPSIS = "…"
-#: Splits a text into separators and words (the words are the odd items).
+#: Splits a text into separators and words (the words are the odd items); the same with plain
+#: character classes (several times faster) for a text without private-use characters, and
+#: for an ASCII one.
 _SPLIT = re.compile(f"({TOKEN.pattern})")
+_SPLIT_UNICODE = re.compile(r"([^\W_]+)")
+_SPLIT_ASCII = re.compile(r"([a-zA-Z0-9]+)")
 
 
 def fold(word: str) -> str:
@@ -67,12 +71,18 @@ def _matches(words: Sequence[str], matchers: Sequence[Matcher]) -> list[tuple[in
             prefixed.append((number, matcher))
         else:
             exact.setdefault(matcher.words[0], []).append((number, matcher))
+    # The words where a match may begin, found with C-level calls; then each is checked.
+    starts = map(exact.__contains__, words)
+    if prefixed:
+        beginnings = tuple(matcher.words[0] for _, matcher in prefixed)
+        starts = map(or_, starts, map(methodcaller("startswith", beginnings), words))
     found: list[tuple[int, int, int]] = []
-    count = len(words)
-    for position, word in enumerate(words):
+    count_of_words = len(words)
+    for position in compress(count(), starts):
+        word = words[position]
         for number, matcher in exact.get(word, ()):
             size = len(matcher.words)
-            if position + size > count:
+            if position + size > count_of_words:
                 continue
             if matcher.prefix:
                 whole = tuple(words[position : position + size - 1]) == matcher.words[:-1]
@@ -86,22 +96,33 @@ def _matches(words: Sequence[str], matchers: Sequence[Matcher]) -> list[tuple[in
     return found
 
 
-def _window(found: list[tuple[int, int, int]], count: int) -> tuple[int, int]:
-    """The words ``[start, end)`` holding the most different terms, then the most matches."""
+def _window(found: list[tuple[int, int, int]], count_of_words: int) -> tuple[int, int]:
+    """The words ``[start, end)`` holding the most different terms, then the most matches.
+
+    Candidate windows begin a few words before each match; one pass, counting the terms of
+    the matches that enter and leave the window.
+    """
     if not found:
-        return 0, min(count, WORDS)
+        return 0, min(count_of_words, WORDS)
     best = (-1, -1)
     chosen = 0
+    inside: dict[int, int] = {}
     last = 0
-    for first in range(len(found)):
-        start = max(found[first][0] - _LEAD, 0)
+    for first, (begin, _, number) in enumerate(found):
+        start = max(begin - _LEAD, 0)
         while last < len(found) and found[last][1] <= start + WORDS:
+            inside[found[last][2]] = inside.get(found[last][2], 0) + 1
             last += 1
-        inside = found[first:last]
-        score = (len({match[2] for match in inside}), len(inside))
-        if score > best:
-            best, chosen = score, start
-    end = min(chosen + WORDS, count)
+        if first < last:
+            score = (len(inside), last - first)
+            if score > best:
+                best, chosen = score, start
+            inside[number] -= 1  # the match leaves the next windows
+            if not inside[number]:
+                del inside[number]
+        else:
+            last = first + 1  # a match longer than a window: none of it was counted
+    end = min(chosen + WORDS, count_of_words)
     return max(end - WORDS, 0), end
 
 
@@ -109,7 +130,13 @@ def _words(text: str) -> tuple[list[str], list[int]]:
     """The words of ``text`` folded, and the offsets where each word starts and ends
     (``offsets[2 * i]`` and ``offsets[2 * i + 1]``), with whole-text C calls rather than a
     Python step per word."""
-    parts = _SPLIT.split(text)  # separator, word, separator, word, ..., separator
+    if text.isascii():
+        split = _SPLIT_ASCII
+    elif PRIVATE_USE.search(text) is None:
+        split = _SPLIT_UNICODE
+    else:
+        split = _SPLIT
+    parts = split.split(text)  # separator, word, separator, word, ..., separator
     words = list(map(str.casefold, parts[1::2]))
     for position in compress(count(), map(not_, map(str.isascii, words))):
         words[position] = fold(words[position])
