@@ -447,3 +447,41 @@ def test_facts_learnt_at_once_are_those_a_search_learns(index: Index) -> None:
     assert [at_once.tools[code] for code in first.tool] == [
         by_search.tools[code] for code in second.tool[::-1]
     ]
+
+
+_SNIPPET_WORDS = ["test", "Testing", "error", "the", "a", "file", "exit", "code", "café", "x_y"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SNIPPET_WORDS), max_size=150),
+    st.sampled_from(["test", "test*", '"exit code"', "error OR cafe", 'te* "code the"']),
+)
+def test_a_snippet_marks_only_matches(words: list[str], query: str) -> None:
+    from cclens.index.extract import MATCH_END, MATCH_START
+    from cclens.index.snippet import WORDS, Matcher, fold, snippet
+
+    text = " ".join(words)
+    terms = parse_query(query).positive
+    cut = snippet(text, [Matcher.of(term) for term in terms])
+    marked = [part.split(MATCH_END)[0] for part in cut.split(MATCH_START)[1:]]
+
+    def is_match(found: str) -> bool:
+        folded = [fold(word) for word in TOKEN.findall(found)]
+        for term in terms:
+            wanted = [fold(word) for word in TOKEN.findall(term.text)]
+            if folded == wanted:
+                return True
+            if term.prefix and len(folded) == 1 and folded[0].startswith(wanted[0]):
+                return True
+        return False
+
+    assert all(is_match(found) for found in marked), marked
+    tokens = TOKEN.findall(text)
+    every = [
+        " ".join(tokens[start : start + size]) for size in (1, 2) for start in range(len(tokens))
+    ]
+    if any(is_match(candidate) for candidate in every):
+        assert marked  # a text with a match gets a snippet showing one
+    if len(tokens) <= WORDS:
+        assert cut.replace(MATCH_START, "").replace(MATCH_END, "") == text
