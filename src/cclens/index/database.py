@@ -12,7 +12,14 @@ from . import queries
 from .connection import connect
 from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .queries import ProjectSummary, SessionSummary, Totals
-from .search import Budget, SearchFilters, search, search_results
+from .search import (
+    Budget,
+    ProjectChoice,
+    SearchFilters,
+    project_choices,
+    search,
+    search_results,
+)
 from .search_facts import DocumentFacts
 from .search_result import SearchHit, SearchResult
 from .stored import load_stored, restore_files
@@ -158,6 +165,10 @@ class Index:
             budget=budget,
             facts=self._search_facts,
         )
+
+    def project_choices(self) -> list[ProjectChoice]:
+        """The projects a search can be narrowed to, by name."""
+        return project_choices(self.connection())
 
     def learn_search_facts(self) -> None:
         """Read what search groups and counts by for every document now (see

@@ -28,7 +28,7 @@ from ..index import (
     ORIGINS,
     Budget,
     Origin,
-    ProjectSummary,
+    ProjectChoice,
     QueryTooBroad,
     SearchCancelled,
     SearchError,
@@ -271,7 +271,7 @@ class SearchContext:
     request: SearchRequest
     result: SearchResult | None
     error: str
-    projects: list[ProjectSummary]
+    projects: list[ProjectChoice]
     kinds: tuple[str, ...]
     facets: list[tuple[str, list[FacetLink]]]
     previous: str
@@ -354,7 +354,7 @@ async def search_page(request: Request) -> Response:
         request=wanted,
         result=result,
         error=outcome.error,
-        projects=state.index.projects(),
+        projects=state.index.project_choices(),
         kinds=DOCUMENT_KINDS,
         facets=facet_links(wanted, result) if result is not None else [],
         previous=previous,
