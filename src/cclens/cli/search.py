@@ -12,6 +12,7 @@ from rich.text import Text
 from ..index import (
     DEFAULT_SECONDS,
     DOCUMENT_KINDS,
+    MAX_SHOWN,
     ORIGINS,
     Budget,
     SearchError,
@@ -99,7 +100,7 @@ def print_result(result: SearchResult) -> None:
     hits = f"{result.total_hits:,} hit{'s' if result.total_hits != 1 else ''}"
     sessions = f"{result.total_sessions:,} session{'s' if result.total_sessions != 1 else ''}"
     shown = ""
-    if result.groups:
+    if result.groups and len(result.groups) < result.total_sessions:
         first = result.offset + 1
         shown = f"; sessions {first}–{result.offset + len(result.groups)} below"
     out.print(Text(f"{hits} in {sessions}{shown}", style="bold"))
@@ -141,10 +142,8 @@ def print_result(result: SearchResult) -> None:
 )
 @click.option(
     "--per-session",
-    default=3,
-    show_default=True,
-    type=click.IntRange(1, 1000),
-    help="Hits to show per session.",
+    type=click.IntRange(1, MAX_SHOWN),
+    help="Hits to show per session (default 3; with --session, all of them up to 1,000).",
 )
 @click.option("--offset", default=0, type=click.IntRange(0), help="Sessions to skip.")
 @click.option(
@@ -171,7 +170,7 @@ def command(
     origin: str | None,
     session_key: str | None,
     limit: int,
-    per_session: int,
+    per_session: int | None,
     offset: int,
     max_seconds: float,
     no_update: bool,
@@ -206,8 +205,8 @@ def command(
                 query,
                 filters,
                 offset=offset,
-                limit=limit,
-                per_session=per_session,
+                limit=1 if session_key else limit,  # one session: one group
+                per_session=per_session or (MAX_SHOWN if session_key else 3),
                 budget=Budget(max_seconds),
             )
         except SearchError as error:
