@@ -7,8 +7,9 @@ and counted by project, kind of text, tool, errors, subagents and month (the fac
 are cut only for the hits shown.
 
 The work one search may do is bounded: a query holds a bounded number of terms, and SQLite's
-progress handler stops the statements of a search after a time budget (:class:`Budget`,
-:class:`QueryTooBroad`) or when the caller cancels it (the web app, when the client goes).
+progress handler stops the statements of a search once it has used its budget of processor
+time (:class:`Budget`, :class:`QueryTooBroad`) or when the caller cancels it (the web app,
+when the client goes away).
 """
 
 from __future__ import annotations
