@@ -191,8 +191,9 @@ def _floor(index: Index, text: str) -> float:
     )
     query = parse_query(text).fts
     timings = Timings()
-    for _ in range(3):
-        timings.run(lambda: index.connection().execute(statement, (query,)).fetchall())
+    with index.connection() as connection:
+        for _ in range(3):
+            timings.run(lambda: connection.execute(statement, (query,)).fetchall())
     return statistics.median(timings.cpu)
 
 
@@ -226,13 +227,18 @@ def measure_queries(index: Index, rounds: int) -> Timings:
 def measure_first(index: Index) -> Timings:
     """Each query once with nothing learnt about documents (as one ``cclens search``)."""
     timings = Timings()
-    connection = index.connection()
-    for text, filters in QUERIES:
-        timings.run(
-            partial(
-                search_results, connection, text, filters, facts=DocumentFacts(), budget=Budget(60)
+    with index.connection() as connection:
+        for text, filters in QUERIES:
+            timings.run(
+                partial(
+                    search_results,
+                    connection,
+                    text,
+                    filters,
+                    facts=DocumentFacts(),
+                    budget=Budget(60),
+                )
             )
-        )
     return timings
 
 
@@ -337,7 +343,8 @@ def main() -> None:
     with Index(db) as index:
         began = time.perf_counter()
         report = index.update([root])
-        documents = index.connection().execute("SELECT count(*) FROM documents").fetchone()[0]
+        with index.connection() as connection:
+            documents = connection.execute("SELECT count(*) FROM documents").fetchone()[0]
         print(
             f"index brought up to date in {time.perf_counter() - began:.1f} s "
             f"({report.files_read:,} files read); {documents:,} documents; {_load()}"

@@ -113,19 +113,17 @@ def test_a_hit_link_names_its_element_terms_and_part(page: Page) -> None:
     expect(page.locator(f'[id="{url.fragment}"]')).to_be_attached()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the session page's reveal and highlight of ?hl= terms (the page workstream's "
-    "contract: mark.hl inside the target, opened and scrolled to); remove this marker when "
-    "it lands",
-)
 def test_a_hit_opens_its_folded_tool_output_with_the_term_highlighted(page: Page) -> None:
+    # A tool's output is folded and not drawn until opened (the session page's contract):
+    # following the hit must draw it, open it, mark the term and bring it into view.
     page.goto("/search?q=worktree&kind=tool_output")
     link = page.locator("a.hit-link").first
     href = link.get_attribute("href")
     assert href is not None
     target = urlsplit(href).fragment
     assert target.startswith("tool-")
+    body = page.request.get(href).text()
+    assert 'class="hl"' not in body  # the server draws no marks: the page does, once opened
     link.click()
     element = page.locator(f'[id="{target}"]')
     mark = element.locator("mark.hl").first

@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -49,18 +50,21 @@ def index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[In
         yield opened
 
 
-def _brute_force(index: Index, text: str, filters: str = "1") -> list[tuple[object, ...]]:
+def rows(index: Index, statement: str, *parameters: object) -> list[tuple[Any, ...]]:
+    """The rows of ``statement`` on a connection of ``index``."""
+    with index.connection() as connection:
+        return list(connection.execute(statement, parameters).fetchall())
+
+
+def _brute_force(index: Index, text: str, filters: str = "1") -> list[tuple[Any, ...]]:
     """Every matching text, found without the search module: one row per piece, through SQL."""
-    return (
-        index.connection()
-        .execute(
-            "SELECT d.part, d.session, p.slug, d.kind, d.tool, d.error, d.subagent, "
-            "strftime('%Y-%m', d.time, 'unixepoch') FROM documents_text t "
-            "JOIN documents d ON d.id = t.rowid JOIN projects p ON p.id = d.project "
-            f"WHERE documents_text MATCH ? AND {filters}",
-            (parse_query(text).fts,),
-        )
-        .fetchall()
+    return rows(
+        index,
+        "SELECT d.part, d.session, p.slug, d.kind, d.tool, d.error, d.subagent, "
+        "strftime('%Y-%m', d.time, 'unixepoch') FROM documents_text t "
+        "JOIN documents d ON d.id = t.rowid JOIN projects p ON p.id = d.project "
+        f"WHERE documents_text MATCH ? AND {filters}",
+        parse_query(text).fts,
     )
 
 
@@ -165,7 +169,7 @@ def test_the_json_form_is_one_shape(index: Index) -> None:
 
 
 def test_projects_are_shown_as_their_path(index: Index) -> None:
-    cwd = dict(index.connection().execute("SELECT slug, cwd FROM projects"))
+    cwd = dict(rows(index, "SELECT slug, cwd FROM projects"))
     result = index.search_results("test", limit=20)
     for group in result.groups:
         assert group.project_path == (cwd[group.project] or group.project)
@@ -312,7 +316,7 @@ def test_a_phrase_across_a_cut_is_found(tmp_path: Path) -> None:
     _tool_output_session(tmp_path / "claude" / "projects" / "-work-phrase", output)
     with Index(tmp_path / "index.db") as index:
         index.update([tmp_path / "claude"])
-        pieces = index.connection().execute("SELECT count(*) FROM documents").fetchone()[0]
+        pieces = rows(index, "SELECT count(*) FROM documents")[0][0]
         assert pieces > 3  # the prompt, the input, and the output in pieces
         result = index.search_results(f'"{phrase}"')
         assert result.total_hits == 1
@@ -332,7 +336,7 @@ def broad(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
     """An index of many texts full of short common words, where broad queries are slow."""
     folder = tmp_path_factory.mktemp("broad")
     root = common_words_corpus(folder, sessions=1, prompts=6000, words=60)
-    with Index(folder / "index.db") as opened:
+    with Index(folder / "index.db", pool_size=1) as opened:
         opened.update([root])
         yield opened
 
@@ -353,24 +357,25 @@ def test_a_cancelled_search_stops(broad: Index) -> None:
     cancelled.set()
     with pytest.raises(SearchCancelled):
         broad.search_results(HEAVY, budget=Budget(60, cancelled))
-    # The connection is left as it was: no progress handler, no open transaction.
-    connection = broad.connection()
-    assert not connection.in_transaction
+    # The connection is left as it was: no progress handler, no open transaction (the index
+    # has a pool of one connection).
+    with broad.connection() as connection:
+        assert not connection.in_transaction
     assert broad.search_results("a", budget=Budget(60)).total_hits == 6000
 
 
 def test_the_progress_handler_does_not_stay_on_the_connection(broad: Index) -> None:
     broad.search_results("and")
-    connection = broad.connection()
-    slow = connection.execute(
+    slow = rows(
+        broad,
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000) "
-        "SELECT count(*) FROM n"
+        "SELECT count(*) FROM n",
     )
-    assert slow.fetchone()[0] == 2000000  # not interrupted once the search is over
+    assert slow[0][0] == 2000000  # not interrupted once the search is over
 
 
 def test_kinds_are_the_documented_ones(index: Index) -> None:
-    kinds = {row[0] for row in index.connection().execute("SELECT DISTINCT kind FROM documents")}
+    kinds = {row[0] for row in rows(index, "SELECT DISTINCT kind FROM documents")}
     assert kinds == set(DOCUMENT_KINDS)
 
 
@@ -435,13 +440,13 @@ def test_facts_learnt_at_once_are_those_a_search_learns(index: Index) -> None:
 
     from cclens.index.search_facts import DocumentFacts
 
-    connection = index.connection()
-    ids = np.array([row[0] for row in connection.execute("SELECT id FROM documents")])
+    ids = np.array([row[0] for row in rows(index, "SELECT id FROM documents")])
     at_once = DocumentFacts()
-    at_once.learn_all(connection, batch=997)
-    assert at_once.known == len(ids)
     by_search = DocumentFacts()
-    first, second = at_once.gather(connection, ids), by_search.gather(connection, ids[::-1])
+    with index.connection() as connection:
+        at_once.learn_all(connection, batch=997)
+        first, second = at_once.gather(connection, ids), by_search.gather(connection, ids[::-1])
+    assert at_once.known == len(ids)
     for name in ("part", "session", "project", "kind", "error", "subagent", "month"):
         assert np.array_equal(getattr(first, name), getattr(second, name)[::-1]), name
     assert [at_once.tools[code] for code in first.tool] == [

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from cclens.index import MAX_TERMS, Budget, Index, SearchFilters
+from cclens.render.parts import element_ids
 from cclens.web import RunningServer
 
 from .search_corpus import EVERY_WORD, common_words_corpus
@@ -31,22 +32,20 @@ def _index(server: RunningServer) -> Index:
 
 
 def page_ids(client: httpx.Client, key: str) -> set[str]:
-    """The element ids of a session page as served."""
+    """The element ids of a session page as served: drawn, or in a folded part its map knows
+    (which the page draws when a link asks for it)."""
     response = client.get(f"/sessions/{quote(key, safe='')}")
     assert response.status_code == 200, key
-    return {html.unescape(found) for found in _ID.findall(response.text)}
+    return element_ids(response.text)
 
 
 def test_every_hit_target_is_an_element_of_its_session_page(
     server: RunningServer, client: httpx.Client
 ) -> None:
-    rows = (
-        _index(server)
-        .connection()
-        .execute(
+    with _index(server).connection() as connection:
+        rows = connection.execute(
             "SELECT DISTINCT s.key, d.target FROM documents d JOIN sessions s ON s.id = d.session"
-        )
-    )
+        ).fetchall()
     targets: dict[str, set[str]] = {}
     for key, target in rows:
         targets.setdefault(key, set()).add(target)

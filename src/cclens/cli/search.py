@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.text import Text
 
+from ..analytics.period import DateError, parse_moment
 from ..index import (
     DEFAULT_SECONDS,
     DOCUMENT_KINDS,
@@ -35,21 +36,14 @@ from .index import (
 
 def parse_when(text: str | None, *, end: bool) -> datetime | None:
     """``2025-06-01`` or an ISO date and time (UTC unless it says otherwise); a bare date as an
-    upper bound means its end. A bad date raises a usage error naming ``--since``/``--until``."""
+    upper bound means its end (see :func:`cclens.analytics.period.parse_moment`)."""
     if not text:
         return None
-    option = "--until" if end else "--since"
     try:
-        moment = datetime.fromisoformat(text)
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=UTC)
-        if end and len(text) == len("2025-06-01"):
-            moment += timedelta(days=1)
-    except (ValueError, OverflowError):
-        raise click.BadParameter(
-            f"{text!r} is not a date (use YYYY-MM-DD or an ISO date and time)", param_hint=option
-        ) from None
-    return moment
+        return parse_moment(text, end=end, zone=UTC)
+    except DateError as error:
+        option = "--until" if end else "--since"
+        raise click.BadParameter(str(error), param_hint=option) from None
 
 
 def _hit(out: Console, hit: SearchHit) -> None:

@@ -9,7 +9,7 @@ The only package with SQL. :class:`Index` is the way in::
             print(group.session_key, group.count, [hit.url for hit in group.shown])
 """
 
-from .connection import IndexUnusable, move_aside
+from .connection import IndexReadOnly, IndexUnusable, move_aside
 from .database import Index
 from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
 from .ingest import Progress, UpdateReport
@@ -43,6 +43,7 @@ from .search import (
     SearchFilters,
 )
 from .search_result import FACETS, FacetValue, SearchHit, SearchResult, SessionGroup
+from .versions import SessionVersion
 
 __all__ = [
     "DEFAULT_SECONDS",
@@ -61,6 +62,7 @@ __all__ = [
     "DocumentKind",
     "FacetValue",
     "Index",
+    "IndexReadOnly",
     "IndexUnusable",
     "Origin",
     "ParsedQuery",
@@ -76,6 +78,7 @@ __all__ = [
     "SearchResult",
     "SessionGroup",
     "SessionSummary",
+    "SessionVersion",
     "Totals",
     "UpdateReport",
     "WriteRefused",

@@ -21,12 +21,13 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..analytics.period import DateError, parse_date
+from ..analytics.period import DateError, parse_moment
 from ..index import (
     DOCUMENT_KINDS,
     MAX_SHOWN,
     ORIGINS,
     Budget,
+    IndexUnusable,
     Origin,
     ProjectChoice,
     QueryTooBroad,
@@ -55,23 +56,13 @@ class ParameterError(ValueError):
 
 
 def _moment(name: str, text: str, *, end: bool) -> datetime | None:
+    """A search bound, as ``cclens search`` reads it (UTC unless the text says otherwise)."""
     if not text:
         return None
     try:
-        day = parse_date(text)
-    except DateError:
-        pass
-    else:
-        start = datetime.combine(day, datetime.min.time(), UTC)
-        try:
-            return start + timedelta(days=1) if end else start
-        except OverflowError:
-            return None  # the end of the last day there is: no bound
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ParameterError(f"{name}: {text!r} is not a date (use YYYY-MM-DD)") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        return parse_moment(text, end=end, zone=UTC)
+    except DateError as error:
+        raise ParameterError(f"{name}: {error}") from None
 
 
 def _number(params: dict[str, str], name: str, default: int, low: int, high: int) -> int:
@@ -169,7 +160,9 @@ def learn_when_indexed(state: AppState) -> threading.Thread:
         while not state.indexer.ready.wait(0.5):
             if state.stopping.is_set():
                 return
-        with suppress(sqlite3.Error):  # the server stopped and closed the index meanwhile
+        # The server stopped and closed the index meanwhile, or the file cannot be read (pages
+        # say so): searches then read what they need as they go.
+        with suppress(sqlite3.Error, IndexUnusable):
             state.index.learn_search_facts()
 
     thread = threading.Thread(target=learn, name="cclens-search-facts", daemon=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from jinja2 import Environment
 from starlette.requests import Request
@@ -15,11 +16,18 @@ from .assets import Asset
 from .background import Background
 from .live import Broker, Indexer
 from .permission_store import PermissionsStore
-from .session_view import SessionRenderer
+from .session_view import DrawnSession, SessionRenderer
 from .settings import Settings
 from .stats_store import StatsStore
 
 _CACHED_SESSIONS = 6
+#: Sessions loaded or drawn at once. Each holds a whole session in memory while it is worked
+#: on, and the work is Python (one core at a time): forty request threads doing it together
+#: only multiply the memory and make every one of them slower.
+_HEAVY_AT_ONCE = 2
+#: Locks spread over the sessions, so that requests for the same session wait for one load
+#: and one drawing instead of each doing its own.
+_STRIPES = 64
 
 
 @dataclass(slots=True)
@@ -31,6 +39,13 @@ class Rendered:
     body: str | None = None
     #: Set when the session view failed and the built-in view drew the session instead.
     problem: str | None = None
+    #: The data the page's script reads (JSON), and what draws a folded part on request.
+    drawn: DrawnSession | None = None
+
+
+def parts_url(key: str) -> str:
+    """Where a session page asks for its folded parts (``<url><part id>``)."""
+    return f"/sessions/{quote(key, safe='')}/parts/"
 
 
 @dataclass
@@ -62,6 +77,19 @@ class AppState:
     searches_cancelled: int = 0
     _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _heavy: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(_HEAVY_AT_ONCE)
+    )
+    _stripes: list[threading.Lock] = field(
+        default_factory=lambda: [threading.Lock() for _ in range(_STRIPES)]
+    )
+
+    def _cached(self, key: str, revision: int) -> Rendered | None:
+        with self._lock:
+            found = self._cache.get((key, revision))
+            if found is not None:
+                self._cache.move_to_end((key, revision))
+            return found
 
     def fragment(self, rendered: Rendered, items: list[Item]) -> str:
         """Items of a session drawn again, by the view that drew (or would draw) its page."""
@@ -70,33 +98,48 @@ class AppState:
 
     def loaded(self, key: str, revision: int) -> Rendered | None:
         """The session ``key`` at ``revision``, loaded from the index (cached)."""
-        with self._lock:
-            found = self._cache.get((key, revision))
+        found = self._cached(key, revision)
+        if found is not None:
+            return found
+        with self._stripes[hash(key) % _STRIPES]:
+            found = self._cached(key, revision)  # loaded while this request waited
             if found is not None:
-                self._cache.move_to_end((key, revision))
                 return found
-        session = self.index.load(key)
-        if session is None:
-            return None
-        loaded = Rendered(session)
-        with self._lock:
-            self._cache[(key, revision)] = loaded
-            while len(self._cache) > _CACHED_SESSIONS:
-                self._cache.popitem(last=False)
-        return loaded
+            with self._heavy:
+                session = self.index.load(key)
+            if session is None:
+                return None
+            loaded = Rendered(session)
+            with self._lock:
+                self._cache[(key, revision)] = loaded
+                while len(self._cache) > _CACHED_SESSIONS:
+                    self._cache.popitem(last=False)
+            return loaded
 
     def rendered(self, key: str, revision: int) -> Rendered | None:
         """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
-        try:
-            body = self.renderer.body(loaded.session)
-        except Exception as error:  # shown on the page, over the plain view
-            loaded.problem = f"{type(error).__name__}: {error}"
-            body = self.fallback.body(loaded.session)
-        loaded.body = body
+        with self._stripes[hash(key) % _STRIPES]:
+            if loaded.body is not None:  # drawn while this request waited
+                return loaded
+            with self._heavy:
+                try:
+                    drawn = self.renderer.draw(loaded.session, parts_url(key))
+                except Exception as error:  # shown on the page, over the plain view
+                    loaded.problem = f"{type(error).__name__}: {error}"
+                    drawn = self.fallback.draw(loaded.session, parts_url(key))
+            loaded.drawn = drawn
+            loaded.body = drawn.body
         return loaded
+
+    def part(self, key: str, revision: int, part_id: str) -> str | None:
+        """A folded part of the session's page, drawn now (``None``: no such part)."""
+        rendered = self.rendered(key, revision)
+        if rendered is None or rendered.drawn is None:
+            return None
+        return rendered.drawn.part(part_id)
 
 
 def app_state(request: Request) -> AppState:
