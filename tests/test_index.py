@@ -98,7 +98,7 @@ def test_every_corpus_session_loads_back_the_same(corpus: Path, index: Index) ->
     report = index.update([corpus])
     assert report.files_read == report.files_seen > 100
     found = discover(corpus)
-    assert len(report.added) == len(found.sessions) + len(found.orphans)
+    assert len(report.added) == len(found.sessions)  # orphan subagent files included
     for session_file in found.sessions:
         (summary,) = index.find(str(session_file.path))
         stored = index.load(summary.key)
@@ -421,6 +421,19 @@ def test_schema_migrations_are_numbered_and_recorded(index: Index) -> None:
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_a_migration_numbered_below_one_applied_is_applied_too(tmp_path: Path) -> None:
+    # Lines of work number their migrations apart: an index can have 8 before 4 exists.
+    path = tmp_path / "gap.db"
+    with Index(path):
+        pass
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("DELETE FROM migrations WHERE number = 3")
+    connection.close()
+    with Index(path) as reopened, reopened.connection() as connection:
+        rows = connection.execute("SELECT number FROM migrations ORDER BY number")
+        assert [row[0] for row in rows] == [m.number for m in MIGRATIONS]
+
+
 def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     claude_dir: Path, tmp_path: Path
 ) -> None:
@@ -433,6 +446,9 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP TABLE documents_text")
     connection.execute("DROP TABLE documents")
+    connection.execute("DROP TABLE counted")
+    for column in ("prompts", "responses", "cache_write_1h_tokens"):
+        connection.execute(f"ALTER TABLE sessions DROP COLUMN {column}")
     connection.execute("DROP TABLE version_chunks")
     connection.execute("DROP TABLE file_versions")
     connection.execute("ALTER TABLE files DROP COLUMN digest")

@@ -54,9 +54,7 @@ def _session_files(corpus: Path) -> list[list[tuple[Path, str, bytes]]]:
     for session in found.sessions:
         files = [(session.path, "session", session.path.read_bytes())]
         files += [(agent.path, "subagent", agent.path.read_bytes()) for agent in session.subagents]
-        sessions.append(files)
-    for orphan in found.orphans:
-        sessions.append([(orphan.path, "session", orphan.path.read_bytes())])
+        sessions.append(files)  # an orphan subagent file is a session of its own
     return sessions
 
 

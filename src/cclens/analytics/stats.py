@@ -9,14 +9,13 @@ timestamps.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
-from ..parse import Discovery, Session, SessionFile, SubagentFile, discover, load
-from ..parse.assemble import load_subagent
+from ..parse import Discovery, Session, SessionFile, discover, load
 from .aggregate import (
     GroupBy,
     UnpricedModel,
@@ -27,8 +26,9 @@ from .aggregate import (
     total_row,
     unpriced_models,
 )
-from .inventory import tool_usage
-from .period import Period, file_mtime, select_files
+from .figures import CallCounts, owned_prompts
+from .inventory import call_facts, calls_usage
+from .period import Period, select_files
 from .pricing import PriceTable, load_price_table
 from .usage import collect_responses
 
@@ -52,11 +52,15 @@ class StatsReport(msgspec.Struct, kw_only=True):
     project: str | None
     timezone: str
     prices: PriceInfo
-    #: Transcript files read (sessions and subagents) and top-level sessions among them.
+    #: Transcript files read (sessions and subagents) and sessions among them.
     files_read: int
     sessions_read: int
+    #: Prompts typed in the period, each counted once.
+    prompts: int
     #: API responses in the period, each counted once.
     responses: int
+    #: Tool calls started in the period by status, each counted once.
+    tool_calls: CallCounts
     total: UsageRow
     rows: list[UsageRow]
     unpriced: list[UnpricedModel]
@@ -75,6 +79,8 @@ class UsageSummary:
     unpriced: list[UnpricedModel]
     activity: list[list[int]]
     responses: int
+    prompts: int
+    tool_calls: CallCounts
 
 
 def slug(path: str) -> str:
@@ -105,15 +111,16 @@ def summarize(
     table = prices or load_price_table()
     responses = [r for r in collect_responses(sessions) if period.contains(r.timestamp)]
     items = price_responses(responses, table)
-    tools = None
-    if by == "tool":
-        tools = tool_usage(sessions, keep=lambda call: period.contains(call.started))
+    calls = [fact for fact in call_facts(sessions) if period.contains(fact.started)]
+    tools = calls_usage(calls) if by == "tool" else None
     return UsageSummary(
         rows=aggregate(items, by, period=period, tools=tools),
         total=total_row(items),
         unpriced=unpriced_models(items),
         activity=activity(items, period),
         responses=len(items),
+        prompts=sum(1 for _, item in owned_prompts(sessions) if period.contains(item.timestamp)),
+        tool_calls=CallCounts.of(fact.status for fact in calls),
     )
 
 
@@ -126,20 +133,9 @@ class LoadedSessions:
     problems: list[str]
 
 
-def _orphans(
-    orphans: Iterable[SubagentFile], period: Period, project: str | None
-) -> list[SubagentFile]:
-    chosen = []
-    for orphan in orphans:
-        if project is not None and not project_matches(orphan.path.parent.name, project):
-            continue
-        if period.may_hold(file_mtime(orphan.path)):
-            chosen.append(orphan)
-    return chosen
-
-
 def load_period(found: Discovery, period: Period, project: str | None) -> LoadedSessions:
-    """Load the sessions (and orphan subagent files) that may hold records of ``period``."""
+    """Load the sessions (orphan subagent files included) that may hold records of
+    ``period``."""
     problems = [f"{path}: {reason}" for path, reason in found.errors]
     files: list[SessionFile] = [
         file
@@ -155,13 +151,6 @@ def load_period(found: Discovery, period: Period, project: str | None) -> Loaded
             continue
         loaded.sessions.append(session)
         loaded.files += len({each.path for each in session.all_sessions()})
-    for orphan in _orphans(found.orphans, period, project):
-        try:
-            loaded.sessions.append(load_subagent(orphan, orphan.path.parent.name))
-        except OSError as error:
-            problems.append(f"{orphan.path}: cannot read: {error.strerror or error}")
-            continue
-        loaded.files += 1
     for session in loaded.sessions:
         for each in session.all_sessions():
             problems.extend(str(diagnostic) for diagnostic in each.diagnostics)
@@ -196,7 +185,9 @@ def usage_stats(
         prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
         files_read=loaded.files,
         sessions_read=len(loaded.sessions),
+        prompts=summary.prompts,
         responses=summary.responses,
+        tool_calls=summary.tool_calls,
         total=summary.total,
         rows=summary.rows,
         unpriced=summary.unpriced,

@@ -199,9 +199,11 @@ def command(
     rejections by the user and median and 95th-percentile durations.
 
     With --json, one object with the keys by, since, until, project, timezone, prices (as_of,
-    source, overrides), files_read, sessions_read, responses, total, rows, unpriced, activity
-    and diagnostics. Each row (and total) has key, responses, sessions, tokens (input, output,
-    cache_write_5m, cache_write_1h, cache_read, total), cost (USD, null when no response of
+    source, overrides), files_read, sessions_read, prompts, responses, tool_calls (calls, ok,
+    error, rejected, interrupted, pending, failed), total, rows, unpriced, activity and
+    diagnostics. Each row (and total) has key, responses, sessions, tokens (input, output,
+    cache_write_5m, cache_write_1h, cache_read, total, and cache_write_unsplit: the 5-minute
+    writes a response's breakdown did not split), cost (USD, null when no response of
     the row had a price), unpriced_responses, title and project (sessions), prices (the table
     entries used) and tool (tool rows: calls, results, errors, rejected, interrupted,
     unpaired, timed, median_seconds, p95_seconds, …). See docs/stats.md.
@@ -211,7 +213,7 @@ def command(
     try:
         table = load_price_table(pricing)
     except PricingError as error:
-        raise click.UsageError(str(error)) from None
+        raise click.ClickException(str(error)) from None
     report = usage_stats(
         claude_dirs,
         by=by,

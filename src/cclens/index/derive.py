@@ -19,18 +19,27 @@ from typing import Any
 
 import msgspec
 
+from ..analytics.figures import TURN_STARTS, is_injected
+from ..analytics.identity import call_key, prompt_key, real_id
+from ..analytics.inventory import CallMerger, is_failed
+from ..analytics.tokens import TokenCounts
+from ..analytics.usage import SYNTHETIC_MODEL, Occurrence, Owner, ResponseCollector, counted_record
 from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
-from ..model.records import AssistantRecord
+from ..model.records import AssistantRecord, ProgressRecord
 from ..parse.assemble import choose_title, clean_prompt, text_kind
-from ..parse.session import parse_time, tool_status
+from ..parse.session import ToolStatus, parse_time, tool_status
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
 from .extract import (
+    Claim,
     DocumentRow,
     DocumentUpdate,
     SessionDigest,
+    call_claim,
     clean_text,
     input_text,
+    prompt_claim,
+    response_claim,
     text_pieces,
     tool_target,
 )
@@ -68,38 +77,58 @@ class ViewFile:
 
 
 class _Call:
-    __slots__ = ("_error", "id", "input", "name", "raw", "rejected", "result", "result_line")
+    __slots__ = (
+        "_status",
+        "block_id",
+        "id",
+        "input",
+        "line",
+        "name",
+        "raw",
+        "rejected",
+        "result",
+        "result_line",
+    )
 
-    def __init__(self, call_id: str, name: str, value: Any) -> None:
+    def __init__(
+        self, call_id: str, block_id: str | None, name: str, value: Any, line: int
+    ) -> None:
         self.id = call_id
+        self.block_id = block_id
         self.name = name
         self.input = value
+        #: The line of the record the ``tool_use`` block was first found in.
+        self.line = line
         self.result: ViewToolResult | None = None
         self.result_line = 0
         self.raw: ViewToolUseResult = msgspec.UNSET
         self.rejected = False
-        self._error: bool | None = None
+        self._status: ToolStatus | None = None
+
+    @property
+    def status(self) -> ToolStatus:
+        """As :attr:`cclens.parse.ToolCall.status`."""
+        if self._status is None:
+            self._status = self._find_status()
+        return self._status
 
     @property
     def is_error(self) -> bool:
-        """Failed, rejected or interrupted (as :attr:`cclens.parse.ToolCall.is_error`)."""
-        if self._error is None:
-            self._error = self._failed()
-        return self._error
+        """Failed: an error, a rejection or an interruption (see :func:`is_failed`)."""
+        return is_failed(self.status)
 
-    def _failed(self) -> bool:
+    def _find_status(self) -> ToolStatus:
         result = self.result
         if result is None:
-            return False
+            return "pending"
         raw = self.raw
-        status = tool_status(
+        return tool_status(
             result.text,
             raw if isinstance(raw, str) else "",
             isinstance(raw, ViewResultObject) and raw.interrupted is True,
             self.rejected,
             result.is_error is True,
         )
-        return status != "ok"
 
 
 class _Item:
@@ -250,7 +279,7 @@ def _build(view: ViewFile) -> _Built:
                 if isinstance(block, ViewToolUse):
                     call_id = block.id or f"line-{entry[0]}-{block.name}"
                     if call_id not in calls:
-                        call = _Call(call_id, block.name, block.input)
+                        call = _Call(call_id, block.id, block.name, block.input, entry[0])
                         calls[call_id] = call
                         item.calls.append(call)
     for item in items:
@@ -421,49 +450,107 @@ def _documents(path: str, built: _Built, limit: int | None, subagent: bool) -> D
     return update
 
 
-def _response_usage(item: _Item) -> Any:
-    best = None
-    best_key = (-1, -1)
-    for entry in item.entries:
-        message = entry[1].message
-        usage = message.usage if message is not None else None
-        if usage is not None:
-            total = (
-                (usage.input_tokens or 0)
-                + (usage.output_tokens or 0)
-                + (usage.cache_creation_input_tokens or 0)
-                + (usage.cache_read_input_tokens or 0)
-            )
-            key = (usage.output_tokens or 0, total)
-            if key >= best_key:
-                best, best_key = usage, key
-    return best
-
-
-def _count_usage(
-    found: SessionDigest, path: Path, built: _Built, counted: set[str], models: dict[str, None]
-) -> None:
+def _models(built: _Built, models: dict[str, None]) -> None:
     for item in built.items:
         if item.role != ASSISTANT:
             continue
-        first = item.record.message
-        message_id = (first.id or None) if first is not None else None
-        request_id = next((e[1].request_id for e in item.entries if e[1].request_id), None)
         model = next(
             (e[1].message.model for e in item.entries if e[1].message and e[1].message.model),
             None,
         )
-        if model and model != "<synthetic>":
+        if model and model != SYNTHETIC_MODEL:
             models.setdefault(model, None)
-        key = message_id or request_id or f"{path}:{item.anchor}"
-        usage = _response_usage(item)
-        if key in counted or usage is None:
+
+
+_NO_OWNER = Owner("", "", "", Path())
+_MIRROR_MARK = b"agent_progress"
+
+
+def _occurrences(view: ViewFile) -> Iterator[Occurrence]:
+    """The records of a file that carry a response's usage, as
+    :func:`cclens.analytics.usage.collect_responses` reads them."""
+    path = view.path
+    for entry in view.read.entries:
+        line, record, start, end = entry
+        if record.type == "assistant":
+            message = record.message
+            usage = message.usage if message is not None else None
+            if message is None or usage is None or message.model == SYNTHETIC_MODEL:
+                continue
+            split = usage.cache_creation
+            yield Occurrence(
+                message_id=real_id(message.id),
+                request_id=real_id(record.request_id),
+                uuid=real_id(record.uuid),
+                model=message.model or None,
+                timestamp=record.timestamp or None,
+                tokens=TokenCounts.from_counts(
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usage.cache_creation_input_tokens,
+                    usage.cache_read_input_tokens,
+                    split.ephemeral_5m_input_tokens if split is not None else None,
+                    split.ephemeral_1h_input_tokens if split is not None else None,
+                ),
+                size=(
+                    usage.output_tokens or 0,
+                    (usage.input_tokens or 0)
+                    + (usage.output_tokens or 0)
+                    + (usage.cache_creation_input_tokens or 0)
+                    + (usage.cache_read_input_tokens or 0),
+                ),
+                speed=None,
+                inference_geo=None,
+                path=path,
+                line=line,
+                agent_id=None,
+                tool_uses=[],
+            )
+        elif record.type == "progress" and view.data.find(_MIRROR_MARK, start, end) >= 0:
+            # A subagent's response mirrored in this transcript: read as the full model does.
+            full = full_record(path, view.data, entry)
+            if isinstance(full, ProgressRecord):
+                found = counted_record(full, None)
+                if found is not None:
+                    yield Occurrence.of(found[0], found[1], path, line, found[2])
+
+
+def _prompt_claims(view: ViewFile, built: _Built, inline: bool) -> Iterator[Claim]:
+    """The prompts of the session's own transcript (not its inline subagents')."""
+    for item in built.items:
+        if item.role != USER or item.kind not in TURN_STARTS:
             continue
-        counted.add(key)
-        found.input_tokens += usage.input_tokens or 0
-        found.output_tokens += usage.output_tokens or 0
-        found.cache_read_tokens += usage.cache_read_input_tokens or 0
-        found.cache_write_tokens += usage.cache_creation_input_tokens or 0
+        record = item.record
+        if inline and record.is_sidechain:
+            continue
+        if is_injected(_user_text(record)):
+            continue
+        yield prompt_claim(prompt_key(record.uuid, view.path, item.entries[0][0]))
+
+
+def _claims(views: Sequence[ViewFile], builts: Sequence[_Built], inline: bool) -> list[Claim]:
+    """What the session counts (as :func:`cclens.index.extract.digest` lists it)."""
+    claims = list(_prompt_claims(views[0], builts[0], inline))
+    collector = ResponseCollector()
+    for view in views:
+        for found in _occurrences(view):
+            collector.add(found, _NO_OWNER)
+    claims += [
+        response_claim(response.identity, response.request_id, response.tokens)
+        for response in collector.responses()
+    ]
+    merger: CallMerger[None, _Call] = CallMerger(lambda call: call.status)
+    keys: list[str] = []
+    for view, built in zip(views, builts, strict=True):
+        for call in built.calls.values():
+            key = call_key(call.block_id, view.path, call.line, call.name)
+            keys.append(key)
+            merger.add(None, key, call)
+    calls = [call for _, call in merger.calls()]
+    claims += [
+        call_claim(key, call.status) for key, call in zip(dict.fromkeys(keys), calls, strict=True)
+    ]
+    return claims
 
 
 def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
@@ -516,8 +603,6 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
     kept = [text for text, leaf in summaries if not leaf or leaf in uuids]
     found.title, found.title_source = choose_title(custom, ai, kept, first_prompt)
     found.first_prompt = first_prompt[:2000]
-    found.tool_calls = len(built.calls)
-    found.errors = sum(1 for call in built.calls.values() if call.is_error)
 
 
 def derive(
@@ -531,22 +616,30 @@ def derive(
     since = since or {}
     found = SessionDigest()
     updates: dict[str, DocumentUpdate] = {}
-    counted: set[str] = set()
     models: dict[str, None] = {}
     malformed = 0
+    builts: list[_Built] = []
+    inline = False
     for view in files:
         built = _build(view)
+        builts.append(built)
         if view.role == "session":
             _summary(view, built, found)
-            found.subagents += _inline_subagents(view, built)
+            # An orphan subagent file (a session of its own) keeps no subagents inline.
+            if not view.path.name.startswith("agent-"):
+                runs = _inline_subagents(view, built)
+                found.subagents += runs
+                inline = runs > 0
         else:
             found.subagents += 1
         malformed += len(view.read.diagnostics)
-        _count_usage(found, view.path, built, counted, models)
+        _models(built, models)
         path = str(view.path)
         updates[path] = _documents(path, built, since.get(path), view.role != "session")
     found.models = list(models)
     found.malformed = malformed
+    if files and files[0].role == "session":
+        found.count(_claims(files, builts, inline))
     return found, updates
 
 

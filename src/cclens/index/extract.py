@@ -14,6 +14,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from ..analytics.figures import session_prompts
+from ..analytics.inventory import is_failed, session_calls
+from ..analytics.tokens import TokenCounts
+from ..analytics.usage import collect_responses
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import AssistantItem, Item, Session, UserItem
 from .query import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER
@@ -28,10 +32,11 @@ DOCUMENT_KINDS: tuple[DocumentKind, ...] = (
     "tool_output",
 )
 #: Bumped whenever what is extracted changes; sessions indexed with an older version get their
-#: documents derived again from the stored lines on the next update. 2: each document names the
-#: element it is shown in (``target``), whether it is a subagent's, and long texts are cut into
-#: overlapping pieces.
-EXTRACT_VERSION = 2
+#: documents derived again from the stored lines on the next update. 3: each document names the
+#: element it is shown in (``target``), whether it is a subagent's, long texts are cut into
+#: overlapping pieces, and each session lists what it counts (two changes, each made as 2 on
+#: its own branch).
+EXTRACT_VERSION = 3
 #: The longest text kept for one message part (a 1 MB tool output is still searchable whole).
 MAX_TEXT = 1_000_000
 #: Longer texts are split into documents of about this many characters, at line ends: a
@@ -107,9 +112,49 @@ class Document:
 DocumentRow = tuple[str, str, str, str | None, bool, bool, float | None, int, str]
 
 
+#: What a session counts, one row per prompt, response and tool call (see
+#: :mod:`cclens.analytics.identity`): ``(kind, key, request id, status, input, output,
+#: cache_write_5m, cache_write_1h, cache_read)``; ``kind`` is one of :data:`CLAIM_KINDS`, the
+#: request id is a response's, the status a call's, the tokens a response's.
+Claim = tuple[int, str, str | None, str | None, int, int, int, int, int]
+CLAIM_PROMPT, CLAIM_RESPONSE, CLAIM_CALL = 0, 1, 2
+CLAIM_KINDS = (CLAIM_PROMPT, CLAIM_RESPONSE, CLAIM_CALL)
+
+
+def prompt_claim(key: str) -> Claim:
+    """The claim of a prompt."""
+    return (CLAIM_PROMPT, key, None, None, 0, 0, 0, 0, 0)
+
+
+def response_claim(key: str, request_id: str | None, tokens: TokenCounts) -> Claim:
+    """The claim of a response (``key``: its identity)."""
+    return (
+        CLAIM_RESPONSE,
+        key,
+        request_id,
+        None,
+        tokens.input,
+        tokens.output,
+        tokens.cache_write_5m,
+        tokens.cache_write_1h,
+        tokens.cache_read,
+    )
+
+
+def call_claim(key: str, status: str) -> Claim:
+    """The claim of a tool call."""
+    return (CLAIM_CALL, key, None, status, 0, 0, 0, 0, 0)
+
+
 @dataclass(slots=True)
 class SessionDigest:
-    """The summary of a session the project and session lists show."""
+    """The summary of a session the project and session lists show.
+
+    ``prompts``, ``responses``, ``tool_calls``, ``errors`` (calls that failed) and the tokens
+    are the figures of :mod:`cclens.analytics.figures` for the session on its own (subagents
+    included); ``claims`` lists what they count, so the index can give each response, call and
+    prompt another session also holds to the session that counts it.
+    """
 
     title: str = ""
     title_source: str = "none"
@@ -129,6 +174,30 @@ class SessionDigest:
     models: list[str] = field(default_factory=list)
     versions: list[str] = field(default_factory=list)
     malformed: int = 0
+    prompts: int = 0
+    responses: int = 0
+    cache_write_1h_tokens: int = 0
+    claims: list[Claim] = field(default_factory=list)
+
+    def count(self, claims: list[Claim]) -> None:
+        """Set the figures from ``claims`` (each counted once already)."""
+        self.claims = claims
+        self.prompts = self.responses = self.tool_calls = self.errors = 0
+        tokens = [0, 0, 0, 0, 0]
+        for kind, _, _, status, *counts in claims:
+            if kind == CLAIM_PROMPT:
+                self.prompts += 1
+            elif kind == CLAIM_RESPONSE:
+                self.responses += 1
+                for position, count in enumerate(counts):
+                    tokens[position] += count
+            else:
+                self.tool_calls += 1
+                self.errors += is_failed(status)  # type: ignore[arg-type]
+        self.input_tokens, self.output_tokens = tokens[0], tokens[1]
+        self.cache_write_tokens = tokens[2] + tokens[3]
+        self.cache_write_1h_tokens = tokens[3]
+        self.cache_read_tokens = tokens[4]
 
 
 def _epoch(moment: datetime | None) -> float | None:
@@ -140,7 +209,8 @@ def _unique(values: Iterator[str]) -> list[str]:
 
 
 def digest(session: Session) -> SessionDigest:
-    """Summarise ``session``; token usage counts each API response once, subagents included."""
+    """Summarise ``session``: its figures as :mod:`cclens.analytics.figures` counts them for the
+    session on its own, subagents included."""
     found = SessionDigest(
         title=session.title,
         title_source=session.title_source,
@@ -157,23 +227,16 @@ def digest(session: Session) -> SessionDigest:
             isinstance(item, UserItem) and item.kind in ("prompt", "command")
         ):
             found.messages += 1
-    found.tool_calls = len(session.tool_calls)
-    found.errors = sum(1 for call in session.tool_calls.values() if call.is_error)
     everything = session.all_sessions()
     found.models = _unique(model for agent in everything for model in agent.models)
     found.malformed = sum(len(agent.diagnostics) for agent in everything)
-    counted: set[str] = set()
-    for agent in everything:
-        for item in agent.assistant_items:
-            key = item.message_id or item.request_id or f"{agent.path}:{item.anchor}"
-            usage = item.usage
-            if key in counted or usage is None:
-                continue
-            counted.add(key)
-            found.input_tokens += usage.input_tokens or 0
-            found.output_tokens += usage.output_tokens or 0
-            found.cache_read_tokens += usage.cache_read_input_tokens or 0
-            found.cache_write_tokens += usage.cache_creation_input_tokens or 0
+    claims = [prompt_claim(key) for key, _ in session_prompts(session)]
+    claims += [
+        response_claim(response.identity, response.request_id, response.tokens)
+        for response in collect_responses([session])
+    ]
+    claims += [call_claim(key, call.status) for key, call in session_calls(session)]
+    found.count(claims)
     return found
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parse.read import Diagnostic
+from .counted import settle
 from .locking import end_with_parent, update_lock
 from .plan import Plan, SessionTask, make_plan, scan_sizes
 from .schema import drop_bulk_indexes, restore_bulk_indexes
@@ -360,6 +361,8 @@ def _write(
                 progress(done, total)
         writer.flush()
         report.archived = mark_missing(connection, plan.missing, time.time())
+        if not (bulk and first):
+            settle(connection, writer.touched, writer.shared_before)
         connection.execute("COMMIT")
     except BaseException:
         _rollback(connection)
@@ -368,5 +371,9 @@ def _write(
         if bulk and first:
             with _transaction(connection):
                 restore_bulk_indexes(connection)
+    if bulk and first:
+        # The claims' index was built just now: settle what every session shares, once.
+        with _transaction(connection):
+            settle(connection, None)
     if progress is not None:
         progress(total, total)

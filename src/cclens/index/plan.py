@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..parse import SessionFile, SubagentFile, discover
+from ..parse import SessionFile, discover
 from .extract import EXTRACT_VERSION
 
 #: How many leading bytes of each file are kept to notice that it was rewritten.
@@ -128,15 +128,6 @@ def _relative(path: Path, folder: Path) -> str:
         return path.relative_to(folder).as_posix()
     except ValueError:
         return path.name
-
-
-def _orphan_identity(agent: SubagentFile) -> tuple[str, str]:
-    """A session id and project for a subagent file whose session is not on disk."""
-    for ancestor in agent.path.parents:
-        if ancestor.name == "subagents":
-            session_dir = ancestor.parent
-            return agent.path.stem, session_dir.parent.name
-    return agent.path.stem, agent.path.parent.name
 
 
 def _head_matches(path: str, head: bytes) -> bool:
@@ -261,6 +252,13 @@ def _task_from_known(known: _Known) -> FileTask:
 def _session_files(session: SessionFile) -> list[FileTask]:
     folder = session.path.parent
     found = [FileTask(str(session.path), "session", session.path.name, 0)]
+    if session.orphan is not None:  # a subagent transcript kept as a session of its own
+        orphan = session.orphan
+        found[0].agent_id, found[0].layout = orphan.agent_id, orphan.layout
+        found[0].workflow_run, found[0].parent_session_id = (
+            orphan.workflow_run,
+            orphan.parent_session_id,
+        )
     for position, agent in enumerate(session.subagents, start=1):
         found.append(
             FileTask(
@@ -282,7 +280,7 @@ def _session_files(session: SessionFile) -> list[FileTask]:
 
 @dataclass(slots=True)
 class _Candidate:
-    """A session found on disk (or an orphan subagent file, kept as a session of its own)."""
+    """A session found on disk (an orphan subagent file is one, see :mod:`cclens.parse`)."""
 
     path: str
     session_id: str
@@ -295,14 +293,9 @@ def _candidates(roots: list[Path], plan: Plan) -> list[_Candidate]:
         return []
     found = discover(*roots)
     plan.errors.extend(found.errors)
-    candidates = [
+    return [
         _Candidate(str(s.path), s.session_id, s.project, _session_files(s)) for s in found.sessions
     ]
-    for orphan in found.orphans:
-        session_id, project = _orphan_identity(orphan)
-        task = FileTask(str(orphan.path), "session", orphan.path.name, 0)
-        candidates.append(_Candidate(str(orphan.path), session_id, project, [task]))
-    return candidates
 
 
 @dataclass(slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import PurePath
 from typing import Any
 
 import msgspec
@@ -35,6 +36,12 @@ class ProjectSummary:
     output_tokens: int
     cache_read_tokens: int
     cache_write_tokens: int
+    #: Prompts, responses, calls that failed and 1-hour cache writes, each counted once
+    #: (see :mod:`cclens.analytics.figures`).
+    prompts: int = 0
+    responses: int = 0
+    errors: int = 0
+    cache_write_1h_tokens: int = 0
 
     @property
     def name(self) -> str:
@@ -82,10 +89,20 @@ class SessionSummary:
     archived_at: datetime | None
     #: Grows each time the index changes what it holds for the session.
     revision: int
+    #: Prompts and responses counted once (see :mod:`cclens.analytics.figures`); ``errors``
+    #: are the calls that failed; ``cache_write_1h_tokens`` are part of ``cache_write_tokens``.
+    prompts: int = 0
+    responses: int = 0
+    cache_write_1h_tokens: int = 0
 
     @property
     def archived(self) -> bool:
         return self.archived_at is not None
+
+    @property
+    def orphan(self) -> bool:
+        """A subagent transcript whose session file is gone, kept as a session of its own."""
+        return PurePath(self.path).name.startswith("agent-")
 
     @property
     def duration_seconds(self) -> float | None:
@@ -108,14 +125,17 @@ _PROJECT_COLUMNS = """
     max(coalesce(s.ended, s.started)), coalesce(sum(s.messages), 0),
     coalesce(sum(s.tool_calls), 0), coalesce(sum(s.input_tokens), 0),
     coalesce(sum(s.output_tokens), 0), coalesce(sum(s.cache_read_tokens), 0),
-    coalesce(sum(s.cache_write_tokens), 0)
+    coalesce(sum(s.cache_write_tokens), 0), coalesce(sum(s.prompts), 0),
+    coalesce(sum(s.responses), 0), coalesce(sum(s.errors), 0),
+    coalesce(sum(s.cache_write_1h_tokens), 0)
 """
 
 _SESSION_COLUMNS = """
     s.key, s.session_id, p.slug, s.path, s.title, s.title_source, s.first_prompt, s.cwd,
     s.git_branch, s.started, s.ended, s.messages, s.tool_calls, s.errors, s.subagents,
     s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.models,
-    s.versions, s.malformed, s.archived, s.revision
+    s.versions, s.malformed, s.archived, s.revision, s.prompts, s.responses,
+    s.cache_write_1h_tokens
 """
 
 
@@ -133,6 +153,10 @@ def _project(row: Any) -> ProjectSummary:
         row[9],
         row[10],
         row[11],
+        prompts=row[12],
+        responses=row[13],
+        errors=row[14],
+        cache_write_1h_tokens=row[15],
     )
 
 
@@ -162,6 +186,9 @@ def _session(row: Any) -> SessionSummary:
         malformed=row[21],
         archived_at=_time(row[22]),
         revision=row[23],
+        prompts=row[24],
+        responses=row[25],
+        cache_write_1h_tokens=row[26],
     )
 
 

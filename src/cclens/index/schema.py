@@ -194,6 +194,40 @@ def _versions(connection: sqlite3.Connection) -> None:
     )
 
 
+def _counted(connection: sqlite3.Connection) -> None:
+    """Each session's figures counted once across sessions.
+
+    ``counted`` lists what each session holds (a row per prompt, response and tool call, see
+    :data:`cclens.index.extract.Claim`); when sessions share one (a resumed session copies
+    earlier records), the first in reading order counts it and the session's figures say so.
+    Sessions get prompt and response counts and 1-hour cache writes; every session is derived
+    again on the next update (``EXTRACT_VERSION`` 2), from the stored lines.
+    """
+    _run(
+        connection,
+        """
+        CREATE TABLE counted (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            request TEXT,
+            status TEXT,
+            input INTEGER NOT NULL DEFAULT 0,
+            output INTEGER NOT NULL DEFAULT 0,
+            cache_write_5m INTEGER NOT NULL DEFAULT 0,
+            cache_write_1h INTEGER NOT NULL DEFAULT 0,
+            cache_read INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX counted_by_session ON counted(session);
+        CREATE INDEX counted_by_key ON counted(key);
+        ALTER TABLE sessions ADD COLUMN prompts INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN responses INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN cache_write_1h_tokens INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET doc_version = 0
+        """,
+    )
+
+
 def _search_targets(connection: sqlite3.Connection) -> None:
     """Search documents that name their finest element and their text.
 
@@ -236,6 +270,7 @@ def _search_targets(connection: sqlite3.Connection) -> None:
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
     "documents_by_file": "CREATE INDEX documents_by_file ON documents(file, anchor)",
+    "counted_by_key": "CREATE INDEX counted_by_key ON counted(key)",
 }
 
 
@@ -262,6 +297,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "search: a larger buffer of terms in memory", _search_segments),
     Migration(4, "versions: a rewritten file keeps its old bytes", _versions),
     Migration(5, "search: documents name the element they are shown in", _search_targets),
+    Migration(8, "figures: what each session counts, once across sessions", _counted),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -277,17 +313,30 @@ def applied(connection: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
+def pending(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
+    """The migrations up to ``target`` the database has not had, in order.
+
+    Numbers are not contiguous (each line of work has its own), and an index may have had a
+    later one before an earlier one existed: every known number missing from the
+    ``migrations`` table is pending, not only those after the highest applied.
+    """
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    done: set[int] = set()
+    if exists:
+        done = {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+    return [m for m in MIGRATIONS if m.number not in done and m.number <= target]
+
+
 def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
-    """Apply the migrations after the database's own, up to ``target``; return those applied.
+    """Apply the :func:`pending` migrations up to ``target``; return those applied.
 
     Each runs in its own transaction together with its ``migrations`` row, so a failure leaves
     the database at the previous step.
     """
     done: list[Migration] = []
-    current = applied(connection)
-    for migration in MIGRATIONS:
-        if migration.number <= current or migration.number > target:
-            continue
+    for migration in pending(connection, target=target):
         connection.execute("BEGIN IMMEDIATE")
         try:
             if migration.number == 1:

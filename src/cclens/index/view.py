@@ -38,6 +38,7 @@ from ..model.blocks import (
     ToolUseBlock,
     UnknownBlock,
 )
+from ..model.messages import CacheCreation
 from ..model.records import (
     AiTitleRecord,
     AssistantRecord,
@@ -55,6 +56,13 @@ _BOM = b"\xef\xbb\xbf"
 _UNKNOWN_TAG = "__unknown__"
 
 
+class ViewCacheCreation(msgspec.Struct, gc=False):
+    """Cache writes split by lifetime."""
+
+    ephemeral_5m_input_tokens: int | None = None
+    ephemeral_1h_input_tokens: int | None = None
+
+
 class ViewUsage(msgspec.Struct, gc=False):
     """The token counts of one response."""
 
@@ -62,6 +70,7 @@ class ViewUsage(msgspec.Struct, gc=False):
     output_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
     cache_read_input_tokens: int | None = None
+    cache_creation: ViewCacheCreation | None = None
 
 
 class ViewBlockBase(msgspec.Struct, tag_field="type", gc=False):
@@ -253,6 +262,11 @@ def from_record(record: AnyRecord) -> ViewRecord:
                 _opt(usage.output_tokens),
                 _opt(usage.cache_creation_input_tokens),
                 _opt(usage.cache_read_input_tokens),
+                ViewCacheCreation(
+                    _opt(split.ephemeral_5m_input_tokens), _opt(split.ephemeral_1h_input_tokens)
+                )
+                if isinstance(split := usage.cache_creation, CacheCreation)
+                else None,
             )
             if isinstance(usage, Usage)
             else None,
@@ -383,6 +397,7 @@ def full_record(
 __all__ = [
     "CHAIN_KINDS",
     "ViewBlock",
+    "ViewCacheCreation",
     "ViewMessage",
     "ViewOther",
     "ViewRead",

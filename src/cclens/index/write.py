@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .extract import EXTRACT_VERSION, DocumentRow, DocumentUpdate, SessionDigest
+from .counted import sharing, store_claims
+from .extract import EXTRACT_VERSION, Claim, DocumentRow, DocumentUpdate, SessionDigest
 from .plan import FileTask, SessionTask
 from .stored import compress, decompress
 from .versions import archive_version
@@ -22,11 +23,12 @@ MAX_CHUNKS = 32
 _SESSION_COLUMNS = (
     "project, title, title_source, first_prompt, cwd, git_branch, started, ended, messages, "
     "tool_calls, errors, subagents, input_tokens, output_tokens, cache_read_tokens, "
-    "cache_write_tokens, models, versions, malformed"
+    "cache_write_tokens, models, versions, malformed, prompts, responses, cache_write_1h_tokens"
 )
+_SUMMARY_VALUES = _SESSION_COLUMNS.count(",") + 1
 _NEW_SESSION = (
     f"INSERT INTO sessions(id, key, session_id, path, {_SESSION_COLUMNS}, archived, revision, "
-    "doc_version, updated) VALUES (" + ", ".join("?" * 27) + ")"
+    "doc_version, updated) VALUES (" + ", ".join("?" * (_SUMMARY_VALUES + 8)) + ")"
 )
 _NEW_FILE = (
     "INSERT INTO files(id, session, path, relative, role, position, agent_id, layout, "
@@ -202,6 +204,9 @@ def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
         msgspec.json.encode(summary.models).decode(),
         msgspec.json.encode(summary.versions).decode(),
         summary.malformed,
+        summary.prompts,
+        summary.responses,
+        summary.cache_write_1h_tokens,
     )
 
 
@@ -252,6 +257,12 @@ class Writer:
         self._session_ids = _Ids(connection, "sessions")
         self._file_ids = _Ids(connection, "files")
         self._projects: dict[str, tuple[int, str | None]] = {}
+        self._claims: dict[int, list[Claim]] = {}
+        self._known: set[int] = set()
+        #: Sessions written, and the sessions that shared claims with what they held before:
+        #: their figures are settled at the end (:func:`cclens.index.counted.settle`).
+        self.touched: set[int] = set()
+        self.shared_before: set[int] = set()
 
     def _project(self, slug: str, cwd: str | None) -> int:
         known = self._projects.get(slug)
@@ -311,6 +322,14 @@ class Writer:
             connection.executemany(
                 "INSERT INTO documents_text(rowid, text) VALUES (?, ?)", self._texts
             )
+        if self._claims:
+            if self._known:
+                self.shared_before |= sharing(connection, self._known) - self._known
+            for session_row, claims in self._claims.items():
+                store_claims(connection, session_row, claims)
+            self.touched.update(self._claims)
+        self._claims.clear()
+        self._known.clear()
         for held in (self._sessions, self._files, self._chunks, self._documents, self._texts):
             held.clear()
         for ids in (self._document_ids, self._session_ids, self._file_ids):
@@ -371,6 +390,7 @@ class Writer:
                     (file_id, file_outcome.chunk_start, file_outcome.chunk_size, file_outcome.chunk)
                 )
         self._queue_documents(task, documents, session_row, project, file_ids)
+        self._claims[session_row] = summary.claims
         self._sessions.append(
             (
                 session_row,
@@ -420,9 +440,11 @@ class Writer:
         self._queue_documents(task, outcome.documents, session_row, project, file_ids)
         # Reading the transcript now proves it is on disk: a session that was archived is back.
         keep_archived = not (main_task.read and not main_outcome.failed)
+        self._claims[session_row] = summary.claims
+        self._known.add(session_row)
         connection.execute(
             f"UPDATE sessions SET ({_SESSION_COLUMNS}) = ("
-            + ", ".join("?" * 19)
+            + ", ".join("?" * _SUMMARY_VALUES)
             + "), archived = CASE WHEN ? THEN archived ELSE NULL END, "
             "revision = revision + 1, doc_version = ?, updated = ? WHERE id = ?",
             (*_summary_values(project, summary), keep_archived, EXTRACT_VERSION, now, session_row),

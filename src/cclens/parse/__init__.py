@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .assemble import assemble_entries, attach_subagent, attach_subagents
+from .assemble import assemble_entries, attach_subagent, attach_subagents, load_subagent
 from .discover import (
     Discovery,
     SessionFile,
     SubagentFile,
     claude_dirs,
     discover,
+    orphan_identity,
     subagents_for,
 )
 from .read import Diagnostic, Entry, ReadResult, read_data, read_file
@@ -46,13 +47,37 @@ def load_session(path: Path | str, *, subagents: bool = True) -> Session:
         file_size=result.bytes,
         lines=result.lines,
     )
+    session.mtime = _mtime(path)
     if subagents:
         attach_subagents(session, subagents_for(path))
     return session
 
 
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime_ns / 1e9
+    except OSError:
+        return 0.0
+
+
+def load_orphan(file: SessionFile) -> Session:
+    """Read an orphan subagent transcript as a session of its own (see :mod:`.discover`):
+    its id and project are the file's, and it is marked as a subagent without its parent."""
+    info = file.orphan
+    assert info is not None
+    session = load_subagent(info, file.project)
+    session.session_id = file.session_id
+    session.orphan = True
+    session.parent_session_id = info.parent_session_id
+    session.mtime = file.mtime
+    return session
+
+
 def load(file: SessionFile, *, subagents: bool = True) -> Session:
-    """Read and assemble a discovered session file, with the subagent files found for it."""
+    """Read and assemble a discovered session file, with the subagent files found for it (an
+    orphan subagent file is read by :func:`load_orphan`)."""
+    if file.orphan is not None:
+        return load_orphan(file)
     result = read_file(file.path)
     session = assemble_entries(
         file.path,
@@ -63,6 +88,7 @@ def load(file: SessionFile, *, subagents: bool = True) -> Session:
         file_size=result.bytes,
         lines=result.lines,
     )
+    session.mtime = file.mtime
     if subagents:
         attach_subagents(session, file.subagents)
     return session
@@ -92,7 +118,10 @@ __all__ = [
     "claude_dirs",
     "discover",
     "load",
+    "load_orphan",
     "load_session",
+    "load_subagent",
+    "orphan_identity",
     "read_data",
     "read_file",
     "subagents_for",

@@ -28,6 +28,20 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+def _tokens(
+    input_tokens: int, output: int, cache_read: int, cache_write: int, cache_write_1h: int
+) -> dict[str, int]:
+    return {
+        "total": input_tokens + output + cache_read + cache_write,
+        "input": input_tokens,
+        "output": output,
+        "cache_read": cache_read,
+        "cache_write": cache_write,
+        "cache_write_5m": cache_write - cache_write_1h,
+        "cache_write_1h": cache_write_1h,
+    }
+
+
 def project_json(project: ProjectSummary) -> dict[str, Any]:
     """A project as the API returns it."""
     return {
@@ -39,14 +53,17 @@ def project_json(project: ProjectSummary) -> dict[str, Any]:
         "first_activity": _iso(project.first_activity),
         "last_activity": _iso(project.last_activity),
         "messages": project.messages,
+        "prompts": project.prompts,
+        "responses": project.responses,
         "tool_calls": project.tool_calls,
-        "tokens": {
-            "total": project.tokens,
-            "input": project.input_tokens,
-            "output": project.output_tokens,
-            "cache_read": project.cache_read_tokens,
-            "cache_write": project.cache_write_tokens,
-        },
+        "failed_tool_calls": project.errors,
+        "tokens": _tokens(
+            project.input_tokens,
+            project.output_tokens,
+            project.cache_read_tokens,
+            project.cache_write_tokens,
+            project.cache_write_1h_tokens,
+        ),
         "url": f"/projects/{path_part(project.slug)}",
     }
 
@@ -67,16 +84,19 @@ def session_json(session: SessionSummary) -> dict[str, Any]:
         "ended": _iso(session.ended),
         "duration_seconds": session.duration_seconds,
         "messages": session.messages,
+        "prompts": session.prompts,
+        "responses": session.responses,
         "tool_calls": session.tool_calls,
         "errors": session.errors,
         "subagents": session.subagents,
-        "tokens": {
-            "total": session.tokens,
-            "input": session.input_tokens,
-            "output": session.output_tokens,
-            "cache_read": session.cache_read_tokens,
-            "cache_write": session.cache_write_tokens,
-        },
+        "orphan": session.orphan,
+        "tokens": _tokens(
+            session.input_tokens,
+            session.output_tokens,
+            session.cache_read_tokens,
+            session.cache_write_tokens,
+            session.cache_write_1h_tokens,
+        ),
         "models": session.models,
         "versions": session.versions,
         "malformed_lines": session.malformed,

@@ -10,6 +10,7 @@ from urllib.parse import quote
 from jinja2 import Environment
 from starlette.requests import Request
 
+from ..analytics.figures import Figures
 from ..index import Index
 from ..parse import Item, Session
 from .assets import Asset
@@ -116,8 +117,9 @@ class AppState:
                     self._cache.popitem(last=False)
             return loaded
 
-    def rendered(self, key: str, revision: int) -> Rendered | None:
-        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
+    def rendered(self, key: str, revision: int, figures: Figures | None = None) -> Rendered | None:
+        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload), its
+        header showing ``figures`` when given."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
@@ -126,7 +128,7 @@ class AppState:
                 return loaded
             with self._heavy:
                 try:
-                    drawn = self.renderer.draw(loaded.session, parts_url(key))
+                    drawn = self.renderer.draw(loaded.session, parts_url(key), figures)
                 except Exception as error:  # shown on the page, over the plain view
                     loaded.problem = f"{type(error).__name__}: {error}"
                     drawn = self.fallback.draw(loaded.session, parts_url(key))

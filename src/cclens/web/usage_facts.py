@@ -8,12 +8,12 @@ few fields of each tool call. The figures are then worked out from these facts w
 rules the analytics apply to whole sessions:
 
 * a response recorded by several sessions (a resumed session copies earlier records) counts
-  once, for the session that recorded it first, with its last, largest usage
-  (:func:`merge_responses` applies ``collect_responses``'s matching to the per-session
+  once, for the first session in reading order that recorded it, with its last, largest usage
+  (:func:`merge_responses` applies ``collect_responses``'s matcher to the per-session
   responses, and prices again the few it combines);
-* a tool call met twice counts once (:func:`merge_calls`, as
-  :func:`cclens.analytics.inventory.unique_calls`), and :func:`tool_usage` counts calls,
-  failures and durations as :func:`cclens.analytics.inventory.calls_usage` does.
+* a tool call met twice counts once (:func:`merge_calls`, with the merger of
+  :func:`cclens.analytics.inventory.unique_calls`), and
+  :func:`cclens.analytics.inventory.calls_usage` counts calls, failures and durations.
 
 ``tests/test_web_stats.py`` checks that the result equals :func:`cclens.analytics.stats.summarize`
 over the whole sessions.
@@ -27,32 +27,19 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..analytics.aggregate import PricedResponse, price_responses
-from ..analytics.inventory import ToolUsage, percentile
+from ..analytics.figures import session_prompts
+from ..analytics.identity import (
+    ReadingKey,
+    ResponseMatcher,
+    session_reading_key,
+)
+from ..analytics.inventory import CallFact, CallMerger, ToolUsage, calls_usage, session_calls
 from ..analytics.pricing import PriceTable
 from ..analytics.usage import Response, collect_responses
-from ..model.progress import AgentProgress
-from ..model.records import AssistantRecord, ProgressRecord
-from ..model.tools import mcp_parts, tool_spec
-from ..parse import Entry, Session
-from ..parse.session import ToolStatus
+from ..parse import Session
 
 #: How a response without a ``message.id`` is recognised in another session.
 ResponseKey = tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CallFact:
-    """One tool call, reduced to what the tool figures need.
-
-    ``key`` identifies the call across sessions: its ``tool_use`` id, or its file, line and
-    name when it has none. ``seconds`` runs from the call to its result.
-    """
-
-    key: str
-    name: str
-    status: ToolStatus
-    started: datetime | None
-    seconds: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,70 +59,15 @@ class SessionFacts:
     priced: tuple[PricedResponse, ...]
     keys: tuple[ResponseKey | None, ...]
     calls: tuple[CallFact, ...]
+    #: The keys and times of the session's prompts.
+    prompts: tuple[tuple[str, datetime | None], ...] = ()
+    #: Where the session comes in reading order (:mod:`cclens.analytics.identity`).
+    reading_key: ReadingKey = ("", 0.0, "", "")
 
 
-def _real_id(text: object) -> str | None:
-    """An id, or ``None`` for a missing one or a fixture's ``[placeholder]`` (as the analytics)."""
-    if not isinstance(text, str) or not text or text.startswith("["):
-        return None
-    return text
-
-
-def _record_ids(entry: Entry) -> tuple[str | None, str | None]:
-    """``(requestId, uuid)`` of the assistant record an entry holds or mirrors."""
-    record = entry.record
-    if isinstance(record, AssistantRecord):
-        return _real_id(record.request_id), _real_id(record.uuid)
-    if isinstance(record, ProgressRecord) and isinstance(record.data, AgentProgress):
-        mirrored = record.data.message
-        if isinstance(mirrored, dict):
-            return _real_id(mirrored.get("requestId")), _real_id(mirrored.get("uuid"))
-    return None, None
-
-
-def _keys(session: Session, responses: Sequence[Response]) -> tuple[ResponseKey | None, ...]:
-    if all(response.message_id is not None for response in responses):
-        return tuple(None for _ in responses)
-    entries = {
-        (each.path, entry.line): entry for each in session.all_sessions() for entry in each.entries
-    }
-    keys: list[ResponseKey | None] = []
-    for response in responses:
-        if response.message_id is not None:
-            keys.append(None)
-            continue
-        found = entries.get((response.path, response.line))
-        request_id, uuid = _record_ids(found) if found is not None else (None, None)
-        request_id = response.request_id or request_id
-        if request_id is not None:
-            keys.append(("request", request_id))
-        elif uuid is not None:
-            keys.append(("uuid", uuid))
-        else:
-            keys.append(("line", str(response.path), str(response.line)))
-    return tuple(keys)
-
-
-def _calls(session: Session) -> tuple[CallFact, ...]:
-    seen: set[str] = set()
-    calls: list[CallFact] = []
-    for each in session.all_sessions():
-        for call in each.tool_calls.values():
-            key = call.block.id or f"{each.path}:{call.entry.line}:{call.name}"
-            if key in seen:
-                continue  # sidechains kept in the session file are also a subagent session
-            seen.add(key)
-            duration = call.duration
-            calls.append(
-                CallFact(
-                    key=key,
-                    name=call.name,
-                    status=call.status,
-                    started=call.started,
-                    seconds=duration.total_seconds() if duration is not None else None,
-                )
-            )
-    return tuple(calls)
+def _keys(responses: Sequence[Response]) -> tuple[ResponseKey | None, ...]:
+    """How a copy of each response without a ``message.id`` is recognised in another session."""
+    return tuple(None if r.message_id is not None else (r.identity,) for r in responses)
 
 
 def session_facts(session: Session, *, key: str, revision: int, table: PriceTable) -> SessionFacts:
@@ -149,14 +81,16 @@ def session_facts(session: Session, *, key: str, revision: int, table: PriceTabl
         path=str(session.path),
         started=session.started,
         priced=tuple(price_responses(responses, table)),
-        keys=_keys(session, responses),
-        calls=_calls(session),
+        keys=_keys(responses),
+        calls=tuple(CallFact.of(call, call_key) for call_key, call in session_calls(session)),
+        prompts=tuple((key, item.timestamp) for key, item in session_prompts(session)),
+        reading_key=session_reading_key(session),
     )
 
 
 def reading_order(facts: Iterable[SessionFacts]) -> list[SessionFacts]:
-    """Sessions in the order ``collect_responses`` reads them: oldest first, then by path."""
-    return sorted(facts, key=lambda f: (f.started is None, f.started or datetime.min, f.path))
+    """Sessions in reading order (:func:`cclens.analytics.identity.reading_order`)."""
+    return sorted(facts, key=lambda fact: fact.reading_key)
 
 
 def _size(response: Response) -> tuple[int, int]:
@@ -173,6 +107,7 @@ def _combine(first: Response, later: Response) -> Response:
         combined.speed = later.speed
         combined.inference_geo = later.inference_geo
         combined.path, combined.line = later.path, later.line
+    combined.agent_id = first.agent_id or later.agent_id
     combined.model = first.model or later.model
     combined.request_id = first.request_id or later.request_id
     if later.timestamp is not None and (
@@ -185,112 +120,83 @@ def _combine(first: Response, later: Response) -> Response:
 
 
 class _Merger:
-    """Finds the response a later copy belongs to, by ``collect_responses``'s rules."""
+    """Finds the response a later copy belongs to, with ``collect_responses``'s matcher."""
 
     def __init__(self, table: PriceTable) -> None:
         self.table = table
         self.merged: list[PricedResponse] = []
-        self.by_message: dict[str, list[int]] = {}
-        self.by_key: dict[ResponseKey, int] = {}
-
-    def _find(self, response: Response, key: ResponseKey | None) -> int | None:
-        if response.message_id is None:
-            return self.by_key.get(key) if key is not None else None
-        candidates = self.by_message.get(response.message_id, [])
-        for position in candidates:
-            if self.merged[position].response.request_id == response.request_id:
-                return position
-        if response.request_id is None and candidates:
-            return candidates[0]
-        for position in candidates:
-            if self.merged[position].response.request_id is None:
-                return position  # an earlier copy without requestId: the same response
-        return None
+        self.matcher: ResponseMatcher[int] = ResponseMatcher()
 
     def add(self, item: PricedResponse, key: ResponseKey | None) -> None:
         response = item.response
-        position = self._find(response, key)
-        if position is not None:
-            combined = _combine(self.merged[position].response, response)
-            self.merged[position] = price_responses([combined], self.table)[0]
+        fallback = key[0] if key is not None else ""
+        match = self.matcher.find(response.message_id, response.request_id, fallback)
+        if match is not None:
+            combined = _combine(self.merged[match.value].response, response)
+            self.merged[match.value] = price_responses([combined], self.table)[0]
+            match.request_id = combined.request_id
             return
         self.merged.append(item)
-        if response.message_id is not None:
-            self.by_message.setdefault(response.message_id, []).append(len(self.merged) - 1)
-        elif key is not None:
-            self.by_key[key] = len(self.merged) - 1
+        self.matcher.add(response.message_id, response.request_id, fallback, len(self.merged) - 1)
+
+
+def _projects(facts: Iterable[SessionFacts]) -> list[list[SessionFacts]]:
+    """``facts`` (in reading order) project by project: each is counted on its own."""
+    groups: dict[str, list[SessionFacts]] = {}
+    for fact in facts:
+        groups.setdefault(fact.project, []).append(fact)
+    return list(groups.values())
 
 
 def merge_responses(facts: Iterable[SessionFacts], table: PriceTable) -> list[PricedResponse]:
     """Every response of the sessions once, priced with ``table`` (the table their facts were
     priced with), as ``collect_responses`` over all of them gives them.
 
-    ``facts`` must be in :func:`reading_order`: a response copied into a later session stays
-    with the session that recorded it first.
+    ``facts`` must be in :func:`reading_order`: a response copied into a later session of its
+    project stays with the session that recorded it first.
     """
-    merger = _Merger(table)
-    for fact in facts:
-        for item, key in zip(fact.priced, fact.keys, strict=True):
-            merger.add(item, key)
-    return merger.merged
+    merged: list[PricedResponse] = []
+    for project in _projects(facts):
+        merger = _Merger(table)
+        for fact in project:
+            for item, key in zip(fact.priced, fact.keys, strict=True):
+                merger.add(item, key)
+        merged += merger.merged
+    return merged
 
 
 def merge_calls(facts: Iterable[SessionFacts]) -> list[CallFact]:
-    """Every tool call of the sessions once: the first copy met, in the order of ``facts``.
+    """Every tool call of the sessions once, as :func:`cclens.analytics.inventory.unique_calls`
+    keeps them (``facts`` in :func:`reading_order`): the first copy that has a result."""
+    found: list[CallFact] = []
+    for project in _projects(facts):
+        merger: CallMerger[None, CallFact] = CallMerger(lambda call: call.status)
+        for fact in project:
+            for call in fact.calls:
+                merger.add(None, call.key, call)
+        found += [call for _, call in merger.calls()]
+    return found
 
-    In :func:`reading_order`, a call copied into a resumed session is the original's (which may
-    have no result where the copy has one); ``cclens stats`` keeps the copy met first in the
-    order it found the files.
-    """
-    seen: set[str] = set()
-    calls: list[CallFact] = []
-    for fact in facts:
-        for call in fact.calls:
-            if call.key not in seen:
-                seen.add(call.key)
-                calls.append(call)
-    return calls
+
+def merge_prompts(facts: Iterable[SessionFacts]) -> list[datetime | None]:
+    """The time of every prompt of the sessions, each counted once in its project."""
+    times: list[datetime | None] = []
+    for project in _projects(facts):
+        seen: set[str] = set()
+        for fact in project:
+            for key, when in fact.prompts:
+                if key not in seen:
+                    seen.add(key)
+                    times.append(when)
+    return times
 
 
 def tool_usage(
     calls: Iterable[CallFact], keep: Callable[[CallFact], bool] | None = None
 ) -> dict[str, ToolUsage]:
-    """Per tool: calls, results, failures and durations, counted as
-    :func:`cclens.analytics.inventory.calls_usage` counts them."""
-    usage: dict[str, ToolUsage] = {}
-    durations: dict[str, list[float]] = {}
-    for call in calls:
-        if keep is not None and not keep(call):
-            continue
-        row = usage.get(call.name)
-        if row is None:
-            parts = mcp_parts(call.name)
-            row = usage[call.name] = ToolUsage(
-                name=call.name,
-                description=tool_spec(call.name).description,
-                server=parts[0] if parts else None,
-            )
-            durations[call.name] = []
-        row.calls += 1
-        if call.status == "pending":
-            row.unpaired += 1
-            continue
-        row.results += 1
-        if call.status != "ok":
-            row.errors += 1
-        if call.status == "rejected":
-            row.rejected += 1
-        elif call.status == "interrupted":
-            row.interrupted += 1
-        # A result stamped before its call is clock skew, not a duration.
-        if call.seconds is not None and call.seconds >= 0:
-            durations[call.name].append(call.seconds)
-    for name, row in usage.items():
-        timed = durations[name]
-        row.timed = len(timed)
-        row.median_seconds = percentile(timed, 0.5)
-        row.p95_seconds = percentile(timed, 0.95)
-    return usage
+    """Per tool: calls, results, failures and durations
+    (:func:`cclens.analytics.inventory.calls_usage`) of the calls ``keep`` selects."""
+    return calls_usage(call for call in calls if keep is None or keep(call))
 
 
 __all__ = [
@@ -298,6 +204,7 @@ __all__ = [
     "ResponseKey",
     "SessionFacts",
     "merge_calls",
+    "merge_prompts",
     "merge_responses",
     "reading_order",
     "session_facts",

@@ -83,6 +83,7 @@
   // elements the server names, or append them after the last message.
   function liveSession(body) {
     var state = body.dataset.state || "{}";
+    var revision = body.dataset.revision || "";
     var lastAnchor = body.dataset.lastAnchor || "";
     var updates = body.dataset.updates;
     var banner = document.querySelector("[data-archived-banner]");
@@ -124,13 +125,16 @@
               fresh.classList.add("is-new");
             }
           });
-          var fresh = JSON.stringify(change.state);
-          var grew = change.anchors.length > 0 || fresh !== state;
-          state = fresh;
+          state = JSON.stringify(change.state);
+          var archivedChanged = banner ? banner.hidden === Boolean(change.archived) : false;
           if (banner) banner.hidden = !change.archived;
-          // Only a session that changed is drawn again (the timeline listens): the catch-up
-          // asked for when the stream opens usually finds nothing new.
-          if (grew) document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          // Only a real change is news: the catch-up when the stream opens usually finds none.
+          var changed =
+            change.anchors.length > 0 || archivedChanged || String(change.revision) !== revision;
+          revision = String(change.revision);
+          if (changed) {
+            document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          }
         });
     });
     var source = new EventSource(body.dataset.events);
