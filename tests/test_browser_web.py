@@ -92,7 +92,7 @@ def test_projects_then_a_session_then_a_search_hit_lands_on_its_message(page: Pa
     expect(page.locator(".hit mark").first).to_have_text(re.compile("comparison", re.I))
     page.screenshot(path=str(ARTIFACTS / "web-search.png"))
     href = hit.get_attribute("href")
-    assert href is not None and href.startswith(f"/sessions/{WITH_SUBAGENTS}#")
+    assert href is not None and href.startswith(f"/sessions/{WITH_SUBAGENTS}?hl=comparison&part=")
     anchor = href.split("#", 1)[1]
     hit.click()
     target = page.locator(f'[id="{anchor}"]')
@@ -142,7 +142,7 @@ def test_a_deleted_transcript_is_still_shown_marked_archived(
     page.get_by_role("link", name="-experiments/worktrees").click()
     expect(page.locator("tr.is-archived .badge.archived")).to_be_visible()
     page.goto("/search?q=worktree")
-    expect(page.locator(".hit .badge.archived").first).to_be_visible()
+    expect(page.locator(".group .badge.archived").first).to_be_visible()
 
 
 def test_new_sessions_appear_on_the_project_page(page: Page, claude_dir: Path) -> None:

@@ -160,7 +160,7 @@ def test_a_read_only_file_system_is_read_not_called_damaged(
         ):
             assert client.get("/").status_code == 200
             assert client.get(f"/sessions/{SMALL}").status_code == 200
-            assert client.get("/api/search", params={"q": "error"}).json()["hits"]
+            assert client.get("/api/search", params={"q": "error"}).json()["total"]["hits"]
             assert "read-only" in client.get("/api/status").json()["error"]
 
 

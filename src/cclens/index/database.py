@@ -25,7 +25,16 @@ from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .locking import UpdateLockError
 from .pool import POOL_SIZE, ChangeCounter, ConnectionPool
 from .queries import ProjectSummary, SessionSummary, Totals
-from .search import SearchFilters, SearchHit, search
+from .search import (
+    Budget,
+    ProjectChoice,
+    SearchFilters,
+    project_choices,
+    search,
+    search_results,
+)
+from .search_facts import DocumentFacts
+from .search_result import SearchHit, SearchResult
 from .session_list import SessionFilters, SessionPage
 from .stored import build_stored, read_stored, restore_files
 from .versions import SessionVersion, list_versions
@@ -44,6 +53,8 @@ class Index:
     def __init__(self, path: Path | str, *, pool_size: int = POOL_SIZE) -> None:
         self.path = Path(path)
         self._update_lock = threading.Lock()
+        #: What searches learnt about documents, kept for the next ones (see DocumentFacts).
+        self._search_facts = DocumentFacts()
         #: On a medium cclens cannot write (a read-only file, folder or file system), the index
         #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
         self.read_only = False
@@ -290,10 +301,55 @@ class Index:
         *,
         limit: int = 50,
         offset: int = 0,
+        budget: Budget | None = None,
     ) -> list[SearchHit]:
-        """The best matches for ``text`` (see :func:`cclens.index.search.search`)."""
+        """The best hits for ``text``, not grouped (see :func:`cclens.index.search.search`)."""
         with self.connection() as connection:
-            return search(connection, text, filters, limit=limit, offset=offset)
+            return search(
+                connection,
+                text,
+                filters,
+                limit=limit,
+                offset=offset,
+                budget=budget,
+                facts=self._search_facts,
+            )
+
+    def search_results(
+        self,
+        text: str,
+        filters: SearchFilters | None = None,
+        *,
+        offset: int = 0,
+        limit: int = 10,
+        per_session: int = 3,
+        budget: Budget | None = None,
+    ) -> SearchResult:
+        """Hits grouped by session, with totals and facets (see
+        :func:`cclens.index.search.search_results`)."""
+        with self.connection() as connection:
+            return search_results(
+                connection,
+                text,
+                filters,
+                offset=offset,
+                limit=limit,
+                per_session=per_session,
+                budget=budget,
+                facts=self._search_facts,
+            )
+
+    def project_choices(self) -> list[ProjectChoice]:
+        """The projects a search can be narrowed to, by name."""
+        with self.connection() as connection:
+            return project_choices(connection)
+
+    def learn_search_facts(self) -> None:
+        """Read what search groups and counts by for every document now (see
+        :class:`~cclens.index.search_facts.DocumentFacts`): the web app does it once at start,
+        so that its first searches are as fast as the next ones."""
+        with self.connection() as connection:
+            self._search_facts.learn_all(connection)
 
     def restore(
         self, key: str, out_dir: Path, *, overwrite: bool = False, version: int | None = None

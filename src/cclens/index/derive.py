@@ -33,7 +33,6 @@ from ..parse.titles import PromptPicker, choose_title, tips
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
 from .costs import CostTally
 from .extract import (
-    PIECE,
     Claim,
     DocumentRow,
     DocumentUpdate,
@@ -41,9 +40,10 @@ from .extract import (
     call_claim,
     clean_text,
     input_text,
-    pieces,
     prompt_claim,
     response_claim,
+    text_pieces,
+    tool_target,
 )
 from .view import (
     CHAIN_KINDS,
@@ -59,7 +59,6 @@ from .view import (
 )
 
 _PROMPT_KINDS = frozenset({"prompt", "command", "command_output"})
-_SPLIT_ABOVE = PIECE * 3 // 2
 
 Entry = tuple[int, ViewRecord, int, int]
 
@@ -377,42 +376,56 @@ def _epoch(text: str | None) -> float | None:
 
 
 def _rows(
-    kind: str, text: str, anchor: str, tool: str | None, error: bool, moment: float | None
+    kind: str,
+    text: str,
+    anchor: str,
+    target: str,
+    tool: str | None,
+    error: bool,
+    subagent: bool,
+    moment: float | None,
 ) -> Iterator[DocumentRow]:
-    text = clean_text(text)
-    if len(text) <= _SPLIT_ABOVE:
-        yield (anchor, kind, tool, error, moment, text)
-        return
-    for part in pieces(text):
-        yield (anchor, kind, tool, error, moment, part)
+    for piece, part in enumerate(text_pieces(clean_text(text))):
+        yield (anchor, target, kind, tool, error, subagent, moment, piece, part)
 
 
-def _item_rows(item: _Item) -> Iterator[DocumentRow]:
+def _item_rows(item: _Item, subagent: bool) -> Iterator[DocumentRow]:
     if item.role == OTHER:
         return
     record = item.record
     anchor = item.anchor
     moment = _epoch(record.timestamp)
+    subagent = subagent or bool(record.is_sidechain)
     if item.role == USER:
         if item.kind in _PROMPT_KINDS:
             text = _user_text(record)
             if text.strip():
-                yield from _rows("prompt", text, anchor, None, False, moment)
+                yield from _rows("prompt", text, anchor, anchor, None, False, subagent, moment)
         return
     failed = any(entry[1].is_api_error_message for entry in item.entries)
     for kind, text, _, _ in item.blocks:
         if text.strip():
             yield from _rows(
-                "assistant" if kind == "text" else "thinking", text, anchor, None, failed, moment
+                "assistant" if kind == "text" else "thinking",
+                text,
+                anchor,
+                anchor,
+                None,
+                failed,
+                subagent,
+                moment,
             )
     for call in item.calls:
         error = call.is_error
+        target = tool_target(call.id)
         text = input_text(call.input)
         if text.strip():
-            yield from _rows("tool_input", text, anchor, call.name, error, moment)
+            yield from _rows("tool_input", text, anchor, target, call.name, error, subagent, moment)
         result = call.result.text if call.result is not None else ""
         if result.strip():
-            yield from _rows("tool_output", result, anchor, call.name, error, moment)
+            yield from _rows(
+                "tool_output", result, anchor, target, call.name, error, subagent, moment
+            )
 
 
 def _changed(item: _Item, since: int) -> bool:
@@ -421,7 +434,7 @@ def _changed(item: _Item, since: int) -> bool:
     return any(call.result is not None and call.result_line > since for call in item.calls)
 
 
-def _documents(path: str, built: _Built, limit: int | None) -> DocumentUpdate:
+def _documents(path: str, built: _Built, limit: int | None, subagent: bool) -> DocumentUpdate:
     update = DocumentUpdate(path, None if limit is None else set())
     seen: set[str] = set()
     rows = update.rows
@@ -435,7 +448,7 @@ def _documents(path: str, built: _Built, limit: int | None) -> DocumentUpdate:
                 continue
             assert update.replaced is not None
             update.replaced.add(anchor)
-        rows.extend(_item_rows(item))
+        rows.extend(_item_rows(item, subagent))
     return update
 
 
@@ -639,7 +652,7 @@ def derive(
         malformed += len(view.read.diagnostics)
         _models(built, models)
         path = str(view.path)
-        updates[path] = _documents(path, built, since.get(path))
+        updates[path] = _documents(path, built, since.get(path), view.role != "session")
     found.models = list(models)
     found.malformed = malformed
     if files and files[0].role == "session":

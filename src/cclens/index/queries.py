@@ -18,6 +18,11 @@ def _time(value: float | None) -> datetime | None:
     return datetime.fromtimestamp(value, UTC) if value is not None else None
 
 
+def project_name(slug: str, cwd: str | None) -> str:
+    """How a project is shown: its working directory when known, else its folder name."""
+    return cwd or slug
+
+
 @dataclass(frozen=True, slots=True)
 class ProjectSummary:
     """A project (one folder of ``~/.claude/projects``) and its sessions' totals."""
@@ -48,7 +53,7 @@ class ProjectSummary:
     @property
     def name(self) -> str:
         """The project's working directory when known, else its folder name."""
-        return self.cwd or self.slug
+        return project_name(self.slug, self.cwd)
 
     @property
     def url(self) -> str:

@@ -242,7 +242,12 @@ class _Ids:
 
     def take(self) -> int:
         if self._next is None:
-            row = self.connection.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {self.table}")
+            # An AUTOINCREMENT table (documents) never hands an id out twice, even after its
+            # last rows were deleted: search keeps facts about documents by id.
+            row = self.connection.execute(
+                f"SELECT max(coalesce(max(id), 0), coalesce((SELECT seq FROM sqlite_sequence "
+                f"WHERE name = '{self.table}'), 0)) + 1 FROM {self.table}"
+            )
             self._next = int(row.fetchone()[0])
         taken = self._next
         self._next += 1
@@ -300,10 +305,26 @@ class Writer:
         documents = self._documents
         texts = self._texts
         take = self._document_ids.take
-        for anchor, kind, tool, error, moment, text in rows:
+        part = 0
+        for anchor, target, kind, tool, error, subagent, moment, piece, text in rows:
             number = take()
+            if piece == 0:
+                part = number  # the pieces of one text follow its first
             documents.append(
-                (number, session_row, file_id, project, anchor, kind, tool, error, moment)
+                (
+                    number,
+                    session_row,
+                    file_id,
+                    project,
+                    anchor,
+                    target,
+                    part,
+                    kind,
+                    tool,
+                    error,
+                    subagent,
+                    moment,
+                )
             )
             texts.append((number, text))
 
@@ -324,8 +345,8 @@ class Writer:
             )
         if self._documents:
             connection.executemany(
-                "INSERT INTO documents(id, session, file, project, anchor, kind, tool, error, "
-                "time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO documents(id, session, file, project, anchor, target, part, kind, "
+                "tool, error, subagent, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 self._documents,
             )
             connection.executemany(

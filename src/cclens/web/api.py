@@ -8,10 +8,9 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from ..index import SearchError
 from ..model import to_builtins
 from ..parse import AssistantItem, Item, Session, UserItem
-from .state import app_state, search_request
+from .state import app_state
 
 
 class JSONResponse(Response):
@@ -89,27 +88,6 @@ def session(request: Request) -> Response:
     )
 
 
-def search(request: Request) -> Response:
-    """``GET /api/search?q=...``."""
-    wanted = search_request(request)
-    if wanted.problem:
-        return JSONResponse({"error": wanted.problem}, status_code=400)
-    try:
-        hits = app_state(request).index.search(
-            wanted.query, wanted.filters, limit=wanted.limit, offset=wanted.offset
-        )
-    except SearchError as error:
-        return JSONResponse({"error": str(error)}, status_code=400)
-    return JSONResponse(
-        {
-            "query": wanted.query,
-            "offset": wanted.offset,
-            "limit": wanted.limit,
-            "hits": [hit.as_json() for hit in hits],
-        }
-    )
-
-
 def status(request: Request) -> Response:
     """``GET /api/status``: what the indexer is doing and what the index holds."""
     state = app_state(request)
@@ -127,6 +105,8 @@ def status(request: Request) -> Response:
             "projects": totals.projects,
             "sessions": totals.sessions,
             "archived_sessions": totals.archived,
+            "searches": state.searches,
+            "searches_cancelled": state.searches_cancelled,
         }
     )
 

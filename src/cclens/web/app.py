@@ -14,7 +14,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..index import Index, IndexUnusable
-from . import api, dashboard, lists, pages, permissions_pages, timeline_api
+from . import api, dashboard, lists, pages, permissions_pages, search, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
 from .listing import IndexListing
@@ -75,7 +75,7 @@ ROUTES = [
     Route("/sessions/{key}", pages.session),
     Route("/sessions/{key}/updates", pages.session_updates),
     Route("/sessions/{key}/parts/{part:path}", pages.session_part),
-    Route("/search", pages.search),
+    Route("/search", search.search_page),
     Route("/stats", dashboard.stats_page),
     Route("/permissions", permissions_pages.permissions_page),
     Route("/projects/{slug}/permissions", permissions_pages.project_permissions_page),
@@ -86,7 +86,7 @@ ROUTES = [
     Route("/api/sessions/{key}/resume", lists.api_resume),
     Route("/api/sessions/{key}/events", api.session_events),
     Route("/api/sessions/{key}/timeline", timeline_api.timeline),
-    Route("/api/search", api.search),
+    Route("/api/search", search.search_api),
     Route("/api/stats", dashboard.stats_api),
     Route("/api/permissions", permissions_pages.permissions_api),
     Route("/api/projects/{slug}/permissions", permissions_pages.project_permissions_api),
@@ -142,9 +142,11 @@ def create_app(settings: Settings) -> Starlette:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         broker.bind(asyncio.get_running_loop())
         indexer.start()
+        search.learn_when_indexed(state)
         try:
             yield
         finally:
+            state.stopping.set()
             broker.close()
             stats_worker.close()
             permissions_worker.close()

@@ -1,4 +1,5 @@
-"""HTML pages: one session, search; and live session fragments (lists: :mod:`.lists`).
+"""HTML pages: one session; and live session fragments (lists: :mod:`.lists`, search:
+:mod:`.search`).
 
 Each page is drawn by one template from a small documented context; no HTML is built here.
 """
@@ -7,17 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
 import msgspec
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from ..index import DOCUMENT_KINDS, ProjectSummary, SearchError, SearchHit, SessionSummary
+from ..index import ProjectSummary, SessionSummary
 from .api import JSONResponse
 from .session_view import changed_items, page_state, parse_state, summary_figures, top_level
-from .state import AppState, SearchRequest, app_state, search_request
+from .state import AppState, app_state
 
 
 def page(state: AppState, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
@@ -123,45 +123,3 @@ def session_updates(request: Request) -> Response:
             "html": html,
         }
     )
-
-
-@dataclass(frozen=True, slots=True)
-class SearchContext:
-    """``search.html``: the form's values, the choices it offers, and the hits."""
-
-    request: SearchRequest
-    hits: list[SearchHit]
-    projects: list[ProjectSummary]
-    kinds: tuple[str, ...]
-    error: str
-    more: str
-
-
-def search(request: Request) -> Response:
-    """``/search``: the form and the hits (see :class:`SearchContext`)."""
-    state = app_state(request)
-    wanted = search_request(request)
-    hits: list[SearchHit] = []
-    error = wanted.problem
-    try:
-        if not error:
-            hits = state.index.search(
-                wanted.query, wanted.filters, limit=wanted.limit + 1, offset=wanted.offset
-            )
-    except SearchError as problem:
-        error = str(problem)
-    more = ""
-    if len(hits) > wanted.limit:
-        hits = hits[: wanted.limit]
-        params = [(k, v) for k, v in request.query_params.multi_items() if k != "offset"]
-        params.append(("offset", str(wanted.offset + wanted.limit)))
-        more = "/search?" + urlencode(params)
-    context = SearchContext(
-        request=wanted,
-        hits=hits,
-        projects=state.index.projects(),
-        kinds=DOCUMENT_KINDS,
-        error=error,
-        more=more,
-    )
-    return page(state, "search.html", 400 if wanted.problem else 200, search=context)
