@@ -447,7 +447,14 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection.execute("DROP TABLE documents_text")
     connection.execute("DROP TABLE documents")
     connection.execute("DROP TABLE counted")
-    for column in ("prompts", "responses", "cache_write_1h_tokens"):
+    connection.execute("DROP TABLE session_tips")
+    connection.execute("DROP TABLE session_summaries")
+    connection.execute("DROP TABLE claim_costs")
+    connection.execute("DROP INDEX sessions_by_activity")
+    for column in (
+        *("prompts", "responses", "cache_write_1h_tokens", "cost", "unpriced"),
+        *("own_title", "own_title_source", "version", "version_key"),
+    ):
         connection.execute(f"ALTER TABLE sessions DROP COLUMN {column}")
     connection.execute("DROP TABLE version_chunks")
     connection.execute("DROP TABLE file_versions")

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from cclens.analytics.figures import figures_by_session, tally
-from cclens.index import Index
+from cclens.index import Index, SessionFilters
 from cclens.parse import discover, load
 
 from .test_usage import (
@@ -78,7 +78,7 @@ def _figures(index: Index) -> dict[str, tuple[int, ...]]:
             summary.cache_write_tokens,
             summary.cache_write_1h_tokens,
         )
-        for summary in index.sessions(PROJECT)
+        for summary in index.sessions(SessionFilters(project=PROJECT))
     }
 
 

@@ -165,7 +165,7 @@ def test_a_response_holding_the_same_text_twice(tmp_path: Path) -> None:
     files = _write(tmp_path, records)
     found = viewed(files)
     assert found == assembled(files)
-    kinds = [row[1] for row in found[1][str(files[0][0])][1]]
+    kinds = [row[2] for row in found[1][str(files[0][0])][1]]
     assert kinds == ["prompt", "assistant", "assistant", "assistant", "thinking", "assistant"]
 
 

@@ -321,14 +321,15 @@ def _data_figures(values: Mapping[str, str]) -> dict[str, int]:
 
 
 def test_the_pages(client: httpx.Client, truth: Seen) -> None:
-    home = client.get("/").text
+    # The project list (the home page leads with the sessions).
+    home = client.get("/projects").text
     rows = _elements(home, "data-project")
     assert rows
     sums = Counter[str]()
     for row in rows:
         sums.update(_data_figures(row))
         sums["sessions"] += int(row["data-sessions"])
-    (listing,) = _elements(home, "table.listing projects")
+    (listing,) = _elements(home, "table.listing projects-table")
     assert int(listing["data-sessions"]) == sums["sessions"]
     assert_same(
         Seen(
@@ -338,7 +339,7 @@ def test_the_pages(client: httpx.Client, truth: Seen) -> None:
             tokens={kind: sums[kind] for kind in KINDS},
         ),
         truth,
-        "/ (data attributes)",
+        "/projects (data attributes)",
     )
 
     dashboard = client.get("/stats").text

@@ -22,7 +22,9 @@ from .. import __version__
 COMMANDS: dict[str, str] = {
     "serve": "serve",
     "index": "index",
+    "sessions": "sessions",
     "search": "search",
+    "resume": "resume",
     "show": "show",
     "export": "export",
     "restore": "restore",

@@ -4,8 +4,11 @@ The only package with SQL. :class:`Index` is the way in::
 
     with Index(default_db_path()) as index:
         index.update(claude_dirs())
-        for hit in index.search('"exit code" bash*'):
-            print(hit.session_key, hit.anchor, hit.snippet)
+        found = index.search_results('"exit code" bash*')
+        for group in found.groups:
+            print(group.session_key, group.count, [hit.url for hit in group.shown])
+        for session in index.sessions(SessionFilters(model="opus"), sort="cost", limit=10):
+            print(session.key, session.title, session.cost)
 """
 
 from .connection import IndexReadOnly, IndexUnusable, move_aside
@@ -20,26 +23,74 @@ from .location import (
     refuse_inside,
 )
 from .queries import ProjectSummary, SessionSummary, Totals
+from .query import (
+    MAX_PHRASE_WORDS,
+    MAX_TERMS,
+    ParsedQuery,
+    QueryError,
+    SearchError,
+    parse_query,
+    quote_query,
+)
 from .schema import LATEST as SCHEMA_VERSION
-from .search import SearchError, SearchFilters, SearchHit, quote_query
+from .search import (
+    DEFAULT_SECONDS,
+    MAX_SHOWN,
+    ORIGINS,
+    Budget,
+    Origin,
+    ProjectChoice,
+    QueryTooBroad,
+    SearchCancelled,
+    SearchFilters,
+)
+from .search_result import FACETS, FacetValue, SearchHit, SearchResult, SessionGroup
+from .session_list import (
+    PROJECT_SORTS,
+    SESSION_SORTS,
+    ListError,
+    SessionFilters,
+    SessionPage,
+)
 from .versions import SessionVersion
 
 __all__ = [
+    "DEFAULT_SECONDS",
     "DOCUMENT_KINDS",
     "ENVIRONMENT_VARIABLE",
     "EXTRACT_VERSION",
+    "FACETS",
     "MATCH_END",
     "MATCH_START",
+    "MAX_PHRASE_WORDS",
+    "MAX_SHOWN",
+    "MAX_TERMS",
+    "ORIGINS",
+    "PROJECT_SORTS",
     "SCHEMA_VERSION",
+    "SESSION_SORTS",
+    "Budget",
     "DocumentKind",
+    "FacetValue",
     "Index",
     "IndexReadOnly",
     "IndexUnusable",
+    "ListError",
+    "Origin",
+    "ParsedQuery",
     "Progress",
+    "ProjectChoice",
     "ProjectSummary",
+    "QueryError",
+    "QueryTooBroad",
+    "SearchCancelled",
     "SearchError",
     "SearchFilters",
     "SearchHit",
+    "SearchResult",
+    "SessionFilters",
+    "SessionGroup",
+    "SessionPage",
     "SessionSummary",
     "SessionVersion",
     "Totals",
@@ -47,6 +98,7 @@ __all__ = [
     "WriteRefused",
     "default_db_path",
     "move_aside",
+    "parse_query",
     "protected_dirs",
     "quote_query",
     "refuse_inside",

@@ -13,6 +13,7 @@ keeps its digest's figures.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,13 +26,19 @@ _COLUMNS = (
     "session, kind, key, request, status, input, output, cache_write_5m, cache_write_1h, cache_read"
 )
 _QUALIFIED = ", ".join(f"counted.{name.strip()}" for name in _COLUMNS.split(","))
+#: A response's cost (see :mod:`cclens.index.costs`), beside its claim.
+_COST = (
+    "(SELECT cc.cost FROM claim_costs cc WHERE cc.session = counted.session "
+    "AND cc.key = counted.key)"
+)
 #: The fallback identities of a response without a ``message.id`` (see
 #: :func:`cclens.analytics.identity.response_fallback`).
 _FALLBACKS = ("request:", "uuid:", "line:")
 _CHUNK = 500
 
-#: ``(session row, *claim)``.
-Row = tuple[int, int, str, str | None, str | None, int, int, int, int, int]
+#: ``(session row, *claim, cost)`` (the cost of a response's usage in this copy, ``None`` for
+#: anything else or a response with no price).
+Row = tuple[int, int, str, str | None, str | None, int, int, int, int, int, float | None]
 
 
 @dataclass(slots=True)
@@ -43,8 +50,12 @@ class Owned:
     tool_calls: int = 0
     errors: int = 0
     tokens: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
+    costs: list[float] = field(default_factory=list)
+    unpriced: int = 0
 
-    def add(self, kind: int, status: str | None, tokens: Sequence[int]) -> None:
+    def add(
+        self, kind: int, status: str | None, tokens: Sequence[int], cost: float | None = None
+    ) -> None:
         if kind == CLAIM_PROMPT:
             self.prompts += 1
         elif kind == CLAIM_CALL:
@@ -54,10 +65,16 @@ class Owned:
             self.responses += 1
             for position, count in enumerate(tokens):
                 self.tokens[position] += count
+            if cost is None:
+                self.unpriced += 1
+            else:
+                self.costs.append(cost)
 
-    def columns(self) -> tuple[int, ...]:
+    def columns(self) -> tuple[int | float | None, ...]:
         """``prompts, responses, tool_calls, errors, input_tokens, output_tokens,
-        cache_read_tokens, cache_write_tokens, cache_write_1h_tokens``."""
+        cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, cost, unpriced`` (the
+        cost of the responses it counts, summed as :class:`cclens.index.costs.CostTally`
+        does)."""
         i, o, five, hour, read = self.tokens
         return (
             self.prompts,
@@ -69,17 +86,20 @@ class Owned:
             read,
             five + hour,
             hour,
+            math.fsum(self.costs) if self.costs else None,
+            self.unpriced,
         )
 
 
 _SET_OWNED = (
     "UPDATE sessions SET prompts = ?, responses = ?, tool_calls = ?, errors = ?, "
     "input_tokens = ?, output_tokens = ?, cache_read_tokens = ?, cache_write_tokens = ?, "
-    "cache_write_1h_tokens = ?, revision = revision + 1 WHERE id = ?"
+    "cache_write_1h_tokens = ?, cost = ?, unpriced = ?, revision = revision + 1 WHERE id = ?"
 )
 _OWNED_NOW = (
     "SELECT prompts, responses, tool_calls, errors, input_tokens, output_tokens, "
-    "cache_read_tokens, cache_write_tokens, cache_write_1h_tokens FROM sessions WHERE id = ?"
+    "cache_read_tokens, cache_write_tokens, cache_write_1h_tokens, cost, unpriced "
+    "FROM sessions WHERE id = ?"
 )
 
 
@@ -146,21 +166,21 @@ def _message_id(key: str) -> str | None:
 
 def _resolve(
     group: list[Row], order: dict[int, ReadingKey]
-) -> dict[int, tuple[str | None, list[int]]]:
-    """For each row of a group sharing one key (by position): the status or tokens it counts
-    with, for the rows that count (the others are copies)."""
+) -> dict[int, tuple[str | None, list[int], float | None]]:
+    """For each row of a group sharing one key (by position): the status, or the tokens and
+    their cost, it counts with, for the rows that count (the others are copies)."""
     ranked = sorted(range(len(group)), key=lambda i: (order[group[i][0]], i))
-    counts: dict[int, tuple[str | None, list[int]]] = {}
+    counts: dict[int, tuple[str | None, list[int], float | None]] = {}
     kind = group[0][1]
     if kind != 1:  # a prompt or a call: the first copy counts, with the first status found
         first = ranked[0]
         status = group[first][4]
         if kind == CLAIM_CALL and status == "pending":
             status = next((group[i][4] for i in ranked if group[i][4] != "pending"), status)
-        counts[first] = (status, [])
+        counts[first] = (status, [], None)
         return counts
     matcher: ResponseMatcher[int] = ResponseMatcher()
-    best: dict[int, tuple[tuple[int, int], list[int]]] = {}
+    best: dict[int, tuple[tuple[int, int], list[int], float | None]] = {}
     for position in ranked:
         row = group[position]
         key, request = row[2], row[3]
@@ -170,14 +190,14 @@ def _resolve(
         match = matcher.find(message_id, request, key)
         if match is None:
             matcher.add(message_id, request, key, position)
-            best[position] = (size, tokens)
+            best[position] = (size, tokens, row[10])
             continue
         if match.request_id is None and request is not None:
             match.request_id = request
         if size >= best[match.value][0]:
-            best[match.value] = (size, tokens)
-    for position, (_, tokens) in best.items():
-        counts[position] = (None, tokens)
+            best[match.value] = (size, tokens, row[10])
+    for position, (_, tokens, cost) in best.items():
+        counts[position] = (None, tokens, cost)
     return counts
 
 
@@ -188,7 +208,7 @@ def _owned(connection: sqlite3.Connection, session: int, order: dict[int, Readin
         (session, *row)
         for row in connection.execute(
             "SELECT kind, key, request, status, input, output, cache_write_5m, cache_write_1h, "
-            "cache_read FROM counted WHERE session = ?",
+            f"cache_read, {_COST} FROM counted WHERE session = ?",
             (session,),
         )
     ]
@@ -205,12 +225,13 @@ def _owned(connection: sqlite3.Connection, session: int, order: dict[int, Readin
     }
     for row in rows:
         if row[2] not in shared:
-            owned.add(row[1], row[4], row[5:10])
+            owned.add(row[1], row[4], row[5:10], row[10])
     for key in shared:
         group: list[Row] = [
             tuple(row)
             for row in connection.execute(
-                f"SELECT {_QUALIFIED} FROM counted JOIN sessions s ON s.id = counted.session "
+                f"SELECT {_QUALIFIED}, {_COST} FROM counted "
+                "JOIN sessions s ON s.id = counted.session "
                 "WHERE counted.key = ? AND s.project = ?",
                 (key, project_row),
             )
@@ -220,9 +241,9 @@ def _owned(connection: sqlite3.Connection, session: int, order: dict[int, Readin
             order.update(_reading_keys(connection, missing))
         for kind in {row[1] for row in group}:
             members = [row for row in group if row[1] == kind]
-            for position, (status, tokens) in _resolve(members, order).items():
+            for position, (status, tokens, cost) in _resolve(members, order).items():
                 if members[position][0] == session:
-                    owned.add(kind, status, tokens)
+                    owned.add(kind, status, tokens, cost)
     return owned
 
 

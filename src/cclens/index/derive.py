@@ -27,12 +27,13 @@ from ..analytics.usage import SYNTHETIC_MODEL, Occurrence, Owner, ResponseCollec
 from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
 from ..model.records import AssistantRecord, ProgressRecord
-from ..parse.assemble import choose_title, clean_prompt, text_kind
+from ..parse.assemble import text_kind
 from ..parse.read import malformed as count_malformed
 from ..parse.session import ToolStatus, parse_time, tool_status
+from ..parse.titles import PromptPicker, choose_title, tips
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
+from .costs import CostTally
 from .extract import (
-    PIECE,
     Claim,
     DocumentRow,
     DocumentUpdate,
@@ -40,9 +41,10 @@ from .extract import (
     call_claim,
     clean_text,
     input_text,
-    pieces,
     prompt_claim,
     response_claim,
+    text_pieces,
+    tool_target,
 )
 from .view import (
     CHAIN_KINDS,
@@ -58,7 +60,6 @@ from .view import (
 )
 
 _PROMPT_KINDS = frozenset({"prompt", "command", "command_output"})
-_SPLIT_ABOVE = PIECE * 3 // 2
 
 Entry = tuple[int, ViewRecord, int, int]
 
@@ -376,42 +377,56 @@ def _epoch(text: str | None) -> float | None:
 
 
 def _rows(
-    kind: str, text: str, anchor: str, tool: str | None, error: bool, moment: float | None
+    kind: str,
+    text: str,
+    anchor: str,
+    target: str,
+    tool: str | None,
+    error: bool,
+    subagent: bool,
+    moment: float | None,
 ) -> Iterator[DocumentRow]:
-    text = clean_text(text)
-    if len(text) <= _SPLIT_ABOVE:
-        yield (anchor, kind, tool, error, moment, text)
-        return
-    for part in pieces(text):
-        yield (anchor, kind, tool, error, moment, part)
+    for piece, part in enumerate(text_pieces(clean_text(text))):
+        yield (anchor, target, kind, tool, error, subagent, moment, piece, part)
 
 
-def _item_rows(item: _Item) -> Iterator[DocumentRow]:
+def _item_rows(item: _Item, subagent: bool) -> Iterator[DocumentRow]:
     if item.role == OTHER:
         return
     record = item.record
     anchor = item.anchor
     moment = _epoch(record.timestamp)
+    subagent = subagent or bool(record.is_sidechain)
     if item.role == USER:
         if item.kind in _PROMPT_KINDS:
             text = _user_text(record)
             if text.strip():
-                yield from _rows("prompt", text, anchor, None, False, moment)
+                yield from _rows("prompt", text, anchor, anchor, None, False, subagent, moment)
         return
     failed = any(entry[1].is_api_error_message for entry in item.entries)
     for kind, text, _, _ in item.blocks:
         if text.strip():
             yield from _rows(
-                "assistant" if kind == "text" else "thinking", text, anchor, None, failed, moment
+                "assistant" if kind == "text" else "thinking",
+                text,
+                anchor,
+                anchor,
+                None,
+                failed,
+                subagent,
+                moment,
             )
     for call in item.calls:
         error = call.is_error
+        target = tool_target(call.id)
         text = input_text(call.input)
         if text.strip():
-            yield from _rows("tool_input", text, anchor, call.name, error, moment)
+            yield from _rows("tool_input", text, anchor, target, call.name, error, subagent, moment)
         result = call.result.text if call.result is not None else ""
         if result.strip():
-            yield from _rows("tool_output", result, anchor, call.name, error, moment)
+            yield from _rows(
+                "tool_output", result, anchor, target, call.name, error, subagent, moment
+            )
 
 
 def _changed(item: _Item, since: int) -> bool:
@@ -420,7 +435,7 @@ def _changed(item: _Item, since: int) -> bool:
     return any(call.result is not None and call.result_line > since for call in item.calls)
 
 
-def _documents(path: str, built: _Built, limit: int | None) -> DocumentUpdate:
+def _documents(path: str, built: _Built, limit: int | None, subagent: bool) -> DocumentUpdate:
     update = DocumentUpdate(path, None if limit is None else set())
     seen: set[str] = set()
     rows = update.rows
@@ -434,7 +449,7 @@ def _documents(path: str, built: _Built, limit: int | None) -> DocumentUpdate:
                 continue
             assert update.replaced is not None
             update.replaced.add(anchor)
-        rows.extend(_item_rows(item))
+        rows.extend(_item_rows(item, subagent))
     return update
 
 
@@ -487,8 +502,8 @@ def _occurrences(view: ViewFile) -> Iterator[Occurrence]:
                     + (usage.cache_creation_input_tokens or 0)
                     + (usage.cache_read_input_tokens or 0),
                 ),
-                speed=None,
-                inference_geo=None,
+                speed=usage.speed,
+                inference_geo=usage.inference_geo,
                 path=path,
                 line=line,
                 agent_id=None,
@@ -516,17 +531,23 @@ def _prompt_claims(view: ViewFile, built: _Built, inline: bool) -> Iterator[Clai
         yield prompt_claim(prompt_key(record.uuid, view.path, item.entries[0][0]))
 
 
-def _claims(views: Sequence[ViewFile], builts: Sequence[_Built], inline: bool) -> list[Claim]:
-    """What the session counts (as :func:`cclens.index.extract.digest` lists it)."""
+def _claims(
+    views: Sequence[ViewFile], builts: Sequence[_Built], inline: bool, costs: CostTally
+) -> list[Claim]:
+    """What the session counts (as :func:`cclens.index.extract.digest` lists it); its
+    responses are priced into ``costs``."""
     claims = list(_prompt_claims(views[0], builts[0], inline))
     collector = ResponseCollector()
     for view in views:
         for found in _occurrences(view):
             collector.add(found, _NO_OWNER)
+    responses = collector.responses()
     claims += [
         response_claim(response.identity, response.request_id, response.tokens)
-        for response in collector.responses()
+        for response in responses
     ]
+    for response in responses:
+        costs.add_response(response)
     merger: CallMerger[None, _Call] = CallMerger(lambda call: call.status)
     keys: list[str] = []
     for view, built in zip(views, builts, strict=True):
@@ -546,16 +567,19 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
     entries = view.read.entries
     custom: list[object] = []
     ai: list[object] = []
-    summaries: list[tuple[object, str | None]] = []
+    summaries: list[tuple[object, str | None, int]] = []
     uuids: set[str] = set()
+    messages: list[tuple[str | None, str | None]] = []
     branches: dict[str, None] = {}
     versions: dict[str, None] = {}
     times = []
-    for _, record, _, _ in entries:
+    for line, record, _, _ in entries:
         kind = record.type
         if kind in CHAIN_KINDS:
             if record.uuid:
                 uuids.add(record.uuid)
+            if kind in ("user", "assistant"):
+                messages.append((record.uuid or None, record.parent_uuid or None))
             if found.cwd is None and record.cwd:
                 found.cwd = record.cwd
             if record.git_branch:
@@ -567,7 +591,7 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
         elif kind == "ai-title":
             ai.append(record.ai_title)
         elif kind == "summary":
-            summaries.append((record.summary, record.leaf_uuid))
+            summaries.append((record.summary, record.leaf_uuid, line))
         if kind in RECORD_TYPES:
             moment = parse_time(record.timestamp)
             if moment is not None:
@@ -578,7 +602,7 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
         found.started = min(times).timestamp()
         found.ended = max(times).timestamp()
     main = _main_flags(built)
-    first_prompt = ""
+    picker = PromptPicker()
     for item, on_main in zip(built.items, main, strict=True):
         if not on_main:
             continue
@@ -586,11 +610,17 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
             found.messages += 1
         elif item.role == USER and item.kind in ("prompt", "command"):
             found.messages += 1
-            if not first_prompt:
-                first_prompt = clean_prompt(_user_text(item.record))
-    kept = [text for text, leaf in summaries if not leaf or leaf in uuids]
-    found.title, found.title_source = choose_title(custom, ai, kept, first_prompt)
-    found.first_prompt = first_prompt[:2000]
+            if not picker.done:
+                picker.add(item.kind, _user_text(item.record))
+    kept = [text for text, leaf, _ in summaries if not leaf or leaf in uuids]
+    found.title, found.title_source = choose_title(custom, ai, kept, picker.title_text)
+    found.first_prompt = picker.preview
+    found.tips = tips(messages)
+    found.summaries = [
+        (leaf, text, line)
+        for text, leaf, line in summaries
+        if isinstance(text, str) and text.strip() and leaf
+    ]
 
 
 def derive(
@@ -623,11 +653,13 @@ def derive(
         malformed += count_malformed(view.read.diagnostics)
         _models(built, models)
         path = str(view.path)
-        updates[path] = _documents(path, built, since.get(path))
+        updates[path] = _documents(path, built, since.get(path), view.role != "session")
     found.models = list(models)
     found.malformed = malformed
     if files and files[0].role == "session":
-        found.count(_claims(files, builts, inline))
+        costs = CostTally()
+        found.count(_claims(files, builts, inline, costs))
+        found.cost, found.unpriced, found.claim_costs = costs.cost, costs.unpriced, costs.by_key
     return found, updates
 
 

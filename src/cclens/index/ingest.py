@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parse.read import Diagnostic
+from .costs import prices_changed, prices_recorded
 from .counted import settle
 from .locking import end_with_parent, update_lock
 from .plan import Plan, SessionTask, make_plan, scan_sizes
@@ -214,6 +215,10 @@ def _update(
     paths = None if changed is None else {str(Path(p).absolute()) for p in changed}
     pool: ProcessPoolExecutor | None = None
     restore_bulk_indexes(connection)  # a first index that was cut short left them out
+    if not prices_recorded(connection):
+        with _transaction(connection):
+            if prices_changed(connection):  # stored costs came from another price table
+                connection.execute("UPDATE sessions SET doc_version = 0")
     first = _is_empty(connection)
     try:
         scan = None
@@ -364,6 +369,8 @@ def _write(
         if not (bulk and first):
             settle(connection, writer.touched, writer.shared_before)
         connection.execute("COMMIT")
+        touched = set(report.added) | set(report.updated)
+        report.updated.extend(key for key in dict.fromkeys(writer.retitled) if key not in touched)
     except BaseException:
         _rollback(connection)
         raise

@@ -228,6 +228,88 @@ def _counted(connection: sqlite3.Connection) -> None:
     )
 
 
+def _search_targets(connection: sqlite3.Connection) -> None:
+    """Search documents that name their finest element and their text.
+
+    ``target`` is the element id a hit opens (the item's anchor, or ``tool-<id>`` for a tool
+    call's input and output), ``part`` the id of the first document of the same text (a long
+    text is cut into overlapping pieces, which count as one hit), ``subagent`` whether the text
+    is a subagent's. The documents are made again from the stored lines on the next update
+    (``doc_version = 0``), archived sessions included, so the old tables are dropped.
+    """
+    connection.execute("DROP TABLE documents_text")
+    _run(
+        connection,
+        """
+        DROP TABLE documents;
+        CREATE TABLE documents (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            file INTEGER NOT NULL REFERENCES files(id),
+            project INTEGER NOT NULL REFERENCES projects(id),
+            anchor TEXT NOT NULL,
+            target TEXT NOT NULL,
+            part INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            tool TEXT,
+            error INTEGER NOT NULL DEFAULT 0,
+            subagent INTEGER NOT NULL DEFAULT 0,
+            time REAL
+        );
+        CREATE INDEX documents_by_file ON documents(file, anchor);
+        CREATE VIRTUAL TABLE documents_text USING fts5(
+            text, tokenize = 'unicode61 remove_diacritics 2'
+        );
+        UPDATE sessions SET doc_version = 0;
+        """,
+    )
+    _search_segments(connection)
+
+
+def _session_list(connection: sqlite3.Connection) -> None:
+    """The sessions view: cost, the highest Claude Code version, and what titles
+    need (the title from the session's own file, where its conversations end, the summary
+    records of its file; see :mod:`cclens.index.titles`). ``claim_costs`` keeps each response's
+    cost by its identity (see :mod:`cclens.index.costs`).
+
+    The new columns are filled when sessions are derived again from their stored lines, which
+    the extraction version that came with this migration asks for.
+    """
+    _run(
+        connection,
+        """
+        ALTER TABLE sessions ADD COLUMN cost REAL;
+        ALTER TABLE sessions ADD COLUMN unpriced INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN own_title TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN own_title_source TEXT NOT NULL DEFAULT 'none';
+        ALTER TABLE sessions ADD COLUMN version TEXT;
+        ALTER TABLE sessions ADD COLUMN version_key TEXT;
+        UPDATE sessions SET own_title = title, own_title_source = title_source;
+        CREATE INDEX sessions_by_activity ON sessions(coalesce(ended, started));
+        CREATE TABLE session_tips (
+            uuid TEXT NOT NULL,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            PRIMARY KEY (uuid, session)
+        ) WITHOUT ROWID;
+        CREATE INDEX session_tips_by_session ON session_tips(session);
+        CREATE TABLE session_summaries (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            line INTEGER NOT NULL,
+            leaf TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            PRIMARY KEY (session, line)
+        ) WITHOUT ROWID;
+        CREATE INDEX session_summaries_by_leaf ON session_summaries(leaf);
+        CREATE TABLE claim_costs (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            key TEXT NOT NULL,
+            cost REAL,
+            PRIMARY KEY (session, key)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
@@ -258,6 +340,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "search: documents and their full-text index", _search),
     Migration(3, "search: a larger buffer of terms in memory", _search_segments),
     Migration(4, "versions: a rewritten file keeps its old bytes", _versions),
+    Migration(5, "search: documents name the element they are shown in", _search_targets),
+    Migration(6, "sessions: cost, version, titles from other files", _session_list),
     Migration(8, "figures: what each session counts, once across sessions", _counted),
 )
 LATEST = MIGRATIONS[-1].number

@@ -69,13 +69,15 @@ class ViewCacheCreation(msgspec.Struct, gc=False):
 
 
 class ViewUsage(msgspec.Struct, gc=False):
-    """The token counts of one response."""
+    """The token counts of one response, and what its price depends on."""
 
     input_tokens: Int | None = None
     output_tokens: Int | None = None
     cache_creation_input_tokens: Int | None = None
     cache_read_input_tokens: Int | None = None
     cache_creation: ViewCacheCreation | None = None
+    speed: str | None = None
+    inference_geo: str | None = None
 
 
 class ViewBlockBase(msgspec.Struct, tag_field="type", gc=False):
@@ -272,6 +274,8 @@ def from_record(record: AnyRecord) -> ViewRecord:
                 )
                 if isinstance(split := usage.cache_creation, CacheCreation)
                 else None,
+                _opt(usage.speed),
+                _opt(usage.inference_geo),
             )
             if isinstance(usage, Usage)
             else None,

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .assemble import assemble_entries, attach_subagent, attach_subagents, load_subagent
+from .assemble import (
+    apply_summaries,
+    assemble_entries,
+    attach_subagent,
+    attach_subagents,
+    load_subagent,
+)
 from .discover import (
     Discovery,
     SessionFile,
@@ -28,13 +34,17 @@ from .session import (
     ToolCall,
     UserItem,
 )
+from .titles import sibling_summaries
 
 
-def load_session(path: Path | str, *, subagents: bool = True) -> Session:
+def load_session(path: Path | str, *, subagents: bool = True, siblings: bool = True) -> Session:
     """Read and assemble the session in ``path``, with its subagent transcripts attached.
 
-    Malformed lines do not raise: they are listed in ``Session.diagnostics``. Raises ``OSError``
-    when the file cannot be read.
+    The title follows :mod:`cclens.parse.titles`; a summary Claude Code wrote into another
+    transcript of the same folder counts when ``siblings`` is true (the other files are only
+    scanned for summary records). Summaries in other folders are not seen: the index, which
+    holds every file, sees them all. Malformed lines do not raise: they are listed in
+    ``Session.diagnostics``. Raises ``OSError`` when the file cannot be read.
     """
     path = Path(path)
     result = read_file(path)
@@ -50,6 +60,8 @@ def load_session(path: Path | str, *, subagents: bool = True) -> Session:
     session.mtime = _mtime(path)
     if subagents:
         attach_subagents(session, subagents_for(path))
+    if siblings:
+        apply_summaries(session, sibling_summaries(path))
     return session
 
 
@@ -73,9 +85,13 @@ def load_orphan(file: SessionFile) -> Session:
     return session
 
 
-def load(file: SessionFile, *, subagents: bool = True) -> Session:
+def load(file: SessionFile, *, subagents: bool = True, siblings: bool = True) -> Session:
     """Read and assemble a discovered session file, with the subagent files found for it (an
-    orphan subagent file is read by :func:`load_orphan`)."""
+    orphan subagent file is read by :func:`load_orphan`).
+
+    ``siblings`` as in :func:`load_session` (each sibling is read once per process while it is
+    unchanged, so loading every session of a project stays linear).
+    """
     if file.orphan is not None:
         return load_orphan(file)
     result = read_file(file.path)
@@ -91,6 +107,8 @@ def load(file: SessionFile, *, subagents: bool = True) -> Session:
     session.mtime = file.mtime
     if subagents:
         attach_subagents(session, file.subagents)
+    if siblings:
+        apply_summaries(session, sibling_summaries(file.path))
     return session
 
 

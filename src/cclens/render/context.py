@@ -49,6 +49,7 @@ from ..parse.session import (
     ToolCall,
     UserItem,
 )
+from ..resume import resume_command
 from .commands import CommandOutput, CommandView, parse_command, parse_command_output
 from .events import EventView, event_view
 
@@ -116,7 +117,8 @@ class SessionHeader:
 
     ``tokens`` counts the session's own responses (main line and branches), ``subagent_tokens``
     those of every subagent below it. ``resume_command`` is what resumes the session in Claude
-    Code. ``diagnostics`` are the file's malformed lines.
+    Code, in the directory it ran in (:func:`cclens.resume.resume_command`). ``diagnostics`` are
+    the file's malformed lines.
     """
 
     title: str
@@ -171,7 +173,7 @@ def session_header(session: Session, figures: Figures | None = None) -> SessionH
         versions=session.versions,
         tokens=own_tokens,
         subagent_tokens=subagent_tokens,
-        resume_command=f"claude --resume {session.session_id}",
+        resume_command=resume_command(session.session_id, session.cwd).shell,
         path=str(session.path),
         prompts=figures.prompts,
         responses=figures.responses,
