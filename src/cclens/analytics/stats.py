@@ -15,7 +15,8 @@ from pathlib import Path
 
 import msgspec
 
-from ..parse import Discovery, Session, SessionFile, discover, load
+from ..parse import Diagnostic, Discovery, Session, SessionFile, discover, load
+from ..parse.isolate import each_isolated
 from .aggregate import (
     GroupBy,
     UnpricedModel,
@@ -143,14 +144,11 @@ def load_period(found: Discovery, period: Period, project: str | None) -> Loaded
         if project is None or project_matches(file.project, project)
     ]
     loaded = LoadedSessions([], 0, problems)
-    for file in files:
-        try:
-            session = load(file)
-        except OSError as error:
-            problems.append(f"{file.path}: cannot read: {error.strerror or error}")
-            continue
+    failed: list[Diagnostic] = []
+    for session in each_isolated(files, load, lambda file: file.path, failed):
         loaded.sessions.append(session)
         loaded.files += len({each.path for each in session.all_sessions()})
+    problems.extend(str(problem) for problem in failed)
     for session in loaded.sessions:
         for each in session.all_sessions():
             problems.extend(str(diagnostic) for diagnostic in each.diagnostics)

@@ -28,6 +28,7 @@ from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
 from ..model.records import AssistantRecord, ProgressRecord
 from ..parse.assemble import text_kind
+from ..parse.read import malformed as count_malformed
 from ..parse.session import ToolStatus, parse_time, tool_status
 from ..parse.titles import PromptPicker, choose_title, tips
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
@@ -649,7 +650,7 @@ def derive(
                 inline = runs > 0
         else:
             found.subagents += 1
-        malformed += len(view.read.diagnostics)
+        malformed += count_malformed(view.read.diagnostics)
         _models(built, models)
         path = str(view.path)
         updates[path] = _documents(path, built, since.get(path), view.role != "session")

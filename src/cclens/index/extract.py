@@ -22,6 +22,7 @@ from ..model.blocks import TextBlock, ThinkingBlock
 from ..model.records import SummaryRecord
 from ..parse import AssistantItem, Item, Session, UserItem
 from ..parse.assemble import session_tips
+from ..parse.read import malformed
 from ..parse.titles import PREVIEW_LENGTH
 from .costs import CostTally
 from .query import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER
@@ -256,7 +257,7 @@ def digest(session: Session) -> SessionDigest:
             found.messages += 1
     everything = session.all_sessions()
     found.models = _unique(model for agent in everything for model in agent.models)
-    found.malformed = sum(len(agent.diagnostics) for agent in everything)
+    found.malformed = sum(malformed(agent.diagnostics) for agent in everything)
     claims = [prompt_claim(key) for key, _ in session_prompts(session)]
     responses = collect_responses([session])
     claims += [

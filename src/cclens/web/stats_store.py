@@ -16,11 +16,16 @@ Everything runs under one lock: two requests for figures never do the same work 
 from __future__ import annotations
 
 import threading
+from functools import partial
+from pathlib import Path
 
 import msgspec
 
 from ..analytics.pricing import PriceTable, load_price_table
 from ..index import Index
+from ..parse import Diagnostic
+from ..parse.assemble import failed_session
+from ..parse.isolate import isolated
 from .dashboard_figures import DashboardFigures, Selection, figures, select
 from .filters import UsageFilters, matching_projects
 from .listing import IndexListing, Listing
@@ -45,19 +50,35 @@ class StatsStore:
         self.table = table if table is not None else load_price_table()
         self._lock = threading.Lock()
         self._facts: dict[str, SessionFacts] = {}
+        #: Sessions cclens failed on (counted as empty), by key, with why.
+        self.problems: dict[str, Diagnostic] = {}
         self._selections: Recent[SelectionKey, Selection] = Recent(_KEPT_SELECTIONS)
         self._figures: Recent[tuple[SelectionKey, UsageFilters], DashboardFigures] = Recent(
             _KEPT_FIGURES
         )
 
     def _facts_of(self, key: str, revision: int) -> SessionFacts | None:
-        found = self._facts.get(key)
-        if found is not None and found.revision == revision:
-            return found
-        session = self.index.load(key)
-        if session is None:
+        kept = self._facts.get(key)
+        if kept is not None and kept.revision == revision:
+            return kept
+        problems: list[Diagnostic] = []
+        session = isolated(partial(self.index.load, key), Path(key), problems)
+        if session is None and not problems:
             return None  # removed since the list was read
-        found = session_facts(session, key=key, revision=revision, table=self.table)
+        found: SessionFacts | None = None
+        if session is not None:
+            found = isolated(
+                partial(session_facts, session, key=key, revision=revision, table=self.table),
+                session.path,
+                problems,
+            )
+        if problems or found is None:
+            # One session cclens fails on must not fail the dashboard: it counts as empty.
+            self.problems[key] = problems[0]
+            empty = failed_session(Path(key), problems, session_id=key, project="")
+            found = session_facts(empty, key=key, revision=revision, table=self.table)
+        else:
+            self.problems.pop(key, None)
         self._facts[key] = found
         return found
 
