@@ -23,7 +23,7 @@ own notices, not API calls, and are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -66,6 +66,8 @@ class Response:
     path: Path
     line: int
     tool_calls: list[tuple[str, str]] = field(default_factory=list)
+    #: The ``uuid`` of the first record met that carries it (copies keep it).
+    uuid: str | None = None
 
     @property
     def tool_names(self) -> list[str]:
@@ -130,103 +132,137 @@ def _occurrences(entries: Iterable[Entry], path: Path, agent: str | None) -> Ite
         yield _Occurrence(record_found, message.usage, path, entry.line, agent_id)
 
 
-def _size(usage: Usage) -> tuple[int, int]:
-    return (usage.output_tokens or 0, usage.total_tokens)
+def _size(tokens: TokenCounts) -> tuple[int, int]:
+    return (tokens.output, tokens.total)
 
 
-@dataclass(slots=True)
-class _Builder:
-    """A response being put together from its occurrences."""
+def _single(found: _Occurrence, session_id: str, project: str, title: str) -> Response:
+    """One occurrence as a response of its own (what :func:`_Index.add` folds together)."""
+    record = found.record
+    message = record.message
+    assert message
+    tool_calls: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for block in message.blocks:
+        if isinstance(block, ToolUseBlock):
+            tool_id = block.id or f"{block.name}@{found.path}:{found.line}"
+            if tool_id not in seen:
+                seen.add(tool_id)
+                tool_calls.append((tool_id, block.name))
+    return Response(
+        message_id=_real_id(message.id),
+        request_id=_real_id(record.request_id),
+        model=message.model or None,
+        timestamp=parse_time(record.timestamp),
+        session_id=session_id,
+        project=project,
+        session_title=title,
+        agent_id=found.agent_id,
+        tokens=TokenCounts.of(found.usage),
+        speed=found.usage.speed or None,
+        inference_geo=found.usage.inference_geo or None,
+        path=found.path,
+        line=found.line,
+        tool_calls=tool_calls,
+        uuid=_real_id(record.uuid),
+    )
 
-    response: Response
-    usage: Usage
-    tool_ids: set[str] = field(default_factory=set)
 
-    def add(self, found: _Occurrence) -> None:
-        message = found.record.message
-        assert message
-        response = self.response
-        if _size(found.usage) >= _size(self.usage):
-            self.usage = found.usage
-            response.tokens = TokenCounts.of(found.usage)
-            response.speed = found.usage.speed or None
-            response.inference_geo = found.usage.inference_geo or None
-            response.path, response.line = found.path, found.line
-        response.model = response.model or message.model or None
-        response.request_id = response.request_id or _real_id(found.record.request_id)
-        when = parse_time(found.record.timestamp)
-        if when is not None and (response.timestamp is None or when < response.timestamp):
-            response.timestamp = when
-        for block in message.blocks:
-            if isinstance(block, ToolUseBlock):
-                tool_id = block.id or f"{block.name}@{found.path}:{found.line}"
-                if tool_id not in self.tool_ids:
-                    self.tool_ids.add(tool_id)
-                    response.tool_calls.append((tool_id, block.name))
+def response_key(response: Response) -> tuple[str, ...]:
+    """The identity a copy of ``response`` is found by in another session: its ``message.id``
+    (then matched by ``requestId`` as the module docstring says), else its ``requestId``, else
+    its ``uuid``, else the place it was read."""
+    if response.message_id is not None:
+        return ("message", response.message_id)
+    if response.request_id is not None:
+        return ("request", response.request_id)
+    if response.uuid is not None:
+        return ("uuid", response.uuid)
+    return ("line", str(response.path), str(response.line))
+
+
+def _fold(into: Response, later: Response) -> None:
+    """Fold ``later`` (another record or copy of the same response) into ``into``."""
+    if _size(later.tokens) >= _size(into.tokens):  # the last, largest usage is the final count
+        into.tokens = later.tokens
+        into.speed = later.speed
+        into.inference_geo = later.inference_geo
+        into.path, into.line = later.path, later.line
+    into.model = into.model or later.model
+    into.request_id = into.request_id or later.request_id
+    into.uuid = into.uuid or later.uuid
+    if later.timestamp is not None and (into.timestamp is None or later.timestamp < into.timestamp):
+        into.timestamp = later.timestamp
+    if later.tool_calls:
+        known = {tool_id for tool_id, _ in into.tool_calls}
+        into.tool_calls.extend(call for call in later.tool_calls if call[0] not in known)
 
 
 class _Index:
-    """Finds the response an occurrence belongs to, by the rules in the module docstring."""
+    """Folds responses met in reading order into one per API response (module docstring)."""
 
     def __init__(self) -> None:
-        self.by_message: dict[str, list[_Builder]] = {}
-        self.by_other: dict[tuple[str, ...], _Builder] = {}
-        self.builders: list[_Builder] = []
+        self.by_message: dict[str, list[Response]] = {}
+        self.by_other: dict[tuple[str, ...], Response] = {}
+        self.responses: list[Response] = []
 
-    def find(self, found: _Occurrence) -> tuple[_Builder | None, tuple[str, ...] | None]:
-        """The builder ``found`` belongs to (or ``None``) and, for id-less records, its key."""
-        message = found.record.message
-        assert message
-        message_id = _real_id(message.id)
-        request_id = _real_id(found.record.request_id)
-        if message_id is None:
-            uuid = _real_id(found.record.uuid)
-            if request_id is not None:
-                key: tuple[str, ...] = ("request", request_id)
-            elif uuid is not None:
-                key = ("uuid", uuid)
-            else:
-                key = ("line", str(found.path), str(found.line))
-            return self.by_other.get(key), key
-        candidates = self.by_message.get(message_id, [])
-        for builder in candidates:
-            if builder.response.request_id == request_id:
-                return builder, None
-        if request_id is None and candidates:
-            return candidates[0], None
-        for builder in candidates:
-            if builder.response.request_id is None:
-                return builder, None  # an earlier copy without requestId: the same response
-        return None, None
+    def find(self, response: Response) -> Response | None:
+        """The response met earlier that ``response`` is a record or copy of, if any."""
+        if response.message_id is None:
+            return self.by_other.get(response_key(response))
+        candidates = self.by_message.get(response.message_id, [])
+        for earlier in candidates:
+            if earlier.request_id == response.request_id:
+                return earlier
+        if response.request_id is None and candidates:
+            return candidates[0]
+        for earlier in candidates:
+            if earlier.request_id is None:
+                return earlier  # an earlier copy without requestId: the same response
+        return None
 
-    def add(self, found: _Occurrence, session: Session) -> None:
-        builder, key = self.find(found)
-        if builder is None:
-            message = found.record.message
-            assert message
-            response = Response(
-                message_id=_real_id(message.id),
-                request_id=_real_id(found.record.request_id),
-                model=message.model or None,
-                timestamp=None,
-                session_id=session.session_id,
-                project=session.project,
-                session_title=session.title,
-                agent_id=found.agent_id,
-                tokens=TokenCounts.of(found.usage),
-                speed=None,
-                inference_geo=None,
-                path=found.path,
-                line=found.line,
-            )
-            builder = _Builder(response, found.usage)
-            self.builders.append(builder)
-            if key is not None:
-                self.by_other[key] = builder
-            else:
-                assert response.message_id is not None
-                self.by_message.setdefault(response.message_id, []).append(builder)
-        builder.add(found)
+    def add(self, response: Response) -> None:
+        earlier = self.find(response)
+        if earlier is not None:
+            _fold(earlier, response)
+            return
+        response = replace(response, tool_calls=list(response.tool_calls))
+        self.responses.append(response)
+        if response.message_id is not None:
+            self.by_message.setdefault(response.message_id, []).append(response)
+        else:
+            self.by_other[response_key(response)] = response
+
+
+#: One file of a session tree: its path, its records and the agent id of a subagent's file.
+SessionFileEntries = tuple[Path, Iterable[Entry], str | None]
+
+
+def session_responses(
+    files: Iterable[SessionFileEntries], *, session_id: str, project: str, title: str = ""
+) -> list[Response]:
+    """The API responses recorded in one session tree's ``files`` (the session's transcript,
+    then its subagents'), each once, attributed to the session ``session_id`` of ``project``.
+
+    Only assistant records and ``agent_progress`` records are read, so a caller may pass just
+    those. :func:`merge_responses` then counts a response recorded by several sessions once.
+    """
+    index = _Index()
+    for path, entries, agent in files:
+        for found in _occurrences(entries, path, agent):
+            index.add(_single(found, session_id, project, title))
+    return index.responses
+
+
+def merge_responses(per_session: Iterable[Iterable[Response]]) -> list[Response]:
+    """The responses of several sessions (each from :func:`session_responses`, in reading
+    order: oldest session first), with a response recorded by several sessions counted once:
+    for the session that recorded it first, with its last, largest usage."""
+    index = _Index()
+    for responses in per_session:
+        for response in responses:
+            index.add(response)
+    return index.responses
 
 
 def _files(session: Session) -> Iterator[tuple[Path, list[Entry], str | None]]:
@@ -250,12 +286,23 @@ def collect_responses(sessions: Iterable[Session]) -> list[Response]:
         sessions,
         key=lambda s: (s.started is None, s.started or datetime.min, str(s.path)),
     )
-    index = _Index()
-    for session in ordered:
-        for path, entries, agent in _files(session):
-            for found in _occurrences(entries, path, agent):
-                index.add(found, session)
-    return [builder.response for builder in index.builders]
+    return merge_responses(
+        session_responses(
+            _files(session),
+            session_id=session.session_id,
+            project=session.project,
+            title=session.title,
+        )
+        for session in ordered
+    )
 
 
-__all__ = ["SYNTHETIC_MODEL", "Response", "collect_responses"]
+__all__ = [
+    "SYNTHETIC_MODEL",
+    "Response",
+    "SessionFileEntries",
+    "collect_responses",
+    "merge_responses",
+    "response_key",
+    "session_responses",
+]
