@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 import msgspec
 
 from ..model.tools import mcp_parts, tool_spec
-from ..parse.session import Session, ToolCall
+from ..parse.session import Session, ToolCall, ToolStatus
 
 
 class ToolUsage(msgspec.Struct, kw_only=True):
@@ -66,7 +68,39 @@ def unique_calls(sessions: Iterable[Session]) -> list[ToolCall]:
     return calls
 
 
-def calls_usage(calls: Iterable[ToolCall]) -> dict[str, ToolUsage]:
+@dataclass(frozen=True, slots=True)
+class CallFact:
+    """One tool call, reduced to what the tool figures need.
+
+    ``key`` identifies the call across sessions: its ``tool_use`` id, or its file, line and
+    name when it has none. ``seconds`` runs from the call to its result.
+    """
+
+    key: str
+    name: str
+    status: ToolStatus
+    started: datetime | None
+    seconds: float | None
+
+
+def call_key(block_id: str | None, path: object, line: int, name: str) -> str:
+    """The key of a call across sessions (see :class:`CallFact`)."""
+    return block_id or f"{path}:{line}:{name}"
+
+
+def call_fact(call: ToolCall, path: object = "") -> CallFact:
+    """The facts of one assembled call, read in the file at ``path``."""
+    duration = call.duration
+    return CallFact(
+        key=call_key(call.block.id, path, call.entry.line, call.name),
+        name=call.name,
+        status=call.status,
+        started=call.started,
+        seconds=duration.total_seconds() if duration is not None else None,
+    )
+
+
+def facts_usage(calls: Iterable[CallFact]) -> dict[str, ToolUsage]:
     """Per tool name: calls, paired results, failures and durations of ``calls``."""
     usage: dict[str, ToolUsage] = {}
     durations: dict[str, list[float]] = {}
@@ -93,16 +127,20 @@ def calls_usage(calls: Iterable[ToolCall]) -> dict[str, ToolUsage]:
             row.rejected += 1
         elif status == "interrupted":
             row.interrupted += 1
-        duration = call.duration
         # A result stamped before its call is clock skew, not a duration.
-        if duration is not None and duration.total_seconds() >= 0:
-            durations[call.name].append(duration.total_seconds())
+        if call.seconds is not None and call.seconds >= 0:
+            durations[call.name].append(call.seconds)
     for name, row in usage.items():
         timed = durations[name]
         row.timed = len(timed)
         row.median_seconds = percentile(timed, 0.5)
         row.p95_seconds = percentile(timed, 0.95)
     return usage
+
+
+def calls_usage(calls: Iterable[ToolCall]) -> dict[str, ToolUsage]:
+    """Per tool name: calls, paired results, failures and durations of ``calls``."""
+    return facts_usage(call_fact(call) for call in calls)
 
 
 def tool_usage(

@@ -19,11 +19,12 @@ from typing import Any
 
 import msgspec
 
+from ..analytics.inventory import CallFact, call_key
 from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
 from ..model.records import AssistantRecord
 from ..parse.assemble import choose_title, clean_prompt, text_kind
-from ..parse.session import parse_time, tool_status
+from ..parse.session import ToolStatus, parse_time, tool_status
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
 from .extract import (
     PIECE,
@@ -69,38 +70,78 @@ class ViewFile:
 
 
 class _Call:
-    __slots__ = ("_error", "id", "input", "name", "raw", "rejected", "result", "result_line")
+    __slots__ = (
+        "_status",
+        "block_id",
+        "id",
+        "input",
+        "line",
+        "name",
+        "raw",
+        "rejected",
+        "result",
+        "result_line",
+        "result_time",
+        "time",
+    )
 
-    def __init__(self, call_id: str, name: str, value: Any) -> None:
+    def __init__(
+        self, call_id: str, block_id: str | None, name: str, value: Any, line: int, time: str | None
+    ) -> None:
         self.id = call_id
+        self.block_id = block_id
         self.name = name
         self.input = value
+        self.line = line
+        self.time = time
         self.result: ViewToolResult | None = None
         self.result_line = 0
+        self.result_time: str | None = None
         self.raw: ViewToolUseResult = msgspec.UNSET
         self.rejected = False
-        self._error: bool | None = None
+        self._status: ToolStatus | None = None
+
+    @property
+    def status(self) -> ToolStatus:
+        """As :attr:`cclens.parse.ToolCall.status`."""
+        if self._status is None:
+            self._status = self._find_status()
+        return self._status
 
     @property
     def is_error(self) -> bool:
         """Failed, rejected or interrupted (as :attr:`cclens.parse.ToolCall.is_error`)."""
-        if self._error is None:
-            self._error = self._failed()
-        return self._error
+        return self.status not in ("ok", "pending")
 
-    def _failed(self) -> bool:
+    def _find_status(self) -> ToolStatus:
         result = self.result
         if result is None:
-            return False
+            return "pending"
         raw = self.raw
-        status = tool_status(
+        return tool_status(
             result.text,
             raw if isinstance(raw, str) else "",
             isinstance(raw, ViewResultObject) and raw.interrupted is True,
             self.rejected,
             result.is_error is True,
         )
-        return status != "ok"
+
+    def fact(self, path: Path) -> CallFact:
+        """What the tool figures keep of the call (as :func:`cclens.analytics.inventory.call_fact`)."""
+        started = parse_time(self.time)
+        finished = parse_time(self.result_time) if self.result is not None else None
+        seconds = (
+            (finished - started).total_seconds()
+            if started is not None and finished is not None
+            else None
+        )
+        return CallFact(
+            key=call_key(self.block_id, path, self.line, self.name),
+            name=self.name,
+            status=self.status,
+            started=started,
+            seconds=seconds,
+        )
 
 
 class _Item:
@@ -251,7 +292,9 @@ def _build(view: ViewFile) -> _Built:
                 if isinstance(block, ViewToolUse):
                     call_id = block.id or f"line-{entry[0]}-{block.name}"
                     if call_id not in calls:
-                        call = _Call(call_id, block.name, block.input)
+                        call = _Call(
+                            call_id, block.id, block.name, block.input, entry[0], entry[1].timestamp
+                        )
                         calls[call_id] = call
                         item.calls.append(call)
     for item in items:
@@ -265,6 +308,7 @@ def _build(view: ViewFile) -> _Built:
                 continue
             paired.result = block
             paired.result_line = item.entries[0][0]
+            paired.result_time = record.timestamp
             paired.rejected = record.tool_denial_kind == "user-rejected"
             if index == 0:
                 paired.raw = record.tool_use_result
@@ -508,13 +552,17 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
 
 
 def derive(
-    files: Sequence[ViewFile], since: Mapping[str, int] | None = None
+    files: Sequence[ViewFile],
+    since: Mapping[str, int] | None = None,
+    calls: list[CallFact] | None = None,
 ) -> tuple[SessionDigest, dict[str, DocumentUpdate]]:
     """The summary and the documents of a session (its transcript first, then its subagents).
 
-    ``since`` as in :func:`cclens.index.extract.documents`. Raises :class:`NeedsAssembly` when
-    only the assembled session can say.
+    ``since`` as in :func:`cclens.index.extract.documents`. ``calls``, when given, receives
+    every tool call of the session tree once (see :func:`cclens.index.extract.call_facts`).
+    Raises :class:`NeedsAssembly` when only the assembled session can say.
     """
+    seen_calls: set[str] = set()
     since = since or {}
     found = SessionDigest()
     updates: dict[str, DocumentUpdate] = {}
@@ -530,6 +578,12 @@ def derive(
             found.subagents += 1
         malformed += len(view.read.diagnostics)
         _count_usage(found, view.path, built, counted, models)
+        if calls is not None:
+            for call in built.calls.values():
+                fact = call.fact(view.path)
+                if fact.key not in seen_calls:
+                    seen_calls.add(fact.key)
+                    calls.append(fact)
         path = str(view.path)
         updates[path] = _documents(path, built, since.get(path))
     found.models = list(models)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from ..analytics.inventory import CallFact, call_fact
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import AssistantItem, Item, Session, UserItem
 
@@ -129,6 +130,20 @@ def digest(session: Session) -> SessionDigest:
             found.cache_read_tokens += usage.cache_read_input_tokens or 0
             found.cache_write_tokens += usage.cache_creation_input_tokens or 0
     return found
+
+
+def call_facts(session: Session) -> list[CallFact]:
+    """Every tool call of ``session`` and its subagents once, as the tool figures keep it
+    (sidechains kept in the session file are also subagent sessions: met twice, kept once)."""
+    seen: set[str] = set()
+    facts: list[CallFact] = []
+    for agent in session.all_sessions():
+        for call in agent.tool_calls.values():
+            fact = call_fact(call, agent.path)
+            if fact.key not in seen:
+                seen.add(fact.key)
+                facts.append(fact)
+    return facts
 
 
 def clean_text(text: str) -> str:

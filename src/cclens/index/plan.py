@@ -18,6 +18,7 @@ from typing import Any
 
 from ..parse import SessionFile, SubagentFile, discover
 from .extract import EXTRACT_VERSION
+from .responses import RESPONSES_VERSION
 
 #: How many leading bytes of each file are kept to notice that it was rewritten.
 HEAD_BYTES = 1024
@@ -116,6 +117,8 @@ class _KnownSession:
     project: str
     doc_version: int
     archived: bool
+    #: The version of its usage rows (see :mod:`.responses`).
+    usage_version: int = 0
 
 
 def _relative(path: Path, folder: Path) -> str:
@@ -176,7 +179,7 @@ _FILE_COLUMNS = (
     "f.id, f.session, f.path, f.relative, f.role, f.position, f.agent_id, f.layout, "
     "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing"
 )
-_SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived"
+_SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived, s.usage_version"
 
 
 def _known_file(row: tuple[Any, ...]) -> _Known:
@@ -224,7 +227,7 @@ def _load_known(
         ).fetchall()
     files = {row[2]: _known_file(row) for row in file_rows}
     sessions = [
-        _KnownSession(row[0], row[1], row[2], row[3], row[4], row[5] is not None)
+        _KnownSession(row[0], row[1], row[2], row[3], row[4], row[5] is not None, row[6])
         for row in session_rows
     ]
     return files, sessions
@@ -519,17 +522,26 @@ def make_plan(
         if not os.path.exists(known.path):
             plan.missing.append((known.file_id, known.session_row, known.role))
 
-    # Sessions whose documents predate the current extraction, wherever their files are: they
-    # are derived again from the stored bytes.
+    # Sessions whose documents predate the current extraction (or whose usage rows predate
+    # the current ones), wherever their files are: they are derived again from the stored bytes.
     planned = {task.session_row for task in plan.tasks}
     for session in stored.sessions:
-        if session.row in planned or session.doc_version >= EXTRACT_VERSION:
+        stale_documents = session.doc_version < EXTRACT_VERSION
+        if session.row in planned or not (
+            stale_documents or session.usage_version < RESPONSES_VERSION
+        ):
             continue
         files = [_task_from_known(known) for known in stored.files_of.get(session.row, [])]
         files.sort(key=lambda t: (t.position, t.path))
         plan.tasks.append(
             SessionTask(
-                "", session.path, session.session_id, session.project, session.row, files, True
+                "",
+                session.path,
+                session.session_id,
+                session.project,
+                session.row,
+                files,
+                stale_documents,
             )
         )
     for task in plan.tasks:

@@ -180,11 +180,89 @@ def restore_bulk_indexes(connection: sqlite3.Connection) -> None:
             connection.execute(statement)
 
 
+_RESPONSE_COLUMNS = """
+    key TEXT NOT NULL,
+    message_id TEXT,
+    request_id TEXT,
+    uuid TEXT,
+    model TEXT,
+    time REAL,
+    agent_id TEXT,
+    input INTEGER NOT NULL,
+    output INTEGER NOT NULL,
+    cache_write_5m INTEGER NOT NULL,
+    cache_write_1h INTEGER NOT NULL,
+    cache_read INTEGER NOT NULL,
+    speed TEXT,
+    inference_geo TEXT,
+    path TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    tools TEXT,
+    cost REAL,
+    price TEXT,
+    reason TEXT
+"""
+
+
+_RESPONSE_NAMES = ", ".join(
+    line.strip().split()[0] for line in _RESPONSE_COLUMNS.strip().splitlines()
+)
+
+
+def _usage(connection: sqlite3.Connection) -> None:
+    """Usage figures from the index: each session's API responses and tool calls.
+
+    ``usage_responses`` holds what :func:`cclens.analytics.usage.session_responses` finds in
+    each session tree, priced with the bundled table. A response recorded by several sessions
+    (a resumed session copies earlier records) has its rows marked ``counted = 0`` and is
+    counted once, merged, in ``usage_merged``; ``usage_counted`` is every response once.
+    ``usage_calls`` holds each session's tool calls; a call met in several sessions is counted
+    for the first. Every session is marked for its rows to be derived from the stored lines.
+    """
+    _run(
+        connection,
+        f"""
+        CREATE TABLE usage_responses (
+            id INTEGER PRIMARY KEY,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            counted INTEGER NOT NULL DEFAULT 1,
+            {_RESPONSE_COLUMNS}
+        );
+        CREATE INDEX usage_responses_by_session ON usage_responses(session);
+        CREATE INDEX usage_responses_by_key ON usage_responses(key);
+        CREATE TABLE usage_merged (
+            id INTEGER PRIMARY KEY,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            {_RESPONSE_COLUMNS}
+        );
+        CREATE INDEX usage_merged_by_key ON usage_merged(key);
+        CREATE INDEX usage_merged_by_session ON usage_merged(session);
+        CREATE VIEW usage_counted AS
+            SELECT session, {_RESPONSE_NAMES} FROM usage_responses WHERE counted
+            UNION ALL SELECT session, {_RESPONSE_NAMES} FROM usage_merged;
+        CREATE TABLE usage_calls (
+            id INTEGER PRIMARY KEY,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            counted INTEGER NOT NULL DEFAULT 1,
+            key TEXT NOT NULL,
+            name TEXT NOT NULL,
+            status TEXT NOT NULL,
+            started REAL,
+            seconds REAL
+        );
+        CREATE INDEX usage_calls_by_session ON usage_calls(session);
+        CREATE INDEX usage_calls_by_key ON usage_calls(key);
+        ALTER TABLE sessions ADD COLUMN usage_version INTEGER NOT NULL DEFAULT 0
+        """,
+    )
+
+
 #: Every migration, in order. Append only.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core: projects, sessions, files and their stored bytes", _core),
     Migration(2, "search: documents and their full-text index", _search),
     Migration(3, "search: a larger buffer of terms in memory", _search_segments),
+    Migration(7, "usage: responses and tool calls of each session", _usage),
 )
 LATEST = MIGRATIONS[-1].number
 

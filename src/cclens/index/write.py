@@ -11,7 +11,9 @@ import msgspec
 
 from .extract import EXTRACT_VERSION, DocumentRow, DocumentUpdate, SessionDigest
 from .plan import FileTask, SessionTask
+from .responses import CallRow, ResponseRow
 from .stored import compress, decompress
+from .usage_store import UsageWriter
 from .worker import FileOutcome, SessionOutcome
 
 #: A file stored in more chunks than this (a live session read a few lines at a time) has
@@ -241,6 +243,7 @@ class Writer:
         self._session_ids = _Ids(connection, "sessions")
         self._file_ids = _Ids(connection, "files")
         self._projects: dict[str, tuple[int, str | None]] = {}
+        self.usage = UsageWriter(connection)
 
     def _project(self, slug: str, cwd: str | None) -> int:
         known = self._projects.get(slug)
@@ -284,6 +287,7 @@ class Writer:
             connection.executemany(
                 "INSERT INTO documents_text(rowid, text) VALUES (?, ?)", self._texts
             )
+        self.usage.flush()
         for held in (self._sessions, self._files, self._chunks, self._documents, self._texts):
             held.clear()
         for ids in (self._document_ids, self._session_ids, self._file_ids):
@@ -315,6 +319,8 @@ class Writer:
         project: int,
         summary: SessionDigest,
         now: float,
+        responses: list[ResponseRow] | None,
+        calls: list[CallRow] | None,
     ) -> Written:
         """Hold back the rows of a session new to the index."""
         key = task.key or task.session_id
@@ -339,6 +345,7 @@ class Writer:
                     (file_id, file_outcome.chunk_start, file_outcome.chunk_size, file_outcome.chunk)
                 )
         self._queue_documents(task, documents, session_row, project, file_ids)
+        self.usage.queue(session_row, responses, calls, new=True)
         self._sessions.append(
             (
                 session_row,
@@ -369,7 +376,16 @@ class Writer:
             return None  # never read: nothing to keep yet
         project = self._project(task.project, summary.cwd)
         if task.session_row is None:
-            return self._add_new(task, files, outcome.documents, project, summary, now)
+            return self._add_new(
+                task,
+                files,
+                outcome.documents,
+                project,
+                summary,
+                now,
+                outcome.responses,
+                outcome.calls,
+            )
         session_row = task.session_row
         key = connection.execute(
             "SELECT key FROM sessions WHERE id = ?", (session_row,)
@@ -386,6 +402,7 @@ class Writer:
             file_ids[file_task.path] = written_id
             _store_chunk(connection, written_id, file_outcome)
         self._queue_documents(task, outcome.documents, session_row, project, file_ids)
+        self.usage.queue(session_row, outcome.responses, outcome.calls, new=False)
         # Reading the transcript now proves it is on disk: a session that was archived is back.
         keep_archived = not (main_task.read and not main_outcome.failed)
         connection.execute(

@@ -27,32 +27,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..analytics.aggregate import PricedResponse, price_responses
-from ..analytics.inventory import ToolUsage, percentile
+from ..analytics.inventory import CallFact, ToolUsage, call_fact, facts_usage
 from ..analytics.pricing import PriceTable
 from ..analytics.usage import Response, collect_responses
 from ..model.progress import AgentProgress
 from ..model.records import AssistantRecord, ProgressRecord
-from ..model.tools import mcp_parts, tool_spec
 from ..parse import Entry, Session
-from ..parse.session import ToolStatus
 
 #: How a response without a ``message.id`` is recognised in another session.
 ResponseKey = tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CallFact:
-    """One tool call, reduced to what the tool figures need.
-
-    ``key`` identifies the call across sessions: its ``tool_use`` id, or its file, line and
-    name when it has none. ``seconds`` runs from the call to its result.
-    """
-
-    key: str
-    name: str
-    status: ToolStatus
-    started: datetime | None
-    seconds: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,20 +104,11 @@ def _calls(session: Session) -> tuple[CallFact, ...]:
     calls: list[CallFact] = []
     for each in session.all_sessions():
         for call in each.tool_calls.values():
-            key = call.block.id or f"{each.path}:{call.entry.line}:{call.name}"
-            if key in seen:
+            fact = call_fact(call, each.path)
+            if fact.key in seen:
                 continue  # sidechains kept in the session file are also a subagent session
-            seen.add(key)
-            duration = call.duration
-            calls.append(
-                CallFact(
-                    key=key,
-                    name=call.name,
-                    status=call.status,
-                    started=call.started,
-                    seconds=duration.total_seconds() if duration is not None else None,
-                )
-            )
+            seen.add(fact.key)
+            calls.append(fact)
     return tuple(calls)
 
 
@@ -255,42 +229,9 @@ def merge_calls(facts: Iterable[SessionFacts]) -> list[CallFact]:
 def tool_usage(
     calls: Iterable[CallFact], keep: Callable[[CallFact], bool] | None = None
 ) -> dict[str, ToolUsage]:
-    """Per tool: calls, results, failures and durations, counted as
-    :func:`cclens.analytics.inventory.calls_usage` counts them."""
-    usage: dict[str, ToolUsage] = {}
-    durations: dict[str, list[float]] = {}
-    for call in calls:
-        if keep is not None and not keep(call):
-            continue
-        row = usage.get(call.name)
-        if row is None:
-            parts = mcp_parts(call.name)
-            row = usage[call.name] = ToolUsage(
-                name=call.name,
-                description=tool_spec(call.name).description,
-                server=parts[0] if parts else None,
-            )
-            durations[call.name] = []
-        row.calls += 1
-        if call.status == "pending":
-            row.unpaired += 1
-            continue
-        row.results += 1
-        if call.status != "ok":
-            row.errors += 1
-        if call.status == "rejected":
-            row.rejected += 1
-        elif call.status == "interrupted":
-            row.interrupted += 1
-        # A result stamped before its call is clock skew, not a duration.
-        if call.seconds is not None and call.seconds >= 0:
-            durations[call.name].append(call.seconds)
-    for name, row in usage.items():
-        timed = durations[name]
-        row.timed = len(timed)
-        row.median_seconds = percentile(timed, 0.5)
-        row.p95_seconds = percentile(timed, 0.95)
-    return usage
+    """Per tool: calls, results, failures and durations (as
+    :func:`cclens.analytics.inventory.facts_usage`) of the calls ``keep`` selects."""
+    return facts_usage(call for call in calls if keep is None or keep(call))
 
 
 __all__ = [
