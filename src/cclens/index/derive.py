@@ -127,7 +127,7 @@ class _Call:
         )
 
     def fact(self, path: Path) -> CallFact:
-        """What the tool figures keep of the call (as :func:`cclens.analytics.inventory.call_fact`)."""
+        """What the tool figures keep of the call (as ``analytics.inventory.call_fact``)."""
         started = parse_time(self.time)
         finished = parse_time(self.result_time) if self.result is not None else None
         seconds = (

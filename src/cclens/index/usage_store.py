@@ -174,7 +174,8 @@ def _count_responses_once(connection: sqlite3.Connection, keys: Iterable[str]) -
     merged_before = [
         row[0]
         for row in connection.execute(
-            "SELECT DISTINCT key FROM usage_merged WHERE key IN (SELECT key FROM temp.usage_touched)"
+            "SELECT DISTINCT key FROM usage_merged "
+            "WHERE key IN (SELECT key FROM temp.usage_touched)"
         )
     ]
     reset = [(key,) for key in {*shared, *merged_before}]
@@ -183,10 +184,12 @@ def _count_responses_once(connection: sqlite3.Connection, keys: Iterable[str]) -
     if not shared:
         return
     _touched(connection, shared)
+    fields = ", ".join("r." + name.strip() for name in RESPONSE_FIELDS.split(","))
     rows = connection.execute(
-        f"SELECT r.key, r.session, {', '.join('r.' + c.strip() for c in RESPONSE_FIELDS.split(','))} "
+        f"SELECT r.key, r.session, {fields} "
         "FROM usage_responses r JOIN sessions s ON s.id = r.session "
-        f"WHERE r.key IN (SELECT key FROM temp.usage_touched) ORDER BY r.key, {READING_ORDER}, r.id"
+        "WHERE r.key IN (SELECT key FROM temp.usage_touched) "
+        f"ORDER BY r.key, {READING_ORDER}, r.id"
     ).fetchall()
     table, _ = bundled_prices()
     merged_rows: list[tuple[Any, ...]] = []
