@@ -9,25 +9,33 @@ timestamps.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import msgspec
 
+from ..index import Index
+from ..index.usage_query import UsageSelection
 from ..parse import Discovery, Session, SessionFile, SubagentFile, discover, load
 from ..parse.assemble import load_subagent
 from .aggregate import (
     GroupBy,
+    PricedResponse,
     UnpricedModel,
+    UsagePart,
     UsageRow,
     activity,
     aggregate,
+    aggregate_parts,
+    part_of,
     price_responses,
-    total_row,
-    unpriced_models,
+    total_parts,
+    unpriced_parts,
 )
-from .inventory import tool_usage
+from .blocks import five_hour_blocks
+from .inventory import ToolUsage, facts_usage, tool_usage
 from .period import Period, file_mtime, select_files
 from .pricing import PriceTable, load_price_table
 from .usage import collect_responses
@@ -64,6 +72,10 @@ class StatsReport(msgspec.Struct, kw_only=True):
     activity: list[list[int]]
     #: Malformed lines and unreadable files, as ``path:line: reason``; they never stop a run.
     diagnostics: list[str]
+    #: Where the figures come from: ``index`` or ``transcripts`` (read directly).
+    source: str = "transcripts"
+    #: ``--token-limit`` as a number of tokens (``--by block``), or ``null``.
+    token_limit: int | None = None
 
 
 @dataclass(slots=True)
@@ -93,28 +105,116 @@ def project_matches(folder: str, name: str) -> bool:
     return folder in (name, wanted) or folder.endswith("-" + wanted.lstrip("-"))
 
 
+def reading_order(sessions: Iterable[Session]) -> list[Session]:
+    """Sessions oldest first (then by path): the order responses and calls are counted in, so
+    a copy in a resumed session counts for the session that recorded it first."""
+    return sorted(
+        sessions, key=lambda s: (s.started is None, s.started or datetime.min, str(s.path))
+    )
+
+
+def grouped_rows(
+    parts: Sequence[UsagePart], by: GroupBy, *, now: datetime | None = None
+) -> list[UsageRow]:
+    """``parts`` as the rows of any grouping but ``tool`` (blocks included)."""
+    if by == "block":
+        return five_hour_blocks(parts, now=now)
+    return aggregate_parts(parts, by)
+
+
+def summarize_priced(
+    items: Sequence[PricedResponse],
+    *,
+    by: GroupBy,
+    period: Period,
+    tools: Mapping[str, ToolUsage] | None = None,
+    now: datetime | None = None,
+) -> UsageSummary:
+    """Tokens and cost of priced responses, grouped ``by`` (``tools``: the calls' figures for
+    ``by="tool"``)."""
+    parts = [part_of(item, period) for item in items]
+    if by == "tool":
+        rows = aggregate(items, by, period=period, tools=tools)
+    else:
+        rows = grouped_rows(parts, by, now=now)
+    return UsageSummary(
+        rows=rows,
+        total=total_parts(parts),
+        unpriced=unpriced_parts(parts),
+        activity=activity(items, period),
+        responses=len(items),
+    )
+
+
 def summarize(
     sessions: Sequence[Session],
     *,
     by: GroupBy = "day",
     period: Period | None = None,
     prices: PriceTable | None = None,
+    now: datetime | None = None,
 ) -> UsageSummary:
     """Tokens and cost of ``sessions`` (with their subagents) in ``period``, grouped ``by``."""
     period = period or Period()
     table = prices or load_price_table()
-    responses = [r for r in collect_responses(sessions) if period.contains(r.timestamp)]
+    ordered = reading_order(sessions)
+    responses = [r for r in collect_responses(ordered) if period.contains(r.timestamp)]
     items = price_responses(responses, table)
     tools = None
     if by == "tool":
-        tools = tool_usage(sessions, keep=lambda call: period.contains(call.started))
-    return UsageSummary(
-        rows=aggregate(items, by, period=period, tools=tools),
-        total=total_row(items),
-        unpriced=unpriced_models(items),
-        activity=activity(items, period),
-        responses=len(items),
+        tools = tool_usage(ordered, keep=lambda call: period.contains(call.started))
+    return summarize_priced(items, by=by, period=period, tools=tools, now=now)
+
+
+def index_selection(
+    index: Index, period: Period, project: str | None, sessions: Sequence[str] | None = None
+) -> UsageSelection:
+    """What the index selects for ``period`` and ``project`` (see :func:`project_matches`)."""
+    projects = None
+    if project is not None:
+        projects = tuple(s for s in index.usage_projects() if project_matches(s, project))
+    start, end = period.start, period.end
+    return UsageSelection(
+        start=start.timestamp() if start is not None else None,
+        end=end.timestamp() if end is not None else None,
+        projects=projects,
+        sessions=tuple(sessions) if sessions is not None else None,
     )
+
+
+def summarize_index(
+    index: Index,
+    *,
+    by: GroupBy = "day",
+    period: Period | None = None,
+    project: str | None = None,
+    prices: PriceTable | None = None,
+    now: datetime | None = None,
+) -> UsageSummary:
+    """What :func:`summarize` gives over every session the index holds (archived ones too).
+
+    The index stores each response as the analytics count it, priced with the bundled table:
+    with that table and the machine's own time zone, the figures are summed in SQLite; with
+    another table, another zone or ``by="tool"``, the responses are read back and summed here,
+    by the same functions :func:`summarize` uses.
+    """
+    period = period or Period()
+    selection = index_selection(index, period, project)
+    if prices is None and period.zone is None and by != "tool" and index.usage_costs_current():
+        parts = index.usage_parts(selection, minutes=by == "block")
+        return UsageSummary(
+            rows=grouped_rows(parts, by, now=now),
+            total=total_parts(parts),
+            unpriced=unpriced_parts(parts),
+            activity=index.usage_activity(selection),
+            responses=sum(part.responses for part in parts),
+        )
+    table = prices or load_price_table()
+    items = price_responses(index.usage_responses(selection), table)
+    tools = None
+    if by == "tool":
+        tools = facts_usage(index.usage_calls(selection))
+    return summarize_priced(items, by=by, period=period, tools=tools, now=now)
 
 
 @dataclass(slots=True)
@@ -176,6 +276,7 @@ def usage_stats(
     period: Period | None = None,
     project: str | None = None,
     prices: PriceTable | None = None,
+    now: datetime | None = None,
 ) -> StatsReport:
     """Tokens and cost of the transcripts under ``paths`` (Claude's folders when empty).
 
@@ -186,7 +287,7 @@ def usage_stats(
     period = period or Period()
     table = prices or load_price_table()
     loaded = load_period(discover(*paths), period, project)
-    summary = summarize(loaded.sessions, by=by, period=period, prices=table)
+    summary = summarize(loaded.sessions, by=by, period=period, prices=table, now=now)
     return StatsReport(
         by=by,
         since=period.since.isoformat() if period.since else None,
@@ -202,6 +303,43 @@ def usage_stats(
         unpriced=summary.unpriced,
         activity=summary.activity,
         diagnostics=loaded.problems,
+        source="transcripts",
+    )
+
+
+def index_stats(
+    index: Index,
+    *,
+    by: GroupBy = "day",
+    period: Period | None = None,
+    project: str | None = None,
+    prices: PriceTable | None = None,
+    now: datetime | None = None,
+    diagnostics: Sequence[str] = (),
+) -> StatsReport:
+    """:func:`usage_stats` over the index (see :func:`summarize_index`); ``files_read`` and
+    ``sessions_read`` count what the index holds for ``project``."""
+    period = period or Period()
+    table = prices or load_price_table()
+    summary = summarize_index(index, by=by, period=period, project=project, prices=prices, now=now)
+    selection = index_selection(index, period, project)
+    sessions, files = index.usage_sessions(selection.projects)
+    return StatsReport(
+        by=by,
+        since=period.since.isoformat() if period.since else None,
+        until=period.until.isoformat() if period.until else None,
+        project=project,
+        timezone=period.zone_name,
+        prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
+        files_read=files,
+        sessions_read=sessions,
+        responses=summary.responses,
+        total=summary.total,
+        rows=summary.rows,
+        unpriced=summary.unpriced,
+        activity=summary.activity,
+        diagnostics=list(diagnostics),
+        source="index",
     )
 
 
@@ -210,9 +348,15 @@ __all__ = [
     "PriceInfo",
     "StatsReport",
     "UsageSummary",
+    "grouped_rows",
+    "index_selection",
+    "index_stats",
     "load_period",
     "project_matches",
+    "reading_order",
     "slug",
     "summarize",
+    "summarize_index",
+    "summarize_priced",
     "usage_stats",
 ]

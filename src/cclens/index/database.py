@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from ..analytics.aggregate import UsagePart
+from ..analytics.inventory import CallFact
+from ..analytics.usage import Response
 from ..parse import Session
-from . import queries
+from . import queries, usage_query
 from .connection import connect
 from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .queries import ProjectSummary, SessionSummary, Totals
 from .search import SearchFilters, SearchHit, search
 from .stored import load_stored, restore_files
+from .usage_query import UsageSelection
 
 
 class Index:
@@ -130,6 +134,34 @@ class Index:
         if row is None:
             raise KeyError(key)
         return restore_files(connection, row, out_dir, overwrite=overwrite)
+
+    def usage_parts(self, selection: UsageSelection, *, minutes: bool = False) -> list[UsagePart]:
+        """Responses summed per day, session, model and price (see :mod:`.usage_query`)."""
+        return usage_query.usage_parts(self.connection(), selection, minutes=minutes)
+
+    def usage_responses(self, selection: UsageSelection) -> list[Response]:
+        """Every selected API response once, as the analytics count it."""
+        return usage_query.counted_responses(self.connection(), selection)
+
+    def usage_calls(self, selection: UsageSelection) -> list[CallFact]:
+        """Every selected tool call once (timed by when it was made)."""
+        return usage_query.counted_calls(self.connection(), selection)
+
+    def usage_activity(self, selection: UsageSelection) -> list[list[int]]:
+        """Selected responses per local weekday and hour."""
+        return usage_query.activity_counts(self.connection(), selection)
+
+    def usage_costs_current(self) -> bool:
+        """Whether the stored costs come from this cclens's bundled price table."""
+        return usage_query.costs_current(self.connection())
+
+    def usage_projects(self) -> list[str]:
+        """Every project folder the index knows."""
+        return usage_query.project_slugs(self.connection())
+
+    def usage_sessions(self, projects: Sequence[str] | None = None) -> tuple[int, int]:
+        """Sessions and transcript files held for ``projects`` (all when ``None``)."""
+        return usage_query.selected_sessions(self.connection(), projects)
 
     def totals(self) -> Totals:
         """How much the index holds."""
