@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import msgspec
 
 from ..index import Index
-from ..index.usage_query import UsageSelection
+from ..index.usage_query import QUARTER_HOUR, BucketSum, UsageSelection
 from ..parse import Discovery, Session, SessionFile, SubagentFile, discover, load
 from ..parse.assemble import load_subagent
 from .aggregate import (
@@ -182,6 +182,44 @@ def index_selection(
     )
 
 
+def _summed_parts(
+    sums: Iterable[BucketSum], period: Period, *, minutes: bool
+) -> tuple[list[UsagePart], list[list[int]]]:
+    """The index's sums as parts (local days worked out once per bucket), and the responses
+    per local weekday and hour (as :func:`cclens.analytics.aggregate.activity`)."""
+    places: dict[int, tuple[date, int, int]] = {}
+    grid = [[0] * 24 for _ in range(7)]
+    parts = []
+    for each in sums:
+        day: date | None = None
+        minute: datetime | None = None
+        if each.bucket is not None:
+            place = places.get(each.bucket)
+            if place is None:
+                local = period.local(datetime.fromtimestamp(each.bucket, UTC))
+                place = places[each.bucket] = (local.date(), local.weekday(), local.hour)
+            day = place[0]
+            grid[place[1]][place[2]] += each.responses
+            if minutes:
+                minute = datetime.fromtimestamp(each.bucket, UTC)
+        parts.append(
+            UsagePart(
+                day=day,
+                session_id=each.session_id,
+                project=each.project,
+                title=each.title,
+                model=each.model,
+                price=each.price,
+                reason=each.reason,
+                responses=each.responses,
+                tokens=each.tokens,
+                cost=each.cost,
+                minute=minute,
+            )
+        )
+    return parts, grid
+
+
 def summarize_index(
     index: Index,
     *,
@@ -194,19 +232,21 @@ def summarize_index(
     """What :func:`summarize` gives over every session the index holds (archived ones too).
 
     The index stores each response as the analytics count it, priced with the bundled table:
-    with that table and the machine's own time zone, the figures are summed in SQLite; with
-    another table, another zone or ``by="tool"``, the responses are read back and summed here,
-    by the same functions :func:`summarize` uses.
+    with that table, the figures are summed in SQLite per quarter hour (per minute for
+    blocks), session, model and price, and those sums are grouped here; with another table or
+    ``by="tool"``, the responses are read back one by one and summed by the same functions
+    :func:`summarize` uses.
     """
     period = period or Period()
     selection = index_selection(index, period, project)
-    if prices is None and period.zone is None and by != "tool" and index.usage_costs_current():
-        parts = index.usage_parts(selection, minutes=by == "block")
+    if prices is None and by != "tool" and index.usage_costs_current():
+        sums = index.usage_sums(selection, seconds=60 if by == "block" else QUARTER_HOUR)
+        parts, grid = _summed_parts(sums, period, minutes=by == "block")
         return UsageSummary(
             rows=grouped_rows(parts, by, now=now),
             total=total_parts(parts),
             unpriced=unpriced_parts(parts),
-            activity=index.usage_activity(selection),
+            activity=grid,
             responses=sum(part.responses for part in parts),
         )
     table = prices or load_price_table()

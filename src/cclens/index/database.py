@@ -7,7 +7,6 @@ import threading
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from ..analytics.aggregate import UsagePart
 from ..analytics.inventory import CallFact
 from ..analytics.usage import Response
 from ..parse import Session
@@ -17,7 +16,7 @@ from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .queries import ProjectSummary, SessionSummary, Totals
 from .search import SearchFilters, SearchHit, search
 from .stored import load_stored, restore_files
-from .usage_query import UsageSelection
+from .usage_query import QUARTER_HOUR, BucketSum, UsageSelection
 
 
 class Index:
@@ -135,9 +134,12 @@ class Index:
             raise KeyError(key)
         return restore_files(connection, row, out_dir, overwrite=overwrite)
 
-    def usage_parts(self, selection: UsageSelection, *, minutes: bool = False) -> list[UsagePart]:
-        """Responses summed per day, session, model and price (see :mod:`.usage_query`)."""
-        return usage_query.usage_parts(self.connection(), selection, minutes=minutes)
+    def usage_sums(
+        self, selection: UsageSelection, *, seconds: int = QUARTER_HOUR
+    ) -> list[BucketSum]:
+        """Selected responses summed per time bucket, session, model and price (see
+        :mod:`.usage_query`)."""
+        return usage_query.bucket_sums(self.connection(), selection, seconds=seconds)
 
     def usage_responses(self, selection: UsageSelection) -> list[Response]:
         """Every selected API response once, as the analytics count it."""
@@ -146,10 +148,6 @@ class Index:
     def usage_calls(self, selection: UsageSelection) -> list[CallFact]:
         """Every selected tool call once (timed by when it was made)."""
         return usage_query.counted_calls(self.connection(), selection)
-
-    def usage_activity(self, selection: UsageSelection) -> list[list[int]]:
-        """Selected responses per local weekday and hour."""
-        return usage_query.activity_counts(self.connection(), selection)
 
     def usage_costs_current(self) -> bool:
         """Whether the stored costs come from this cclens's bundled price table."""

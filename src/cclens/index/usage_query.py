@@ -9,10 +9,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from ..analytics.aggregate import UsagePart
 from ..analytics.inventory import CallFact
 from ..analytics.tokens import TokenCounts
 from ..analytics.usage import Response
@@ -60,28 +59,47 @@ def costs_current(connection: sqlite3.Connection) -> bool:
     return stored_prices(connection) == bundled_prices()[1]
 
 
-def usage_parts(
-    connection: sqlite3.Connection, selection: UsageSelection, *, minutes: bool = False
-) -> list[UsagePart]:
-    """The selected responses summed per local day (the machine's zone), session, model and
-    price-table entry, with the costs stored (the bundled table's); per UTC minute too when
-    ``minutes``."""
+#: Seconds in the time buckets responses are summed in: every time zone's offset is a whole
+#: number of quarter hours, so a bucket falls whole in one local day and hour.
+QUARTER_HOUR = 900
+
+
+@dataclass(frozen=True, slots=True)
+class BucketSum:
+    """Selected responses summed per time bucket (``bucket`` is its first second since the
+    epoch; ``None`` for responses without a time), session, model and price-table entry."""
+
+    bucket: int | None
+    session_id: str
+    project: str
+    title: str
+    model: str | None
+    price: str | None
+    reason: str | None
+    responses: int
+    tokens: TokenCounts
+    cost: float | None
+
+
+def bucket_sums(
+    connection: sqlite3.Connection, selection: UsageSelection, *, seconds: int = QUARTER_HOUR
+) -> list[BucketSum]:
+    """The selected responses summed per ``seconds`` bucket, session, model and price, with
+    the costs stored (the bundled table's)."""
     where, values = selection.where()
-    minute = "CAST(u.time / 60 AS INTEGER) * 60" if minutes else "NULL"
     rows = connection.execute(
-        f"SELECT date(u.time, 'unixepoch', 'localtime') AS day, {minute} AS minute, "
-        "s.session_id, p.slug, s.title, u.model, u.price, u.reason, count(*), sum(u.input), "
-        "sum(u.output), sum(u.cache_write_5m), sum(u.cache_write_1h), sum(u.cache_read), "
-        f"sum(u.cost) {_FROM} WHERE {where} "
-        "GROUP BY day, minute, u.session, u.model, u.price, u.reason",
+        f"SELECT CAST(u.time / {seconds} AS INTEGER) * {seconds} AS bucket, s.session_id, "
+        "p.slug, s.title, u.model, u.price, u.reason, count(*), sum(u.input), sum(u.output), "
+        "sum(u.cache_write_5m), sum(u.cache_write_1h), sum(u.cache_read), sum(u.cost) "
+        f"{_FROM} WHERE {where} GROUP BY bucket, u.session, u.model, u.price, u.reason",
         values,
     )
-    parts = []
-    for day, moment, session_id, project, title, model, price, reason, count, *sums in rows:
-        i, o, w5, w1, r, cost = sums
-        parts.append(
-            UsagePart(
-                day=date.fromisoformat(day) if day else None,
+    sums = []
+    for bucket, session_id, project, title, model, price, reason, count, *totals in rows:
+        i, o, w5, w1, r, cost = totals
+        sums.append(
+            BucketSum(
+                bucket=bucket,
                 session_id=session_id,
                 project=project,
                 title=title,
@@ -93,25 +111,9 @@ def usage_parts(
                     input=i, output=o, cache_write_5m=w5, cache_write_1h=w1, cache_read=r
                 ),
                 cost=cost,
-                minute=datetime.fromtimestamp(moment, UTC) if moment is not None else None,
             )
         )
-    return parts
-
-
-def activity_counts(connection: sqlite3.Connection, selection: UsageSelection) -> list[list[int]]:
-    """Selected responses per local weekday (Monday first) and hour: seven rows of 24."""
-    where, values = selection.where()
-    grid = [[0] * 24 for _ in range(7)]
-    rows = connection.execute(
-        "SELECT strftime('%w', u.time, 'unixepoch', 'localtime'), "
-        "strftime('%H', u.time, 'unixepoch', 'localtime'), count(*) "
-        f"{_FROM} WHERE u.time IS NOT NULL AND {where} GROUP BY 1, 2",
-        values,
-    )
-    for weekday, hour, count in rows:
-        grid[(int(weekday) + 6) % 7][int(hour)] += count  # SQLite's week starts on Sunday
-    return grid
+    return sums
 
 
 def counted_responses(connection: sqlite3.Connection, selection: UsageSelection) -> list[Response]:
@@ -174,8 +176,10 @@ def project_slugs(connection: sqlite3.Connection) -> list[str]:
 
 
 __all__ = [
+    "QUARTER_HOUR",
+    "BucketSum",
     "UsageSelection",
-    "activity_counts",
+    "bucket_sums",
     "costs_current",
     "counted_calls",
     "counted_responses",
