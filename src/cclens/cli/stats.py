@@ -85,6 +85,85 @@ def _tool_cells(row: UsageRow) -> list[str]:
     return [*calls, human_count(row.tokens.total), _cost(row)]
 
 
+def duration_text(minutes: float) -> str:
+    """``2h05m``, ``45m`` or ``3d4h``."""
+    whole = int(minutes)
+    days, rest = divmod(whole, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if days:
+        return f"{days}d{hours}h"
+    return f"{hours}h{mins:02d}m" if hours else f"{mins}m"
+
+
+def _block_note(row: UsageRow, limit: int | None) -> str:
+    info = row.block
+    if info is None:
+        return ""
+    if info.gap:
+        return f"gap of {duration_text((info.end - info.start).total_seconds() / 60)}"
+    notes = []
+    if info.active:
+        notes.append(f"active, {duration_text(info.minutes_left or 0)} left")
+        if info.tokens_per_hour is not None:
+            rate = f"{human_count(round(info.tokens_per_hour))} tok/h"
+            if info.cost_per_hour is not None:
+                rate += f", ${info.cost_per_hour:,.2f}/h"
+            notes.append(rate)
+        if info.projected_tokens is not None:
+            projected = f"→ {human_count(info.projected_tokens)}"
+            if info.projected_cost is not None:
+                projected += f", ${info.projected_cost:,.2f}"
+            notes.append(projected)
+    if info.over_limit and limit is not None:
+        notes.append(f"over {human_count(limit)}" + (" (projected)" if info.active else ""))
+    return "; ".join(notes)
+
+
+def _block_cells(row: UsageRow) -> list[str]:
+    return [f"{row.responses:,}", human_count(row.tokens.total), _cost(row)]
+
+
+def _block_table(report: StatsReport) -> Table:
+    """One line per 5-hour block (and per gap between two), with the active block's rates.
+
+    Responses, tokens and cost only (``--json`` has tokens by kind), so that the notes fit
+    beside them; every figure keeps its width, and only the notes fold when space runs out.
+    """
+    table = Table(title="Tokens and cost by 5-hour block", title_justify="left", show_footer=True)
+    names = ["resp.", "tokens", "cost"]
+    footers = _block_cells(report.total)
+    lines: list[tuple[list[str], str, str | None]] = []
+    for row in report.rows:
+        info = row.block
+        if info is None:
+            continue
+        if info.gap:
+            lines.append(
+                (
+                    [f"{info.start:%Y-%m-%d %H:%M}", *[""] * len(names)],
+                    _block_note(row, None),
+                    "dim",
+                )
+            )
+            continue
+        style = "bold" if info.active else ("red" if info.over_limit else None)
+        cells = [f"{info.start:%Y-%m-%d %H:%M}–{info.end:%H:%M}", *_block_cells(row)]
+        lines.append((cells, _block_note(row, report.token_limit), style))
+    widths = [
+        max([len(header), len(footer), *(len(cells[position]) for cells, _, _ in lines)])
+        for position, (header, footer) in enumerate(
+            zip(["block (UTC)", *names], ["total", *footers], strict=True)
+        )
+    ]
+    table.add_column("block (UTC)", footer="total", no_wrap=True, min_width=widths[0])
+    for name, footer, width in zip(names, footers, widths[1:], strict=True):
+        table.add_column(name, justify="right", footer=footer, no_wrap=True, min_width=width)
+    table.add_column("", overflow="fold", min_width=12)
+    for cells, note, style in lines:
+        table.add_row(*cells, note, style=style)
+    return table
+
+
 def _table(report: StatsReport) -> Table:
     """Tokens by kind per group; for tools, calls and durations with their share of tokens.
 
@@ -129,6 +208,13 @@ def _print(report: StatsReport) -> None:
     out = console()
     if not report.rows:
         out.print("No API responses in the transcripts read.")
+    elif report.by == "block":
+        out.print(_block_table(report))
+        if report.token_limit is not None:
+            over = sum(1 for row in report.rows if row.block and row.block.over_limit)
+            out.print(
+                f"Token limit {report.token_limit:,}: {over:,} block(s) over it.", markup=False
+            )
     else:
         out.print(_table(report))
     if report.unpriced:
