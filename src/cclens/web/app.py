@@ -13,7 +13,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..index import Index
-from . import api, dashboard, pages, permissions_pages, timeline_api
+from . import api, dashboard, live_block, pages, permissions_pages, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
 from .listing import IndexListing
@@ -74,6 +74,7 @@ ROUTES = [
     Route("/api/sessions/{key}/timeline", timeline_api.timeline),
     Route("/api/search", api.search),
     Route("/api/stats", dashboard.stats_api),
+    Route("/api/blocks", live_block.blocks_api),
     Route("/api/permissions", permissions_pages.permissions_api),
     Route("/api/projects/{slug}/permissions", permissions_pages.project_permissions_api),
     Route("/api/status", api.status),
