@@ -29,7 +29,7 @@ from cclens.cli import main
 from cclens.index import Index
 from cclens.parse import discover, load
 
-from .test_usage import PROJECT, SESSION, assistant, project_dir, prompt, usage, write
+from .test_usage import SESSION, assistant, project_dir, prompt, usage, write
 
 RESUMED = "22222222-2222-4222-8222-222222222222"
 GROUPINGS = ("day", "week", "month", "project", "session", "model", "tool", "block")
@@ -269,9 +269,7 @@ def test_the_active_block_has_a_burn_rate_and_a_projection(tmp_path: Path) -> No
     assert row.cost is not None and info.cost_per_hour == pytest.approx(row.cost)
     assert info.projected_cost == pytest.approx(row.cost * 4)
     # The same block five hours after its last response is over.
-    (later,) = five_hour_blocks(
-        [part_of(item, period) for item in items], now=now + BLOCK_LENGTH
-    )
+    (later,) = five_hour_blocks([part_of(item, period) for item in items], now=now + BLOCK_LENGTH)
     assert later.block is not None and not later.block.active
 
 

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "export": "export",
     "restore": "restore",
     "stats": "stats",
+    "statusline": "statusline",
     "permissions": "permissions",
     "tools": "tools",
     "check": "check",

@@ -204,6 +204,11 @@ _RESPONSE_COLUMNS = """
 """
 
 
+#: The columns :func:`cclens.index.responses.row_response` reads, in order.
+RESPONSE_FIELDS = (
+    "message_id, request_id, uuid, model, time, agent_id, input, output, cache_write_5m, "
+    "cache_write_1h, cache_read, speed, inference_geo, path, line, tools"
+)
 _RESPONSE_NAMES = ", ".join(
     line.strip().split()[0] for line in _RESPONSE_COLUMNS.strip().splitlines()
 )
@@ -230,6 +235,7 @@ def _usage(connection: sqlite3.Connection) -> None:
         );
         CREATE INDEX usage_responses_by_session ON usage_responses(session);
         CREATE INDEX usage_responses_by_key ON usage_responses(key);
+        CREATE INDEX usage_responses_by_time ON usage_responses(time);
         CREATE TABLE usage_merged (
             id INTEGER PRIMARY KEY,
             session INTEGER NOT NULL REFERENCES sessions(id),
@@ -237,6 +243,7 @@ def _usage(connection: sqlite3.Connection) -> None:
         );
         CREATE INDEX usage_merged_by_key ON usage_merged(key);
         CREATE INDEX usage_merged_by_session ON usage_merged(session);
+        CREATE INDEX usage_merged_by_time ON usage_merged(time);
         CREATE VIEW usage_counted AS
             SELECT session, {_RESPONSE_NAMES} FROM usage_responses WHERE counted
             UNION ALL SELECT session, {_RESPONSE_NAMES} FROM usage_merged;

@@ -16,7 +16,8 @@ from ..analytics.inventory import CallFact
 from ..analytics.tokens import TokenCounts
 from ..analytics.usage import Response
 from .responses import bundled_prices, row_response
-from .usage_store import RESPONSE_FIELDS, stored_prices
+from .schema import RESPONSE_FIELDS
+from .usage_store import stored_prices
 
 
 @dataclass(frozen=True, slots=True)

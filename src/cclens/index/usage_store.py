@@ -27,15 +27,11 @@ from .responses import (
     response_row,
     row_response,
 )
+from .schema import RESPONSE_FIELDS
 
 _COLUMNS = (
     "key, message_id, request_id, uuid, model, time, agent_id, input, output, cache_write_5m, "
     "cache_write_1h, cache_read, speed, inference_geo, path, line, tools, cost, price, reason"
-)
-#: The columns :func:`cclens.index.responses.row_response` reads, in order.
-RESPONSE_FIELDS = (
-    "message_id, request_id, uuid, model, time, agent_id, input, output, cache_write_5m, "
-    "cache_write_1h, cache_read, speed, inference_geo, path, line, tools"
 )
 _INSERT_RESPONSE = (
     f"INSERT INTO usage_responses(session, {_COLUMNS}) VALUES (?, " + ", ".join("?" * 20) + ")"
