@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "restore": "restore",
     "stats": "stats",
     "statusline": "statusline",
+    "mcp": "mcp",
     "permissions": "permissions",
     "tools": "tools",
     "check": "check",
