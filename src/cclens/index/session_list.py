@@ -20,6 +20,12 @@ _ORDER: dict[str, str] = {
 }
 
 
+_SUMS = (
+    "SELECT session, sum(input + output + cache_write_5m + cache_write_1h + cache_read) "
+    "AS tokens, sum(cost) AS cost FROM usage_counted"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class SessionListing:
     """One page of sessions, each with its tokens and cost (``None``: nothing priced), and
@@ -67,15 +73,30 @@ def list_sessions(
     where = " AND ".join(clauses) or "1"
     base = f"FROM sessions s JOIN projects p ON p.id = s.project WHERE {where}"
     total = int(connection.execute(f"SELECT count(*) {base}", values).fetchone()[0])
-    rows = connection.execute(
-        f"SELECT {_SESSION_COLUMNS}, u.tokens, u.cost FROM sessions s "
-        "JOIN projects p ON p.id = s.project "
-        "LEFT JOIN (SELECT session, sum(input + output + cache_write_5m + cache_write_1h "
-        "+ cache_read) AS tokens, sum(cost) AS cost FROM usage_counted GROUP BY session) u "
-        f"ON u.session = s.id WHERE {where} ORDER BY {_ORDER[sort]} LIMIT ? OFFSET ?",
-        [*values, limit, offset],
-    ).fetchall()
-    return SessionListing([(_session(row[:-2]), int(row[-2] or 0), row[-1]) for row in rows], total)
+    if sort in ("cost", "tokens"):
+        # Every session's sums are needed to order by them.
+        rows = connection.execute(
+            f"SELECT {_SESSION_COLUMNS}, s.id FROM sessions s "
+            "JOIN projects p ON p.id = s.project "
+            f"LEFT JOIN ({_SUMS} GROUP BY session) u "
+            f"ON u.session = s.id WHERE {where} ORDER BY {_ORDER[sort]} LIMIT ? OFFSET ?",
+            [*values, limit, offset],
+        ).fetchall()
+    else:
+        rows = connection.execute(
+            f"SELECT {_SESSION_COLUMNS}, s.id {base} ORDER BY {_ORDER[sort]} LIMIT ? OFFSET ?",
+            [*values, limit, offset],
+        ).fetchall()
+    ids = [row[-1] for row in rows]
+    sums = {
+        row[0]: (int(row[1] or 0), row[2])
+        for row in connection.execute(
+            f"{_SUMS} WHERE session IN ({', '.join('?' * len(ids))}) GROUP BY session", ids
+        )
+    }
+    return SessionListing(
+        [(_session(row[:-1]), *sums.get(row[-1], (0, None))) for row in rows], total
+    )
 
 
 __all__ = ["SessionListing", "Sort", "list_sessions"]

@@ -121,7 +121,10 @@ class Tools:
 
     def resolve(self, session: str) -> SessionSummary:
         """The session named by a key, a session id, a transcript path or an id prefix."""
-        found = self.index.find(session.strip()) if session.strip() else []
+        wanted = session.strip()
+        found = self.index.find(wanted) if wanted else []
+        exact = [summary for summary in found if summary.key == wanted]
+        found = exact or found  # a key is exact; a session id may name several copies
         if not found:
             raise ToolProblem(
                 f"no session {session!r} in the index; find one with search or list_sessions"
