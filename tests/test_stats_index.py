@@ -37,10 +37,11 @@ GROUPINGS = ("day", "week", "month", "project", "session", "model", "tool", "blo
 
 def _plain(report: Any) -> dict[str, Any]:
     """A report as JSON, without what differs by design between the two sources."""
-    found = json.loads(msgspec.json.encode(report))
+    found: dict[str, Any] = json.loads(msgspec.json.encode(report))
     for key in ("source", "diagnostics", "files_read", "sessions_read"):
         found.pop(key)
-    return _rounded(found)
+    rounded: dict[str, Any] = _rounded(found)
+    return rounded
 
 
 def _rounded(value: Any) -> Any:

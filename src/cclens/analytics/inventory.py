@@ -92,7 +92,7 @@ def call_fact(call: ToolCall, path: object = "") -> CallFact:
     """The facts of one assembled call, read in the file at ``path``."""
     duration = call.duration
     return CallFact(
-        key=call_key(call.block.id, path, call.entry.line, call.name),
+        key=call_key(call.block.id or None, path, call.entry.line, call.name),
         name=call.name,
         status=call.status,
         started=call.started,

@@ -40,7 +40,7 @@ Answers are bounded in size and paged (`next_offset`/`next_start`); each item ci
 session key, its message uuid and a `url` where `cclens serve` shows it. Secrets are redacted.
 """
 
-_READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 
 Session = Annotated[
     str,

@@ -196,7 +196,7 @@ class Tools:
         except SearchError as error:
             raise ToolProblem(f"bad query: {error}") from None
         more = len(hits) > limit
-        found = []
+        found: list[dict[str, Any]] = []
         for hit in hits[:limit]:
             text = "".join(part for part, _ in hit.snippet_parts())
             snippet, _ = cut(" ".join(text.split()), SNIPPET)
@@ -223,19 +223,19 @@ class Tools:
         }
         if group_by_session:
             groups: dict[str, dict[str, Any]] = {}
-            for hit in found:
+            for each in found:
                 group = groups.setdefault(
-                    hit["session"],
+                    each["session"],
                     {
-                        "session": hit["session"],
-                        "title": hit["title"],
-                        "project": hit["project"],
-                        "url": self.url(hit["session"]),
+                        "session": each["session"],
+                        "title": each["title"],
+                        "project": each["project"],
+                        "url": self.url(each["session"]),
                         "hits": [],
                     },
                 )
                 group["hits"].append(
-                    {k: v for k, v in hit.items() if k not in ("session", "title", "project")}
+                    {k: v for k, v in each.items() if k not in ("session", "title", "project")}
                 )
             answer["sessions"] = list(groups.values())
         else:
@@ -470,7 +470,7 @@ class Tools:
                     elif isinstance(item, AssistantItem):
                         text = _assistant_text(item, True)
                     else:
-                        text = str(getattr(item.record, "content", "") or "")
+                        text = str(getattr(item.first.record, "content", "") or "")
                     break
             if text is None:
                 call = agent.tool_calls.get(uuid.removeprefix("tool-"))
@@ -592,7 +592,12 @@ class Tools:
                 if loaded is not None:
                     sessions.append(loaded)
                     keys[loaded.session_id] = summary.key
-        claude_dir = str(self.claude_dirs[0]) if self.claude_dirs else claude_config_dir(os.environ)
+        home = os.path.expanduser("~")
+        claude_dir = (
+            str(self.claude_dirs[0])
+            if self.claude_dirs
+            else claude_config_dir(os.environ, home=home)
+        )
         audit = permission_audit(sessions, claude_dir=claude_dir)
         projects = []
         for found in audit.projects:
