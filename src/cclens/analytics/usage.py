@@ -205,6 +205,10 @@ class _Index:
         self.by_message: dict[str, list[Response]] = {}
         self.by_other: dict[tuple[str, ...], Response] = {}
         self.responses: list[Response] = []
+        #: For each response kept, the place (from 0) of the one it was made from among all
+        #: those added.
+        self.origins: list[int] = []
+        self._added = 0
 
     def find(self, response: Response) -> Response | None:
         """The response met earlier that ``response`` is a record or copy of, if any."""
@@ -222,12 +226,14 @@ class _Index:
         return None
 
     def add(self, response: Response) -> None:
+        self._added += 1
         earlier = self.find(response)
         if earlier is not None:
             _fold(earlier, response)
             return
         response = replace(response, tool_calls=list(response.tool_calls))
         self.responses.append(response)
+        self.origins.append(self._added - 1)
         if response.message_id is not None:
             self.by_message.setdefault(response.message_id, []).append(response)
         else:
@@ -254,14 +260,22 @@ def session_responses(
     return index.responses
 
 
-def merge_responses(per_session: Iterable[Iterable[Response]]) -> list[Response]:
+def merge_responses(
+    per_session: Iterable[Iterable[Response]], origins: list[int] | None = None
+) -> list[Response]:
     """The responses of several sessions (each from :func:`session_responses`, in reading
     order: oldest session first), with a response recorded by several sessions counted once:
-    for the session that recorded it first, with its last, largest usage."""
+    for the session that recorded it first, with its last, largest usage.
+
+    ``origins``, when given, receives for each response returned the place (from 0, over all
+    the responses given) of the one it was first met as.
+    """
     index = _Index()
     for responses in per_session:
         for response in responses:
             index.add(response)
+    if origins is not None:
+        origins.extend(index.origins)
     return index.responses
 
 

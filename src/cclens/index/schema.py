@@ -220,7 +220,9 @@ def _usage(connection: sqlite3.Connection) -> None:
     ``usage_responses`` holds what :func:`cclens.analytics.usage.session_responses` finds in
     each session tree, priced with the bundled table. A response recorded by several sessions
     (a resumed session copies earlier records) has its rows marked ``counted = 0`` and is
-    counted once, merged, in ``usage_merged``; ``usage_counted`` is every response once.
+    counted once, merged, in ``usage_merged`` (``place``: the row of the session's own
+    response it was first met as); ``usage_counted`` is every response once, and ``place``
+    orders a session's responses as the analytics list them.
     ``usage_calls`` holds each session's tool calls; a call met in several sessions is counted
     for the first. Every session is marked for its rows to be derived from the stored lines.
     """
@@ -239,14 +241,15 @@ def _usage(connection: sqlite3.Connection) -> None:
         CREATE TABLE usage_merged (
             id INTEGER PRIMARY KEY,
             session INTEGER NOT NULL REFERENCES sessions(id),
+            place INTEGER NOT NULL,
             {_RESPONSE_COLUMNS}
         );
         CREATE INDEX usage_merged_by_key ON usage_merged(key);
         CREATE INDEX usage_merged_by_session ON usage_merged(session);
         CREATE INDEX usage_merged_by_time ON usage_merged(time);
         CREATE VIEW usage_counted AS
-            SELECT session, {_RESPONSE_NAMES} FROM usage_responses WHERE counted
-            UNION ALL SELECT session, {_RESPONSE_NAMES} FROM usage_merged;
+            SELECT session, id AS place, {_RESPONSE_NAMES} FROM usage_responses WHERE counted
+            UNION ALL SELECT session, place, {_RESPONSE_NAMES} FROM usage_merged;
         CREATE TABLE usage_calls (
             id INTEGER PRIMARY KEY,
             session INTEGER NOT NULL REFERENCES sessions(id),

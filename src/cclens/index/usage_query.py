@@ -124,7 +124,7 @@ def counted_responses(connection: sqlite3.Connection, selection: UsageSelection)
     fields = ", ".join("u." + name.strip() for name in RESPONSE_FIELDS.split(","))
     rows = connection.execute(
         f"SELECT s.session_id, p.slug, s.title, {fields} {_FROM} WHERE {where} "
-        "ORDER BY s.started IS NULL, s.started, s.path, u.time",
+        "ORDER BY s.started IS NULL, s.started, s.path, u.place",
         values,
     )
     return [

@@ -37,7 +37,9 @@ _INSERT_RESPONSE = (
     f"INSERT INTO usage_responses(session, {_COLUMNS}) VALUES (?, " + ", ".join("?" * 20) + ")"
 )
 _INSERT_MERGED = (
-    f"INSERT INTO usage_merged(session, {_COLUMNS}) VALUES (?, " + ", ".join("?" * 20) + ")"
+    f"INSERT INTO usage_merged(session, place, {_COLUMNS}) VALUES (?, ?, "
+    + ", ".join("?" * 20)
+    + ")"
 )
 _INSERT_CALL = (
     "INSERT INTO usage_calls(session, key, name, status, started, seconds) "
@@ -182,7 +184,7 @@ def _count_responses_once(connection: sqlite3.Connection, keys: Iterable[str]) -
     _touched(connection, shared)
     fields = ", ".join("r." + name.strip() for name in RESPONSE_FIELDS.split(","))
     rows = connection.execute(
-        f"SELECT r.key, r.session, {fields} "
+        f"SELECT r.key, r.session, r.id, {fields} "
         "FROM usage_responses r JOIN sessions s ON s.id = r.session "
         "WHERE r.key IN (SELECT key FROM temp.usage_touched) "
         f"ORDER BY r.key, {READING_ORDER}, r.id"
@@ -191,15 +193,21 @@ def _count_responses_once(connection: sqlite3.Connection, keys: Iterable[str]) -
     merged_rows: list[tuple[Any, ...]] = []
     for _, of_key in groupby(rows, key=lambda row: row[0]):
         per_session: list[list[Response]] = []
+        ids: list[int] = []
         for session_row, of_session in groupby(of_key, key=lambda row: row[1]):
-            per_session.append(
-                [
-                    row_response(row[2:], session_id=str(session_row), project="", title="", tz=UTC)
-                    for row in of_session
-                ]
+            responses = []
+            for row in of_session:
+                ids.append(row[2])
+                responses.append(
+                    row_response(row[3:], session_id=str(session_row), project="", title="", tz=UTC)
+                )
+            per_session.append(responses)
+        origins: list[int] = []
+        merged = merge_responses(per_session, origins)
+        for response, origin in zip(merged, origins, strict=True):
+            merged_rows.append(
+                (int(response.session_id), ids[origin], *response_row(response, table))
             )
-        for response in merge_responses(per_session):
-            merged_rows.append((int(response.session_id), *response_row(response, table)))
     connection.executemany(_INSERT_MERGED, merged_rows)
     connection.executemany(
         "UPDATE usage_responses SET counted = 0 WHERE key = ?", [(key,) for key in shared]
