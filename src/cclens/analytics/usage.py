@@ -201,7 +201,9 @@ def _fold(into: Response, later: Response) -> None:
 class _Index:
     """Folds responses met in reading order into one per API response (module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, copy: bool) -> None:
+        #: Keep a copy of each response met first (the caller's are not changed by folding).
+        self.copy = copy
         self.by_message: dict[str, list[Response]] = {}
         self.by_other: dict[tuple[str, ...], Response] = {}
         self.responses: list[Response] = []
@@ -231,7 +233,8 @@ class _Index:
         if earlier is not None:
             _fold(earlier, response)
             return
-        response = replace(response, tool_calls=list(response.tool_calls))
+        if self.copy:
+            response = replace(response, tool_calls=list(response.tool_calls))
         self.responses.append(response)
         self.origins.append(self._added - 1)
         if response.message_id is not None:
@@ -253,7 +256,7 @@ def session_responses(
     Only assistant records and ``agent_progress`` records are read, so a caller may pass just
     those. :func:`merge_responses` then counts a response recorded by several sessions once.
     """
-    index = _Index()
+    index = _Index(copy=False)  # the responses are made here
     for path, entries, agent in files:
         for found in _occurrences(entries, path, agent):
             index.add(_single(found, session_id, project, title))
@@ -270,7 +273,7 @@ def merge_responses(
     ``origins``, when given, receives for each response returned the place (from 0, over all
     the responses given) of the one it was first met as.
     """
-    index = _Index()
+    index = _Index(copy=True)
     for responses in per_session:
         for response in responses:
             index.add(response)
