@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -21,6 +23,7 @@ import anyio
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 from cclens.index import Index
 
@@ -241,3 +244,56 @@ def test_the_index_is_brought_up_to_date_when_the_server_starts(
         raise AssertionError("the server did not index the transcripts")
 
     _run(db, root, body, "--no-watch")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        assert isinstance(port, int)
+        return port
+
+
+def test_streamable_http_on_127_0_0_1(indexed: tuple[Path, Path]) -> None:
+    db, root = indexed
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from cclens.cli import main; main()",
+            "mcp",
+            "--db",
+            str(db),
+            "--claude-dir",
+            str(root),
+            "--no-update",
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    async def main() -> None:
+        url = f"http://127.0.0.1:{port}/mcp"
+        for _ in range(100):  # until the server listens
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                await anyio.sleep(0.1)
+        async with (
+            streamable_http_client(url) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            assert {tool.name for tool in (await session.list_tools()).tools} == TOOLS
+            hits = await _call(session, "search", query="zanzibar")
+            assert hits["hits"][0]["session"] == SESSION
+
+    try:
+        anyio.run(main)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
