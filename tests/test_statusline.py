@@ -181,3 +181,18 @@ def test_without_an_index_it_says_how_to_make_one(tmp_path: Path, corpus: Path) 
     )
     assert result.exit_code == 0
     assert result.stdout.strip() == "Sonnet 4.5 · cclens: no index yet (run cclens index)"
+
+
+def test_an_index_without_usage_tables_says_to_update_it(tmp_path: Path) -> None:
+    transcript = tmp_path / "session.jsonl"
+    _append(transcript, assistant("a1", "msg_1", usage(input=10, output=5)))
+    db = tmp_path / "old.db"
+    with Index(db) as index:
+        index.update([tmp_path / "none"])
+        index.connection().execute("DROP VIEW usage_counted")
+        index.connection().execute("DROP TABLE usage_responses")
+    result = CliRunner().invoke(
+        main, ["statusline", "--db", str(db)], input=json.dumps(_payload(transcript))
+    )
+    assert result.exit_code == 0
+    assert result.stdout.strip() == "Sonnet 4.5 · cclens: index too old (run cclens index)"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -130,6 +131,19 @@ def status_line(payload: dict[str, Any], db: Path, *, now: datetime | None = Non
     return " · ".join(parts)
 
 
+def _problem(error: Exception) -> str:
+    """A few words for the status bar saying what went wrong and what to do."""
+    if isinstance(error, sqlite3.OperationalError) and "no such" in str(error):
+        return "index too old (run cclens index)"
+    if isinstance(error, sqlite3.Error):
+        return "index busy or damaged"
+    if isinstance(error, FileNotFoundError):
+        return "transcript not found"
+    if isinstance(error, OSError):
+        return "cannot read the transcript"
+    return type(error).__name__
+
+
 def _update(db: Path, transcript: Path) -> None:
     """Store what is new in ``transcript`` (the background update)."""
     from ..index import Index
@@ -169,7 +183,7 @@ def command(db: Path | None) -> None:
     except Exception as error:  # the status line must never fail
         if os.environ.get("CCLENS_DEBUG"):
             raise
-        line = f"{_model_name(payload)} · cclens: {type(error).__name__}"
+        line = f"{_model_name(payload)} · cclens: {_problem(error)}"
         click.echo(f"cclens statusline: {error}", err=True)
     click.echo(line)
 
