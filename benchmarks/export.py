@@ -1,10 +1,12 @@
 """Time exporting every session of a corpus to HTML with cclens and with claude-code-log.
 
-    python3 benchmarks/export.py [CORPUS] [--runs 3] [--jobs N] [--cold]
+    python3 benchmarks/export.py [CORPUS] [--runs 3] [--jobs N] [--cold] [--real-sized]
 
 The corpus (default ``../shared/corpus``) is copied into a temporary ``projects/`` layout (each
-session with its subagent files). Each run starts fresh Python processes that convert every
-session once, to one HTML file each:
+session with its subagent files). ``--real-sized`` measures a corpus of large sessions instead
+(several MB and hundreds of tool calls each, as real ones run; the shared corpus is mostly small
+files), built from the corpus's records by ``benchmarks/synthetic.py``. Each run starts fresh
+Python processes that convert every session once, to one HTML file each:
 
 * ``cclens export --all PROJECTS -o DIR``: cclens's bulk export, which reads and draws sessions
   in ``--jobs`` worker processes (default: one per CPU) and writes an index page too;
@@ -16,7 +18,8 @@ session once, to one HTML file each:
   work; it is timed the way it converts one transcript, as before.
 
 Printed: the median wall time of each whole process (interpreter start and imports included),
-with the ratios, then each session's median time for the two file-by-file runs.
+with the ratios, the bytes each tool wrote (and their ratio), then each session's median time
+for the two file-by-file runs.
 
 Both tools run as they would once installed: bytecode is cached (``PYTHONPYCACHEPREFIX`` in the
 work folder, ``PYTHONDONTWRITEBYTECODE`` dropped) and so are cclens's compiled templates
@@ -43,6 +46,8 @@ from pathlib import Path
 from cclens.parse import SessionFile, discover
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+#: The sessions of the real-sized corpus, in MB of JSONL (about 110 tool calls a MB).
+REAL_SIZED_MB = [2.0, 3.0, 4.0, 5.0, 6.0, 3.5]
 
 #: File-by-file scripts, one fresh process each: arguments are the list of transcripts (a file,
 #: one path a line), the output folder and where to write each file's time. The whole process
@@ -123,6 +128,8 @@ class Run:
 
     seconds: float
     per_file: list[float] = field(default_factory=list)
+    #: Bytes of HTML written (pages and, for the bulk export, its shared files and index).
+    written: int = 0
 
 
 @dataclass
@@ -163,7 +170,8 @@ class Bench:
         missing = [f for f in self.files if not (out / f"{f.stem}.html").is_file()]
         if missing:
             raise SystemExit(f"{tool} wrote no HTML for {len(missing)} sessions, e.g. {missing[0]}")
-        return Run(seconds, json.loads(timings.read_text()))
+        written = sum((out / f"{f.stem}.html").stat().st_size for f in self.files)
+        return Run(seconds, json.loads(timings.read_text()), written)
 
     def run_bulk(self) -> Run:
         """``cclens export --all`` over the projects folder; every page and the index must exist."""
@@ -174,7 +182,8 @@ class Bench:
         pages = [p for p in out.rglob("*.html") if p.name != "index.html"]
         if len(pages) != len(self.files) or not (out / "index.html").is_file():
             raise SystemExit(f"{BULK} wrote {len(pages)} pages for {len(self.files)} sessions")
-        return Run(seconds)
+        written = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+        return Run(seconds, written=written)
 
 
 def _timed(command: list[str], env: dict[str, str]) -> float:
@@ -192,13 +201,29 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=None, help="cclens workers (default: CPUs)")
     parser.add_argument("--cold", action="store_true", help="empty caches for every run")
+    parser.add_argument(
+        "--real-sized", action="store_true", help="large sessions built from the corpus's records"
+    )
     args = parser.parse_args()
     ensure_claude_code_log()
     with tempfile.TemporaryDirectory(prefix="cclens-bench-") as temp:
         work = Path(temp)
-        sessions = copy_layout(args.corpus, work)
+        if args.real_sized:
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            import synthetic
+
+            synthetic.large_corpus(work, synthetic.donors(args.corpus), REAL_SIZED_MB)
+            sessions = discover(work / "projects").sessions
+            label = f"real-sized, built from {args.corpus}"
+        else:
+            sessions = copy_layout(args.corpus, work)
+            label = str(args.corpus)
         size = sum(s.path.stat().st_size for s in sessions)
-        print(f"corpus: {args.corpus}: {len(sessions)} sessions, {size / 1e6:.1f} MB")
+        agents = sum(a.path.stat().st_size for s in sessions for a in s.subagents)
+        print(
+            f"corpus: {label}: {len(sessions)} sessions, {size / 1e6:.1f} MB "
+            f"(+{agents / 1e6:.1f} MB of subagent transcripts)"
+        )
         print(f"runs: {args.runs}; CPUs: {os.cpu_count()}; load average: {_load()}")
         bench = Bench(work, [s.path for s in sessions], work / "projects", args.cold, args.jobs)
 
@@ -225,6 +250,12 @@ def main() -> None:
         reference = wall["claude-code-log"]
         print(f"  ratio, {labels[BULK]:29} {reference / wall[BULK]:7.1f}x")
         print(f"  ratio, {'file by file, one process each':29} {reference / wall['cclens']:7.1f}x")
+
+        print("\nbytes written (last run):")
+        written = {tool: done[-1].written for tool, done in runs.items()}
+        for tool, count in written.items():
+            share = count / written["claude-code-log"]
+            print(f"  {labels[tool]:36} {count / 1e6:7.1f} MB ({share:.2f}x claude-code-log's)")
 
         print("\nper session, file by file (each session's median over runs):")
         count = len(bench.files)

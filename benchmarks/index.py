@@ -265,11 +265,12 @@ def main() -> None:
             f"(max {max(timings) * 1000:.0f} ms; {len(QUERIES)} queries x 5; aim p95 < 50 ms, "
             f"ratio {p95 / 0.05:.2f})"
         )
-        sizes = index.connection().execute(
-            "SELECT s.key, sum(f.offset) FROM sessions s JOIN files f ON f.session = s.id "
-            "GROUP BY s.id ORDER BY 2 DESC LIMIT 5"
-        )
-        biggest = [(str(key), int(size)) for key, size in sizes]
+        with index.connection() as connection:
+            sizes = connection.execute(
+                "SELECT s.key, sum(f.offset) FROM sessions s JOIN files f ON f.session = s.id "
+                "GROUP BY s.id ORDER BY 2 DESC LIMIT 5"
+            )
+            biggest = [(str(key), int(size)) for key, size in sizes]
     sys.stdout.flush()
     measure_pages(db, root, biggest, largest)
     if args.work is None:

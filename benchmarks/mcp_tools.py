@@ -109,15 +109,11 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=Path("/work/bench-live/index.db"))
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    with Index(args.db) as index:
-        row = (
-            index.connection()
-            .execute(
-                "SELECT s.key, sum(f.size) FROM sessions s JOIN files f ON f.session = s.id "
-                "GROUP BY s.id ORDER BY 2 DESC LIMIT 1"
-            )
-            .fetchone()
-        )
+    with Index(args.db) as index, index.connection() as connection:
+        row = connection.execute(
+            "SELECT s.key, sum(f.size) FROM sessions s JOIN files f ON f.session = s.id "
+            "GROUP BY s.id ORDER BY 2 DESC LIMIT 1"
+        ).fetchone()
     print(f"largest session: {row[0]} ({row[1] / 1e6:.1f} MB)")
     anyio.run(run, args.db, args.runs, row[0])
 

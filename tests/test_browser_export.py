@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 from cclens.export import export_html
-from cclens.parse import load_session
+from cclens.parse import AssistantItem, load_session
 
 from .conftest import CORPUS, ROOT
 
@@ -20,6 +20,8 @@ SESSION = (
     / "iansherr__claude-code-log/test/test_data/real_projects/-Users-dain-workspace-JSSoundRecorder"
     / "7acd37a8-2745-4b58-a8a9-46164b22ad9e.jsonl"
 )
+#: The Read call with the largest output of SESSION (16 kB, past the first chunk).
+LARGEST_READ = "toolu_01Xw1tnFcgk7KwbWa9ie1SoX"
 ARTIFACTS = ROOT / "test-artifacts"
 ARGS = [
     "--no-sandbox",
@@ -80,7 +82,20 @@ def test_the_page_works(browser: Browser, exported: Path) -> None:
     assert thinking.get_attribute("open") == ""
     assert thinking.locator(".md").is_visible()
 
-    expand = page.locator("button.expand").first
+    # Tool calls are folded, one line each; opening one draws its body (its own view).
+    tool = page.locator("section.tool").first
+    assert tool.get_attribute("data-view")
+    assert tool.locator(".tool-body").inner_html() == ""
+    tool.locator("summary.tool-head").click()
+    expect(tool.locator(".tool-body > *").first).to_be_visible()
+
+    # The largest file read, in a later chunk: revealed, opened, its long content clamped.
+    page.evaluate(f"window.cclens.reveal('tool-{LARGEST_READ}')")
+    read = page.locator(f"[id='tool-{LARGEST_READ}']")
+    expect(read).to_be_visible()
+    assert "lines" in read.locator(".tool-output-size").inner_text()
+    read.locator("summary.tool-head").click()
+    expand = read.locator(".tool-body[data-ready] button.expand").first
     clamp = expand.locator("xpath=preceding-sibling::div[1]")
     expand.scroll_into_view_if_needed()
     assert "is-clamped" in (clamp.get_attribute("class") or "")
@@ -91,11 +106,15 @@ def test_the_page_works(browser: Browser, exported: Path) -> None:
     taller = clamp.bounding_box()
     assert height is not None and taller is not None and taller["height"] > height["height"]
 
-    tool = page.locator("details.tool-details").first
-    page.click("[data-action=collapse-tools]")
-    assert tool.get_attribute("open") is None
-    page.click("[data-action=expand-tools]")
-    assert tool.get_attribute("open") == ""
+    # "Open all" is remembered for every page: a reload opens every call of the first chunk.
+    page.click("[data-action=fold]")
+    assert page.evaluate("localStorage.getItem('cclens-fold')") == "open"
+    page.reload()
+    expect(page.locator("details.tool-details").first).to_have_attribute("open", "")
+    expect(page.locator("section.tool .tool-body[data-ready]").first).to_be_attached()
+    page.click("[data-action=fold]")
+    assert page.locator("details.tool-details[open]").count() == 0
+    assert page.evaluate("localStorage.getItem('cclens-fold')") == "folded"
 
     noisy = page.locator(".noisy")
     if noisy.count():
@@ -118,6 +137,8 @@ def test_the_page_works(browser: Browser, exported: Path) -> None:
     assert page.locator(".msg.current").count() == 1
 
     page.click("[data-action=theme]")
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    page.reload()  # one setting for every page, applied before the first paint
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
 
     ARTIFACTS.mkdir(exist_ok=True)
@@ -152,13 +173,11 @@ def test_themes_and_phone(
 
 
 def test_anchor_opens_what_hides_it(browser: Browser, exported: Path) -> None:
-    # A message of the subagent is inside a folded <details>: opening its link unfolds it.
-    html = exported.read_text()
-    nested = html.split('<details class="nested-session"', 1)[1]
-    target = nested.split('<article class="msg', 1)[1].split('id="', 1)[1].split('"', 1)[0]
+    # A message far down the session is in a chunk not drawn yet: opening its link draws it.
+    session = load_session(SESSION)
+    target = [i for i in session.main_line if isinstance(i, AssistantItem)][-2].anchor
     watched = Watched(browser, exported.as_uri() + "#" + target)
     message = watched.page.locator(f"[id='{target}']")
-    assert message.is_visible()
-    assert watched.page.locator("details.nested-session").first.get_attribute("open") == ""
+    expect(message).to_be_in_viewport()
     watched.check_clean()
     watched.page.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
 from cclens.export.bulk import export_sessions
 from cclens.parse import discover
@@ -38,6 +38,12 @@ def test_index_opens_every_session(browser: Browser, tmp_path: Path) -> None:
     page.wait_for_load_state()
     assert page.url.endswith(".html") and page.url != result.index.as_uri()
     assert page.locator(".session-title").inner_text() == title
+    # The shared stylesheet and script (assets/) apply: styled, and a folded call opens.
+    assert page.evaluate("getComputedStyle(document.querySelector('.toolbar')).display") == "flex"
+    tool = page.locator("section.tool").first
+    if tool.count():
+        tool.locator("summary.tool-head").click()
+        expect(tool.locator(".tool-body[data-ready] > *").first).to_be_visible()
     page.go_back()
     page.locator('button[data-action="theme"]').click()
     assert page.locator("html").get_attribute("data-theme") != "auto"

@@ -13,6 +13,7 @@ import pytest
 from cclens.export import export_html
 from cclens.export.bulk import export_sessions, output_names
 from cclens.parse import SessionFile, discover, load
+from cclens.render.assets import static_files
 
 from .conftest import CORPUS
 from .test_export import run, sample
@@ -73,7 +74,9 @@ def test_every_page_is_the_single_export(projects: Path, tmp_path: Path, workers
         href = exported.entry.href
         assert href == f"{file.project}/{file.session_id}.html"
         page = (result.directory / href).read_bytes()
-        assert page == export_html(load(file)).encode("utf-8")
+        assert page == export_html(load(file), shared_assets="../assets").encode("utf-8")
+    for name, content in static_files().items():  # one copy for every page
+        assert (result.directory / "assets" / name).read_bytes() == content
     with_agents = next(s for s in result.sessions if s.entry.session_id.startswith("fe5e1c67"))
     assert with_agents.entry.subagents > 0
     malformed = next(s for s in result.sessions if s.entry.session_id == "edge_cases")
@@ -157,7 +160,8 @@ def test_cli_exports_everything_under_the_paths(projects: Path, tmp_path: Path) 
     out = tmp_path / "site"
     code, stdout, stderr = run("export", "--all", str(projects), "-o", str(out), "--jobs", "2")
     assert code == 0 and stdout == ""
-    assert f"Wrote {len(PICKED)} of {len(PICKED)} sessions to {out.resolve()}" in stderr
+    assert f"Wrote {len(PICKED)} of {len(PICKED)} sessions (" in stderr
+    assert f" MB) to {out.resolve()}" in stderr
     assert "edge_cases.jsonl:" in stderr and "(skipped)" in stderr
     pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
     assert "index.html" in pages and len(pages) == len(PICKED) + 1

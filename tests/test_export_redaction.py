@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cclens.cli import main
+from cclens.render.parts import expand_page
 
 from .test_dataset_synthetic import CWD, DATABASE_URL, SECRETS, SESSION, write_claude_dir
 
@@ -26,8 +27,9 @@ def export(tmp_path: Path, *arguments: str) -> tuple[str, str]:
     assert result.exit_code == 0, result.output
     text = out.read_text(encoding="utf-8")
     if "--format" not in arguments and "md" not in arguments and "json" not in arguments:
-        # What a reader sees: highlighting splits strings into many <span>s.
-        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+        # What a reader sees with every folded part open (the file carries them compressed);
+        # highlighting splits strings into many <span>s.
+        text = html.unescape(re.sub(r"<[^>]+>", "", expand_page(text)))
     return text, result.output
 
 

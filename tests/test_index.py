@@ -349,16 +349,16 @@ def test_stored_bytes_decode_like_the_files(corpus: Path, tmp_path: Path) -> Non
 
 
 def _contents(index: Index) -> tuple[list[Any], list[Any]]:
-    connection = index.connection()
     sessions = "SELECT key, title, messages, tool_calls, input_tokens, models FROM sessions"
     documents = (
         "SELECT s.key, d.anchor, d.kind, d.tool, d.error, d.time, t.text FROM documents d "
         "JOIN documents_text t ON t.rowid = d.id JOIN sessions s ON s.id = d.session"
     )
-    return (
-        sorted(connection.execute(sessions).fetchall()),
-        sorted(connection.execute(documents).fetchall()),
-    )
+    with index.connection() as connection:
+        return (
+            sorted(connection.execute(sessions).fetchall()),
+            sorted(connection.execute(documents).fetchall()),
+        )
 
 
 def test_worker_processes_give_the_same_index(corpus: Path, tmp_path: Path) -> None:
@@ -367,7 +367,8 @@ def test_worker_processes_give_the_same_index(corpus: Path, tmp_path: Path) -> N
         with Index(tmp_path / f"{name}.db") as opened:
             opened.update([corpus], workers=workers, pool_threshold=0)
             contents.append(_contents(opened))
-            journal = opened.connection().execute("PRAGMA journal_mode").fetchone()[0]
+            with opened.connection() as connection:
+                journal = connection.execute("PRAGMA journal_mode").fetchone()[0]
             assert journal == "wal"  # a large update may leave it for a while, and comes back
     assert contents[0] == contents[1]
 
@@ -406,18 +407,18 @@ def test_a_large_update_with_readers_connected(corpus: Path, tmp_path: Path, ear
         assert time.perf_counter() - began < 20  # nobody waited for a lock to time out
         assert seen and _contents(index) == expected
         assert held.totals().sessions == len(expected[0])
-        assert index.connection().execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        with index.connection() as connection:
+            assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_schema_migrations_are_numbered_and_recorded(index: Index) -> None:
-    connection = index.connection()
-    recorded = connection.execute("SELECT number, name FROM migrations ORDER BY number")
-    numbers = [row[0] for row in recorded]
-    # Each workstream appends its own number, so numbers grow but need not be contiguous.
-    assert numbers == [m.number for m in MIGRATIONS] == sorted(set(numbers))
-    assert numbers[0] == 1 and numbers[-1] == SCHEMA_VERSION
-    assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with index.connection() as connection:
+        recorded = connection.execute("SELECT number, name FROM migrations ORDER BY number")
+        numbers = [row[0] for row in recorded]
+        assert numbers == [m.number for m in MIGRATIONS]
+        assert numbers == sorted(set(numbers)) and numbers[-1] == SCHEMA_VERSION
+        assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
 def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
@@ -432,6 +433,9 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP TABLE documents_text")
     connection.execute("DROP TABLE documents")
+    connection.execute("DROP TABLE version_chunks")
+    connection.execute("DROP TABLE file_versions")
+    connection.execute("ALTER TABLE files DROP COLUMN digest")
     connection.execute("DROP VIEW usage_counted")
     for table in ("usage_responses", "usage_merged", "usage_calls"):
         connection.execute(f"DROP TABLE {table}")
@@ -440,21 +444,22 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection.close()
     transcript(claude_dir, SMALL).unlink()  # archived sessions must become searchable too
     with Index(path) as migrated:
-        connection = migrated.connection()
-        latest = connection.execute("SELECT max(number) FROM migrations").fetchone()[0]
+        with migrated.connection() as connection:
+            latest = connection.execute("SELECT max(number) FROM migrations").fetchone()[0]
         assert latest == SCHEMA_VERSION
         assert migrated.totals().sessions == sessions
         report = migrated.update([claude_dir])
         assert report.bytes_read == 0  # documents come from the stored bytes
         found = migrated.search("music", limit=1000)
         assert sorted((h.session_key, h.anchor) for h in found) == expected
-        versions = connection.execute("SELECT DISTINCT doc_version FROM sessions").fetchall()
+        with migrated.connection() as connection:
+            versions = connection.execute("SELECT DISTINCT doc_version FROM sessions").fetchall()
         assert versions == [(EXTRACT_VERSION,)]
         # The usage rows come from the stored bytes too, archived sessions' included.
-        responses = connection.execute("SELECT count(*) FROM usage_counted").fetchone()[0]
-        assert responses > 0
-        unrated = connection.execute("SELECT count(*) FROM sessions WHERE usage_version = 0")
-        assert unrated.fetchone()[0] == 0
+        with migrated.connection() as connection:
+            responses = connection.execute("SELECT count(*) FROM usage_counted").fetchone()[0]
+            unrated = connection.execute("SELECT count(*) FROM sessions WHERE usage_version = 0")
+            assert responses > 0 and unrated.fetchone()[0] == 0
 
 
 def test_a_damaged_file_gives_a_clear_error_and_a_way_out(tmp_path: Path) -> None:
@@ -502,10 +507,11 @@ def test_documents_are_derived_again_when_extraction_changes(
     index.update([claude_dir])
     expected = sorted((h.session_key, h.anchor, h.kind) for h in index.search("commit", limit=999))
     assert expected
-    connection = index.connection()
+    connection = sqlite3.connect(index.path, isolation_level=None)
     connection.execute("DELETE FROM documents_text")
     connection.execute("DELETE FROM documents")
     connection.execute("UPDATE sessions SET doc_version = 0")
+    connection.close()
     report = index.update([claude_dir])
     assert report.bytes_read == 0
     found = index.search("commit", limit=999)

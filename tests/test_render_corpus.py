@@ -11,7 +11,8 @@ from cclens.export import export_json, export_markdown
 from cclens.parse import load_session
 from cclens.parse.session import Session
 from cclens.render import SessionRenderer
-from cclens.render.assets import page_js
+from cclens.render.assets import page_js, theme_js
+from cclens.render.parts import expand_page
 
 from .conftest import CORPUS, corpus_files
 from .test_render_hostile import audit
@@ -42,9 +43,11 @@ def test_session_exports(path: Path) -> None:
     assert renderer.view_failures == []
     page = audit(html)
     assert page.problems == []
-    assert page.scripts == [page_js()]
-    assert html.count('<section class="tool ') == drawn_calls(session)
-    assert html.count("data-tool=") == html.count("data-view=")
+    assert page.scripts == [theme_js(), page_js()]
+    opened = expand_page(html)
+    assert audit(opened).problems == []
+    assert opened.count('<section class="tool ') == drawn_calls(session)
+    assert opened.count("data-tool=") == opened.count("data-view=")
 
     markdown = export_markdown(session)
     assert markdown.startswith("# ")

@@ -18,6 +18,7 @@ from cclens.render.environment import format_duration, format_tokens, template_e
 from cclens.render.highlight import MAX_HIGHLIGHT_LINES
 from cclens.render.images import image_uri
 from cclens.render.markdown import is_safe_url
+from cclens.render.page_map import agent_part
 from cclens.render.views import generic_view
 
 from .test_render_hostile import audit
@@ -167,22 +168,37 @@ def test_a_failing_view_is_drawn_generically(tmp_path: Path) -> None:
     def broken(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
         raise ValueError("boom")
 
-    renderer = SessionRenderer(views=lambda call: ToolView("broken", "tools/generic.html", broken))
+    def broken_view(call: ToolCall) -> ToolView:
+        return ToolView("broken", "tools/generic.html", broken)
+
+    renderer = SessionRenderer(RenderOptions(lazy=False), views=broken_view)
     html = str(renderer.body(session))
     assert 'data-view="generic"' in html and "a.txt" in html
     assert renderer.view_failures and "ValueError: boom" in renderer.view_failures[0]
+    # Folded (the default), the header names the view; opening the call shows the failure.
+    lazy = SessionRenderer(views=broken_view)
+    folded = str(lazy.body(session))
+    assert 'data-view="broken"' in folded and "a.txt" not in folded
+    (call_id,) = session.tool_calls
+    opened = lazy.draw_part(f"t.{call_id}")
+    assert "a.txt" in opened and "ValueError: boom" in opened
+    assert lazy.view_failures and "ValueError: boom" in lazy.view_failures[0]
 
 
 def test_session_items_is_recursion_safe(tmp_path: Path) -> None:
     transcript = Transcript()
     transcript.user("hi")
     session = transcript.load(tmp_path)
-    renderer = SessionRenderer()
+    renderer = SessionRenderer(RenderOptions(lazy=False))
     first = str(renderer.helpers.session_items(session))
     assert "hi" in first and renderer.helpers.was_drawn(session)
-    renderer.helpers._stack.append(id(session))  # drawing it again from inside itself
+    renderer._scope = (agent_part(session),)  # drawing it again from inside itself
     again = str(renderer.helpers.session_items(session))
     assert "already shown above" in again
+    lazy = SessionRenderer()
+    folded = str(lazy.helpers.session_items(session))
+    assert 'class="md' not in folded and f'data-lazy="{agent_part(session)}"' in folded
+    assert "<p>hi</p>" in lazy.draw_part(agent_part(session))
 
 
 def test_static_page_links_assets(tmp_path: Path) -> None:
@@ -193,6 +209,7 @@ def test_static_page_links_assets(tmp_path: Path) -> None:
     html = SessionRenderer(options).page(session)
     assert '<link rel="stylesheet" href="/assets/cclens.css">' in html
     assert '<script src="/assets/cclens.js" defer></script>' in html
+    assert 'id="cclens-data"' in html and '"parts"' not in html  # parts come from a server
     assert 'data-theme="dark"' in html
     assert audit(html).problems == ["<link> element", "external script"]  # linked, not inline
     with pytest.raises(ValueError):

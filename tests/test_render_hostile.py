@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from cclens.export import export_html, export_markdown
-from cclens.render.assets import page_css, page_js
+from cclens.render.assets import page_css, page_js, theme_js
+from cclens.render.parts import expand_page
 
 from .test_render_records import Transcript
 
@@ -243,8 +244,11 @@ class PageAudit(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.scripts: list[str] = []
         self.styles: list[str] = []
+        #: ``<script type="application/json">`` elements: data the page's script reads.
+        self.data: list[str] = []
         self.problems: list[str] = []
         self._in: str | None = None
+        self._data = False
         self._buffer: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -281,6 +285,7 @@ class PageAudit(HTMLParser):
         if tag in ("script", "style"):
             self._in = tag
             self._buffer = []
+            self._data = tag == "script" and dict(attrs).get("type") == "application/json"
             if tag == "script" and any(name == "src" for name, _ in attrs):
                 self.problems.append("external script")
 
@@ -290,7 +295,11 @@ class PageAudit(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         if tag == self._in:
-            (self.scripts if tag == "script" else self.styles).append("".join(self._buffer))
+            text = "".join(self._buffer)
+            if self._data:
+                self.data.append(text)
+            else:
+                (self.scripts if tag == "script" else self.styles).append(text)
             self._in = None
 
 
@@ -312,13 +321,20 @@ def hostile_html(tmp_path_factory: pytest.TempPathFactory) -> str:
 def test_nothing_executable_in_the_page(hostile_html: str) -> None:
     page = audit(hostile_html)
     assert page.problems == []
-    assert page.scripts == [page_js()]
+    assert page.scripts == [theme_js(), page_js()]
     assert page.styles == [page_css()]
+    (data,) = page.data
+    assert "<" not in data  # the folded parts cannot close their script element
+    # Every folded part, as the page draws it when opened: nothing executable either.
+    opened = audit(expand_page(hostile_html))
+    assert opened.problems == []
+    assert opened.scripts == [theme_js(), page_js()]
 
 
 def test_hostile_text_is_shown_not_dropped(hostile_html: str) -> None:
-    # Escaped, the payloads are still there for the reader to see.
-    assert hostile_html.count("&lt;script&gt;alert(1)&lt;/script&gt;") > 50
+    # Escaped, the payloads are still there for the reader to see (once every part is open).
+    opened = expand_page(hostile_html)
+    assert opened.count("&lt;script&gt;alert(1)&lt;/script&gt;") > 50
     assert 'data-tool="&lt;script&gt;' in hostile_html or 'data-tool="&#34;&gt;' in hostile_html
 
 
@@ -370,9 +386,14 @@ def test_no_dialog_fires_in_chromium(hostile_html: str, tmp_path: Path) -> None:
             page.on("dialog", on_dialog)
             page.on("request", lambda request: requests.append(request.url))
             page.goto(page_file.as_uri())
-            # Open everything a reader could open, show details, expand every output.
+            # Open everything a reader could open (drawing every folded part), show details,
+            # expand every output.
             page.click("[data-action=details]")
-            page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
+            page.evaluate("window.cclens.drawChunks()")
+            for _ in range(6):  # parts hold parts: open what each round drew
+                page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
+                page.wait_for_timeout(150)
+            assert page.locator("[data-lazy]:not([data-ready])").count() == 0
             for button in page.query_selector_all("button.expand"):
                 button.click()
             page.mouse.move(10, 10)

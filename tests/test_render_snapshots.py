@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cclens.render import SessionRenderer
+from cclens.render import RenderOptions, SessionRenderer
 
 from .snapshot import canonical
 from .test_render_records import Transcript
@@ -272,7 +272,7 @@ def render_items(tmp_path: Path, build: Callable[[Transcript], None]) -> str:
     transcript = Transcript()
     build(transcript)
     session = transcript.load(tmp_path)
-    renderer = SessionRenderer()
+    renderer = SessionRenderer(RenderOptions(lazy=False))  # folded parts drawn in place
     page = renderer.context(session)
     template = renderer.environment.get_template("_items.html")
     html = template.render(items=page.items, r=renderer, h=renderer.helpers)

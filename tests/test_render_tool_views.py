@@ -25,7 +25,13 @@ from cclens.model.tools.agents import AgentAsyncLaunchedResult
 from cclens.model.tools.generic import UnknownToolInput
 from cclens.model.tools.shell import BashResult
 from cclens.parse import Session, ToolCall, load_session
-from cclens.render import SessionRenderer, ViewHelpers, render_session_page, view_for
+from cclens.render import (
+    RenderOptions,
+    SessionRenderer,
+    ViewHelpers,
+    render_session_page,
+    view_for,
+)
 from cclens.render.environment import template_environment
 from cclens.render.tool_views import MCP_VIEW, TOOL_VIEWS, VIEWS, Link
 from cclens.render.tool_views.files import numbered_text
@@ -43,6 +49,8 @@ PNG = (
     "+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 )
 UNSET = object()
+#: Tool bodies drawn in place, not kept as folded parts.
+EAGER = RenderOptions(lazy=False)
 
 
 @dataclass
@@ -155,8 +163,8 @@ def write_session(directory: Path, cases: list[Case]) -> Path:
 
 
 def render(call: ToolCall) -> Rendered:
-    """``call`` drawn by the page renderer, inside its frame."""
-    renderer = SessionRenderer()
+    """``call`` drawn by the page renderer, inside its frame, with its body (not folded away)."""
+    renderer = SessionRenderer(EAGER)
     html = str(renderer.tool(call))
     return Rendered(call, html, renderer.view_failures)
 
@@ -1307,7 +1315,7 @@ _TOOL_TAG = re.compile(r'<section class="tool[^"]*" data-tool="([^"]*)" data-vie
 @pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_every_corpus_call_is_drawn_by_its_own_view(path: Path) -> None:
     session = load_session(path)
-    renderer = SessionRenderer()
+    renderer = SessionRenderer(EAGER)
     for call in _all_calls(session):
         html = str(renderer.tool(call))
         tags = _TOOL_TAG.findall(html)
@@ -1663,8 +1671,13 @@ def test_hostile_views_run_nothing_in_chromium(tmp_path: Path) -> None:
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.goto(page_file.as_uri())
-            # Unfold everything, so nothing hostile stays out of the rendered tree.
-            page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+            # Unfold everything (drawing every folded part), so nothing hostile stays out of the
+            # rendered tree.
+            page.evaluate("window.cclens.drawChunks()")
+            for _ in range(4):
+                page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                page.wait_for_timeout(150)
+            assert page.locator("[data-lazy]:not([data-ready])").count() == 0
             for button in page.locator("button.expand:visible").all():
                 button.click()
             assert page.locator("section.tool").count() == len(CASES)

@@ -125,7 +125,8 @@ def test_a_response_copied_into_a_resumed_session_counts_once(tmp_path: Path) ->
             SESSION: 5,
             RESUMED: 11,
         }
-        merged = index.connection().execute("SELECT count(*) FROM usage_merged").fetchone()[0]
+        with index.connection() as connection:
+            merged = connection.execute("SELECT count(*) FROM usage_merged").fetchone()[0]
         assert merged == 1
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -189,8 +190,10 @@ def test_an_index_without_usage_tables_says_to_update_it(tmp_path: Path) -> None
     db = tmp_path / "old.db"
     with Index(db) as index:
         index.update([tmp_path / "none"])
-        index.connection().execute("DROP VIEW usage_counted")
-        index.connection().execute("DROP TABLE usage_responses")
+    older = sqlite3.connect(db, isolation_level=None)
+    older.execute("DROP VIEW usage_counted")
+    older.execute("DROP TABLE usage_responses")
+    older.close()
     result = CliRunner().invoke(
         main, ["statusline", "--db", str(db)], input=json.dumps(_payload(transcript))
     )

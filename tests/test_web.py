@@ -303,6 +303,7 @@ def test_the_serve_command(tmp_path: Path) -> None:
         str(port),
         "--host",
         "0.0.0.0",
+        "--no-auth",
         "--demo",
     ]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
@@ -320,7 +321,7 @@ def test_the_serve_command(tmp_path: Path) -> None:
     finally:
         process.terminate()
         _, errors = process.communicate(timeout=20)
-    assert "warning: listening on 0.0.0.0" in errors
+    assert "warning: listening on 0.0.0.0 without an access token" in errors
     assert f":{port}/" in errors
 
 

@@ -11,21 +11,73 @@ from pathlib import Path
 from ..parse import SessionFile
 
 _COMPACT_DATE = re.compile(r"^\d{8}$")
+#: Longer text is not a date: refused before any parsing.
+_LONGEST = 64
+#: The days cclens computes with. A date outside them is moved to the nearest of them: a day
+#: and a time zone's offset either side of these stay within what ``datetime`` holds (a bare
+#: ``--until 9999-12-31`` means "until its end", a day past the last one Python knows), and
+#: no transcript predates 1970.
+FIRST_DAY = date(1970, 1, 2)
+LAST_DAY = date(9999, 12, 30)
+_FORMS = "use YYYY-MM-DD, YYYYMMDD or YYYY-MM-DDTHH:MM[:SS][+HH:MM]"
 
 
 class DateError(ValueError):
     """A date that cannot be read; the message says which forms are accepted."""
 
 
-def parse_date(text: str) -> date:
-    """``2025-06-01`` or ``20250601`` as a date."""
+def _clamped_day(day: date) -> date:
+    return min(max(day, FIRST_DAY), LAST_DAY)
+
+
+def read_date(text: str) -> date | datetime:
+    """The date or time a person gave (a CLI option, a web query parameter), within range.
+
+    The one reader of dates for every command and page: ``2025-06-01``, ``20250601``, or an
+    ISO 8601 date and time (``2025-06-01T14:30``, seconds, a ``Z`` or ``+02:00`` offset
+    optional). A date alone gives a :class:`date`, a time a :class:`datetime` (naive when it
+    names no offset). Days before :data:`FIRST_DAY` or after :data:`LAST_DAY` are moved to
+    those days. Raises :class:`DateError` (one line naming the forms) for anything else.
+    """
     cleaned = text.strip()
+    if len(cleaned) > _LONGEST:
+        raise DateError(f"{text[:_LONGEST]!r}… is not a date ({_FORMS})")
     if _COMPACT_DATE.match(cleaned):
         cleaned = f"{cleaned[:4]}-{cleaned[4:6]}-{cleaned[6:]}"
     try:
-        return date.fromisoformat(cleaned)
+        if len(cleaned) == len("2025-06-01"):
+            return _clamped_day(date.fromisoformat(cleaned))
+        moment = datetime.fromisoformat(cleaned)
     except ValueError:
-        raise DateError(f"{text!r} is not a date (use YYYY-MM-DD or YYYYMMDD)") from None
+        raise DateError(f"{text!r} is not a date ({_FORMS})") from None
+    day = _clamped_day(moment.date())
+    if day != moment.date():
+        moment = datetime.combine(day, time.min if day == FIRST_DAY else time.max, moment.tzinfo)
+    return moment
+
+
+def parse_date(text: str) -> date:
+    """A day: ``2025-06-01`` or ``20250601`` (a date and time gives its day, in its own zone,
+    or in the local one when converted). See :func:`read_date`."""
+    found = read_date(text)
+    if isinstance(found, datetime):
+        return _clamped_day((found.astimezone() if found.tzinfo else found).date())
+    return found
+
+
+def parse_moment(text: str, *, end: bool = False, zone: tzinfo | None = None) -> datetime:
+    """An instant: a date means its first instant (with ``end``, the first instant after it, so
+    that a bare last day is included); a time without an offset is in ``zone`` (the local zone
+    when ``None``). See :func:`read_date`."""
+    found = read_date(text)
+    if isinstance(found, datetime):
+        if found.tzinfo is not None:
+            return found
+        return found.replace(tzinfo=zone) if zone is not None else found.astimezone()
+    day = found + timedelta(days=1) if end else found
+    if zone is not None:
+        return datetime.combine(day, time.min, zone)
+    return datetime.combine(day, time.min).astimezone()
 
 
 def local_zone_name() -> str:
@@ -121,12 +173,16 @@ def week_start(day: date) -> date:
 
 
 __all__ = [
+    "FIRST_DAY",
+    "LAST_DAY",
     "DateError",
     "Period",
     "file_mtime",
     "local_zone_name",
     "newest_mtime",
     "parse_date",
+    "parse_moment",
+    "read_date",
     "select_files",
     "week_start",
 ]

@@ -4,7 +4,9 @@ every discovered session as HTML with an index page, on every core."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -16,8 +18,9 @@ from ..export import (
     export_markdown,
     export_sessions,
 )
+from ..export.bulk import ExportedSession, Progress
 from ..export.transform import transform_session
-from ..parse import claude_dirs, discover
+from ..parse import SessionFile, claude_dirs, discover
 from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
@@ -144,13 +147,15 @@ def _export_all(
     if not found.sessions:
         raise click.ClickException("no session found under " + ", ".join(map(str, roots)))
     try:
-        result = export_sessions(
-            found.sessions,
-            output,
-            options=options,
-            workers=jobs,
-            redaction=redaction.options if redaction.options.enabled else None,
-        )
+        with _progress_bar(found.sessions) as progress:
+            result = export_sessions(
+                found.sessions,
+                output,
+                options=options,
+                workers=jobs,
+                redaction=redaction.options if redaction.options.enabled else None,
+                progress=progress,
+            )
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from error
     except BrokenProcessPool as error:
@@ -164,13 +169,63 @@ def _export_all(
             click.echo(f"cclens: {exported.error}", err=True)
     click.echo(redaction_summary(redaction, result.redacted), err=True)
     written = len(result.sessions) - len(result.failed)
+    size = sum(s.written for s in result.sessions)
     click.echo(
-        f"Wrote {written} of {len(result.sessions)} sessions to {output.resolve()}; "
-        f"index: {result.index.resolve()}",
+        f"Wrote {written} of {len(result.sessions)} sessions ({_megabytes(size)}) to "
+        f"{output.resolve()}; index: {result.index.resolve()}",
         err=True,
     )
     if result.failed:
         raise SystemExit(1)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+@contextmanager
+def _progress_bar(sessions: Sequence[SessionFile]) -> Iterator[Progress | None]:
+    """A progress bar on stderr when it is a terminal (sessions done, MB read, time left)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import (  # only for a terminal: the bulk export imports no Rich otherwise
+        BarColumn,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+    from rich.progress import Progress as Bar
+
+    from ._output import console
+
+    total = sum(s.size + sum(_size(a.path) for a in s.subagents) for s in sessions)
+    # The bar and the time left follow the bytes read (the largest sessions go first).
+    with Bar(
+        TextColumn("Exporting"),
+        BarColumn(),
+        TextColumn(f"{{task.fields[sessions]}}/{len(sessions)} sessions"),
+        TextColumn("· {task.fields[read]} of " + _megabytes(total)),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("export", total=max(total, 1), sessions=0, read=_megabytes(0))
+        done = count = 0
+
+        def advance(session: ExportedSession, read: int) -> None:
+            nonlocal done, count
+            done += read
+            count += 1
+            bar.update(task, advance=read, sessions=count, read=_megabytes(done))
+
+        yield advance
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _export_one(

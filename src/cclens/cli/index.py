@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +34,8 @@ from ._output import console, human_bytes, json_option, print_json
 
 F = TypeVar("F", bound=Callable[..., Any])
 _SHOWN_PROBLEMS = 20
+#: ``cclens index`` checks the whole file for damage this often (about 3 s per GB).
+CHECK_EVERY_SECONDS = 24 * 3600
 
 
 def db_option(function: F) -> F:
@@ -104,10 +108,61 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
         yield advance
 
 
-def update(index: Index, roots: list[Path], *, show_progress: bool) -> UpdateReport:
-    """Run an update, with a progress bar when stderr is a terminal."""
-    with progress_bar(show_progress) as advance:
-        return index.update(roots, progress=advance)
+class _Terminated(Exception):
+    """SIGTERM arrived during an update."""
+
+
+@contextmanager
+def _stop_on_terminate() -> Iterator[None]:
+    """Turn SIGTERM into an exception, so an update rolls back and its workers stop with it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum: int, frame: object) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def update(
+    index: Index, roots: list[Path], *, show_progress: bool, required: bool = False
+) -> UpdateReport:
+    """Run an update, with a progress bar when stderr is a terminal.
+
+    Another update of the same index (another ``cclens index``, or ``cclens serve`` indexing)
+    is waited for, and said so on stderr. Interrupted (Ctrl-C, SIGTERM), the update rolls back
+    what it had not committed and the command ends with one line. A read-only index is used
+    as it is (said so on stderr), unless the update is ``required``.
+    """
+    if index.read_only and not required:
+        click.echo(f"cclens: {index.path} is read-only: using it as it is", err=True)
+        return UpdateReport()
+    told = False
+
+    def waiting(seconds: float) -> None:
+        nonlocal told
+        if not told:
+            told = True
+            click.echo(
+                f"cclens: another cclens is updating {index.path}; waiting for it to finish",
+                err=True,
+            )
+
+    try:
+        with _stop_on_terminate(), progress_bar(show_progress) as advance:
+            return index.update(roots, progress=advance, waiting=waiting)
+    except (KeyboardInterrupt, _Terminated) as stop:
+        click.echo(
+            "cclens: update interrupted; the index keeps what it had committed before "
+            "(run cclens index again to finish)",
+            err=True,
+        )
+        raise SystemExit(143 if isinstance(stop, _Terminated) else 130) from None
 
 
 def report_problems(report: UpdateReport) -> None:
@@ -128,8 +183,17 @@ def report_problems(report: UpdateReport) -> None:
     is_flag=True,
     help="Move the index file aside (it is kept, renamed) and build a new one.",
 )
+@click.option(
+    "--check",
+    "check",
+    is_flag=True,
+    help="Check the whole index file for damage first (SQLite's quick_check; also done by "
+    "itself once a day).",
+)
 @json_option
-def command(claude_dir: tuple[Path, ...], db: Path | None, rebuild: bool, as_json: bool) -> None:
+def command(
+    claude_dir: tuple[Path, ...], db: Path | None, rebuild: bool, check: bool, as_json: bool
+) -> None:
     """Read Claude Code's transcripts into the local index.
 
     The first run reads everything (with a progress bar); later runs read only what changed:
@@ -138,7 +202,9 @@ def command(claude_dir: tuple[Path, ...], db: Path | None, rebuild: bool, as_jso
     written under ~/.claude.
 
     A damaged file, or one that is not a cclens index, is reported with the way out:
-    --rebuild renames it (nothing is deleted) and starts a new index.
+    --rebuild renames it (nothing is deleted) and starts a new index. The whole file is
+    checked for damage once a day (--check: now). Two runs at once take turns: the second
+    waits for the first, and says so.
     """
     roots = resolve_roots(claude_dir)
     path = resolve_db(db, roots)
@@ -153,7 +219,8 @@ def command(claude_dir: tuple[Path, ...], db: Path | None, rebuild: bool, as_jso
             err=True,
         )
     with open_index(path) as index:
-        report = update(index, roots, show_progress=not as_json)
+        index.check(every=None if check else CHECK_EVERY_SECONDS)
+        report = update(index, roots, show_progress=not as_json, required=True)
         totals = index.totals()
     if as_json:
         print_json(

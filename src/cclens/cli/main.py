@@ -51,6 +51,17 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def invoke(self, ctx: click.Context) -> object:
+        """Run the command; an index that cannot be used now (damaged, on a read-only or full
+        disk…) is one line saying what failed and what to do, never a traceback."""
+        from ..index import IndexUnusable
+
+        try:
+            return super().invoke(ctx)
+        except IndexUnusable as error:
+            click.echo(f"cclens: {error}", err=True)
+            raise SystemExit(2) from error
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = []
         for name in self.list_commands(ctx):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..index import WriteRefused, refuse_inside
-from ._output import console
+from ..index import SessionVersion, WriteRefused, refuse_inside
+from ._output import console, json_option, print_json
 from .index import claude_dir_option, db_option, open_index, resolve_db, resolve_roots
 
 
@@ -17,15 +17,32 @@ from .index import claude_dir_option, db_option, open_index, resolve_db, resolve
     "-o",
     "--output",
     "output",
-    required=True,
     type=click.Path(path_type=Path, file_okay=False),
-    help="Folder to write the files into (created if needed).",
+    help="Folder to write the files into (created if needed). Required unless --list-versions.",
 )
 @click.option("--force", is_flag=True, help="Replace files that already exist there.")
+@click.option(
+    "--version",
+    "version",
+    type=click.IntRange(1),
+    default=None,
+    help="Write this version of the session (see --list-versions); default: the newest.",
+)
+@click.option(
+    "--list-versions", is_flag=True, help="List the versions of SESSION the index kept, and stop."
+)
 @claude_dir_option
 @db_option
+@json_option
 def command(
-    session: str, output: Path, force: bool, claude_dir: tuple[Path, ...], db: Path | None
+    session: str,
+    output: Path | None,
+    force: bool,
+    version: int | None,
+    list_versions: bool,
+    claude_dir: tuple[Path, ...],
+    db: Path | None,
+    as_json: bool,
 ) -> None:
     """Write SESSION's transcript, subagent transcripts and sidecars into a folder.
 
@@ -34,10 +51,17 @@ def command(
     them; they are written exactly as they were read, in their original layout relative to the
     session's folder. cclens never writes inside a Claude Code folder: restore somewhere else
     and copy the files back yourself if you want Claude Code to see them again.
+
+    When a file of the session changed other than by growing (edited in place, cut short,
+    replaced), the index kept the bytes it had as an older version beside the new ones:
+    --list-versions shows them, --version N writes version N back (the newest by default).
     """
+    if output is None and not list_versions:
+        raise click.UsageError("missing option -o/--output (or --list-versions)")
     roots = resolve_roots(claude_dir)
     try:
-        refuse_inside(output, roots, "restored session")
+        if output is not None:
+            refuse_inside(output, roots, "restored session")
     except WriteRefused as error:
         raise click.UsageError(str(error)) from error
     with open_index(resolve_db(db, roots)) as index:
@@ -47,10 +71,47 @@ def command(
         if len(found) > 1:
             names = "\n".join(f"  {s.key}  {s.title}" for s in found[:20])
             raise click.UsageError(f"{session!r} matches {len(found)} sessions:\n{names}")
+        key = found[0].key
+        if list_versions:
+            _print_versions(key, index.versions(key), as_json)
+            return
+        assert output is not None
         try:
-            written = index.restore(found[0].key, output, overwrite=force)
+            written = index.restore(key, output, overwrite=force, version=version)
         except FileExistsError as error:
             raise click.UsageError(f"{error}; pass --force to replace it") from error
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--version") from error
     out = console()
     for path in written:
         out.print(str(path), markup=False, soft_wrap=True)
+
+
+def _print_versions(key: str, versions: list[SessionVersion], as_json: bool) -> None:
+    if as_json:
+        print_json(
+            [
+                {
+                    "version": v.number,
+                    "newest": v.newest,
+                    "replaced": v.replaced.isoformat() if v.replaced else None,
+                    "changed": list(v.changed),
+                    "bytes": v.size,
+                    "lines": v.lines,
+                }
+                for v in versions
+            ]
+        )
+        return
+    out = console()
+    for version in versions:
+        when = (
+            f"replaced {version.replaced:%Y-%m-%d %H:%M:%S} UTC" if version.replaced else "newest"
+        )
+        changed = f"; then {', '.join(version.changed)} changed" if version.changed else ""
+        out.print(
+            f"{key} version {version.number}: {when}, {version.size:,} bytes, "
+            f"{version.lines:,} lines{changed}",
+            markup=False,
+            soft_wrap=True,
+        )

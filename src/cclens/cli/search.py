@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 from rich.text import Text
 
+from ..analytics.period import DateError, parse_moment
 from ..index import DOCUMENT_KINDS, SearchError, SearchFilters, SearchHit
 from ._output import console, json_option, print_json
 from .index import (
@@ -22,18 +23,15 @@ from .index import (
 
 
 def parse_when(text: str | None, *, end: bool) -> datetime | None:
-    """``2025-06-01`` or an ISO date and time; a bare date as an upper bound means its end."""
+    """``2025-06-01`` or an ISO date and time (UTC unless it says otherwise); a bare date as an
+    upper bound means its end (see :func:`cclens.analytics.period.parse_moment`)."""
     if not text:
         return None
     try:
-        moment = datetime.fromisoformat(text)
-    except ValueError as error:
-        raise click.BadParameter(f"{text!r} is not a date (use YYYY-MM-DD)") from error
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    if end and len(text) == len("2025-06-01"):
-        moment += timedelta(days=1)
-    return moment
+        return parse_moment(text, end=end, zone=UTC)
+    except DateError as error:
+        option = "--until" if end else "--since"
+        raise click.BadParameter(str(error), param_hint=option) from None
 
 
 def _print(hits: list[SearchHit]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import tempfile
 import threading
 import webbrowser
@@ -26,6 +27,12 @@ from .index import claude_dir_option, db_option, resolve_db, resolve_roots
     "Claude Code folder exists and --claude-dir is not given.",
 )
 @click.option("--no-watch", is_flag=True, help="Index once at start, then stop watching.")
+@click.option(
+    "--no-auth",
+    is_flag=True,
+    help="With a --host other than this machine's loopback address: serve without the access "
+    "token (anyone who can reach the address reads every session).",
+)
 def command(
     host: str,
     port: int,
@@ -34,6 +41,7 @@ def command(
     db: Path | None,
     demo: bool,
     no_watch: bool,
+    no_auth: bool,
 ) -> None:
     """Serve projects, sessions and search at http://127.0.0.1:8765/.
 
@@ -42,9 +50,11 @@ def command(
 
     The server answers at once with what the index holds, reads what changed in the
     background, then watches the Claude folders: new sessions and new messages appear in open
-    pages without a reload. It listens on 127.0.0.1 only unless --host says otherwise (it warns
-    then: anyone who can reach it can read every session), answers GET and HEAD only, refuses
-    requests naming another host, and serves nothing but what is in its index.
+    pages without a reload. It listens on 127.0.0.1 only unless --host says otherwise; then
+    every request needs an access token, printed once in the address to open (the first visit
+    keeps it in a cookie and drops it from the address; scripts send "Authorization: Bearer
+    TOKEN"), unless --no-auth is given. It answers GET and HEAD only, refuses requests naming
+    another host and requests other web sites make, and serves nothing but what is in its index.
     """
     from ..demo import demo_dir
     from ..web.server import bind, run, url
@@ -70,19 +80,29 @@ def command(
     settings = Settings(
         db_path=path, claude_dirs=roots, host=host, port=port, demo=demo, watch=not no_watch
     )
-    if not settings.loopback:
+    if not settings.loopback and no_auth:
         click.echo(
-            f"cclens: warning: listening on {host}, not only on this machine: anyone who can "
-            "reach this address can read every session",
+            f"cclens: warning: listening on {host} without an access token (--no-auth): anyone "
+            "who can reach this address can read every session",
             err=True,
         )
+    elif not settings.loopback:
+        settings.token = secrets.token_urlsafe(32)
     try:
         sock = bind(host, port)
     except OSError as error:
         raise click.UsageError(f"cannot listen on {host}:{port}: {error.strerror}") from error
     settings.port = int(sock.getsockname()[1])
-    address = url(settings)
+    address = settings.browser_url(url(settings))
     click.echo(f"cclens: serving {path} at {address} (Ctrl-C to stop)", err=True)
+    if settings.token:
+        elsewhere = " (with this machine's name or address in place of 127.0.0.1)"
+        wildcard = host in ("0.0.0.0", "::", "[::]")
+        click.echo(
+            f"cclens: listening on {host}: open the address above with its token"
+            f"{elsewhere if wildcard else ''}; requests without it are refused",
+            err=True,
+        )
     if open_browser:
         threading.Timer(0.5, webbrowser.open, [address]).start()
     try:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
+from datetime import datetime
 from pathlib import Path
 
+from ..analytics.period import parse_moment
 from ..analytics.stats import project_matches
 from ..parse import Diagnostic, Discovery, Session, SessionFile, discover, load
 
@@ -70,21 +71,12 @@ def parse_since(text: str) -> datetime:
     """``YYYY-MM-DD``, ``YYYYMMDD`` or an ISO 8601 date and time, as an aware datetime.
 
     A date means its midnight and a time without an offset means local time, because that is
-    what a person typing ``--since 2025-06-01`` on their machine means.
+    what a person typing ``--since 2025-06-01`` on their machine means (read by
+    :func:`cclens.analytics.period.parse_moment`, like every date cclens is given).
 
     Raises ``ValueError`` with a readable message for anything else.
     """
-    text = text.strip()
-    try:
-        if len(text) in (8, 10) and text.replace("-", "").isdigit():
-            moment = datetime.combine(date.fromisoformat(text), time())
-        else:
-            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise ValueError(
-            f"not a date: {text!r} (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS][+HH:MM])"
-        ) from None
-    return moment if moment.tzinfo is not None else moment.astimezone()
+    return parse_moment(text)
 
 
 def last_activity(session: Session) -> datetime | None:

@@ -1,7 +1,8 @@
 """Many sessions exported at once: one HTML file each, an index page, every core busy.
 
 :func:`export_sessions` writes ``<project>/<session-id>.html`` under a folder for each discovered
-session, then ``index.html`` listing them. Sessions are read and drawn in worker processes
+session, then ``index.html`` listing them; the pages share one copy of their CSS and JavaScript
+(``assets/``). Sessions are read and drawn in worker processes
 (``os.cpu_count()`` by default): rendering is pure Python, so threads would share one core.
 Workers are forked where the platform allows it, so they start with the parent's imports; the
 largest sessions are handed out first, so one long session does not finish alone at the end.
@@ -21,23 +22,32 @@ import os
 import sys
 import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..parse import SessionFile, load
-from ..redact import RedactionOptions, Redactor
+from ..render.assets import static_files
 from ..render.context import session_header
 from ..render.index_page import IndexEntry, render_index_page
 from ..render.options import DEFAULT_OPTIONS, RenderOptions
 from .html_file import export_html
 from .transform import transform_session
 
-__all__ = ["BulkExport", "ExportedSession", "export_sessions", "output_names"]
+if TYPE_CHECKING:
+    from ..redact import RedactionOptions
+
+__all__ = ["BulkExport", "ExportedSession", "Progress", "export_sessions", "output_names"]
+
+#: Called after each session is written: the session, and the bytes of transcript it read.
+Progress = Callable[["ExportedSession", int], None]
 
 #: The index page's file name inside the output folder.
 INDEX_NAME = "index.html"
+#: The folder (inside the output folder) of the CSS and JavaScript every page links to.
+ASSETS_FOLDER = "assets"
 
 
 @dataclass(frozen=True)
@@ -53,6 +63,8 @@ class ExportedSession:
     diagnostics: tuple[str, ...] = ()
     #: Secrets removed from this session, by kind.
     redacted: Mapping[str, int] = field(default_factory=dict)
+    #: Bytes of the page written (0 when not written).
+    written: int = 0
 
     @property
     def error(self) -> str:
@@ -120,12 +132,18 @@ class _Job:
 def _export_one(job: _Job) -> ExportedSession:
     """Read, draw and write one session (runs in a worker process)."""
     file = job.file
-    redactor = Redactor(job.redaction) if job.redaction else None
+    redactor = None
+    if job.redaction:
+        # Imported only when asked for: its patterns take a while to compile.
+        from ..redact import Redactor
+
+        redactor = Redactor(job.redaction)
     try:
         session = load(file)
         if redactor is not None:
             session = transform_session(session, redactor.text, json_transform=redactor.json)
-        html = export_html(session, options=job.options)
+        # Pages are <project>/<session>.html: the shared files are one folder up.
+        html = export_html(session, options=job.options, shared_assets=f"../{ASSETS_FOLDER}")
         target = job.directory / job.name
         target.parent.mkdir(parents=True, exist_ok=True)
         data = html.encode("utf-8")
@@ -152,7 +170,7 @@ def _export_one(job: _Job) -> ExportedSession:
     )
     diagnostics = tuple(str(d) for d in session.diagnostics)
     redacted = dict(redactor.counts) if redactor else {}
-    return ExportedSession(file.path, entry, diagnostics, redacted)
+    return ExportedSession(file.path, entry, diagnostics, redacted, len(data))
 
 
 def _failed(file: SessionFile, reason: str) -> ExportedSession:
@@ -200,20 +218,30 @@ def export_sessions(
     title: str = "",
     start_method: str | None = None,
     redaction: RedactionOptions | None = None,
+    progress: Progress | None = None,
 ) -> BulkExport:
     """Export every session of ``files`` as HTML under ``directory``, then write its index page.
 
     ``workers`` processes do the work (default: the number of CPUs; 1 works in this process),
     started with ``start_method`` (default: ``fork`` on Linux from a single-threaded process,
-    else the platform's default). ``options.standalone`` is forced on, as for
-    :func:`~cclens.export.export_html`. Sessions keep the order of ``files`` in the result;
+    else the platform's default). Each page is what :func:`~cclens.export.export_html` writes
+    for the session, except that it links the CSS and JavaScript of ``assets/`` (written once)
+    instead of holding its own copy. Sessions keep the order of ``files`` in the result;
     ``title`` heads the index page. ``redaction``: redact every session (and the project names
     in file names) with a :class:`~cclens.redact.Redactor` built from these options.
+    ``progress`` is called as each session is done (in the order they finish) with the session
+    and the bytes of transcript it read, for a progress bar.
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
+    assets = directory / ASSETS_FOLDER
+    assets.mkdir(exist_ok=True)
+    for name, content in static_files().items():
+        (assets / name).write_bytes(content)
     names = output_names(files)
     if redaction is not None and redaction.anonymize_paths:
+        from ..redact import Redactor
+
         # Project folders are named after paths (``-home-alice-app``): so are the pages.
         names = [Redactor(redaction).text(name) for name in names]
     jobs = [
@@ -221,17 +249,27 @@ def export_sessions(
         for file, name in zip(files, names, strict=True)
     ]
     count = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    weights = [_weight(job.file) for job in jobs]
+
+    def done(result: ExportedSession, index: int) -> ExportedSession:
+        if progress is not None:
+            progress(result, weights[index])
+        return result
+
     if count == 1:
-        results = [_export_one(job) for job in jobs]
+        results = [done(_export_one(job), index) for index, job in enumerate(jobs)]
     else:
-        order = sorted(range(len(jobs)), key=lambda i: _weight(jobs[i].file), reverse=True)
+        order = sorted(range(len(jobs)), key=lambda i: weights[i], reverse=True)
         # Forked workers leave alone what the parent already holds (modules, templates): frozen
         # objects are neither scanned by their garbage collector nor copied into them by it.
         gc.freeze()
         try:
             with _pool(count, start_method) as pool:
-                done = pool.map(_export_one, [jobs[i] for i in order])
-                by_index = dict(zip(order, done, strict=True))
+                futures = {pool.submit(_export_one, jobs[i]): i for i in order}
+                by_index: dict[int, ExportedSession] = {}
+                for future in as_completed(futures):
+                    number = futures[future]
+                    by_index[number] = done(future.result(), number)
         finally:
             gc.unfreeze()
         results = [by_index[i] for i in range(len(jobs))]

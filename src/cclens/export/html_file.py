@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..parse.session import Session
 from ..render import RenderOptions, render_session_page
 from ..render.options import DEFAULT_OPTIONS
@@ -16,17 +18,18 @@ def export_html(
     transform: Transform | None = None,
     json_transform: JsonTransform | None = None,
     options: RenderOptions = DEFAULT_OPTIONS,
+    shared_assets: str | None = None,
 ) -> str:
     """``session`` as one self-contained HTML document that works offline from ``file://``.
 
     ``options.standalone`` is forced on: an exported file cannot link to a server's files.
+    Every folded part is in the file. ``shared_assets``: a relative folder holding the pages'
+    CSS and JavaScript (``cclens.css``, ``cclens.js``; a bulk export's pages share one copy),
+    linked instead of inlined.
     """
     session = transform_session(session, transform, json_transform=json_transform)
-    if not options.standalone:
-        options = RenderOptions(
-            standalone=True,
-            theme=options.theme,
-            show_branches=options.show_branches,
-            title_suffix=options.title_suffix,
-        )
+    if shared_assets is not None:
+        options = replace(options, standalone=False, static_url=shared_assets, embed_parts=True)
+    elif not options.standalone:
+        options = replace(options, standalone=True, static_url=DEFAULT_OPTIONS.static_url)
     return render_session_page(session, options)

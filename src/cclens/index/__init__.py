@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import IndexUnusable, move_aside
+    from .connection import IndexReadOnly, IndexUnusable, move_aside
     from .database import Index
     from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
     from .ingest import Progress, UpdateReport
@@ -28,10 +28,12 @@ if TYPE_CHECKING:
     from .queries import ProjectSummary, SessionSummary, Totals
     from .schema import LATEST as SCHEMA_VERSION
     from .search import SearchError, SearchFilters, SearchHit, quote_query
+    from .versions import SessionVersion
 
 #: Where each public name lives: the package loads a module only when one of its names is
 #: first used (a short-lived command, such as the status line, imports little).
 _PLACES: dict[str, tuple[str, str]] = {
+    "IndexReadOnly": (".connection", "IndexReadOnly"),
     "IndexUnusable": (".connection", "IndexUnusable"),
     "move_aside": (".connection", "move_aside"),
     "Index": (".database", "Index"),
@@ -55,6 +57,7 @@ _PLACES: dict[str, tuple[str, str]] = {
     "SearchFilters": (".search", "SearchFilters"),
     "SearchHit": (".search", "SearchHit"),
     "quote_query": (".search", "quote_query"),
+    "SessionVersion": (".versions", "SessionVersion"),
 }
 
 
@@ -76,6 +79,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "DocumentKind",
     "Index",
+    "IndexReadOnly",
     "IndexUnusable",
     "Progress",
     "ProjectSummary",
@@ -83,6 +87,7 @@ __all__ = [
     "SearchFilters",
     "SearchHit",
     "SessionSummary",
+    "SessionVersion",
     "Totals",
     "UpdateReport",
     "WriteRefused",

@@ -4,54 +4,116 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Collection, Sequence
+import time
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from ..analytics.inventory import CallFact
 from ..analytics.usage import Response
 from ..parse import Session
 from . import queries, usage_query
-from .connection import connect
+from .connection import (
+    READ_ONLY_HINT,
+    IndexReadOnly,
+    IndexUnusable,
+    about_the_file,
+    connect,
+    is_damaged,
+    problem,
+)
 from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
+from .locking import UpdateLockError
+from .pool import POOL_SIZE, ChangeCounter, ConnectionPool
 from .queries import ProjectSummary, SessionSummary, Totals
 from .search import SearchFilters, SearchHit, search
-from .stored import load_stored, restore_files
+from .session_list import SessionListing, list_sessions
+from .stored import build_stored, read_stored, restore_files
 from .usage_query import QUARTER_HOUR, BucketSum, UsageSelection
+from .versions import SessionVersion, list_versions
+
+Result = TypeVar("Result")
 
 
 class Index:
     """A cclens index file.
 
-    Opening it checks the file and migrates an older schema (see :func:`connect`). Each thread
-    gets its own SQLite connection, so the web app's request threads read while its indexing
-    thread writes.
+    Opening it checks the file and migrates an older schema (see :func:`connect`). Reads go
+    through a bounded pool of connections (``pool_size``, shared by every thread: the web
+    app's request threads read while its indexing thread writes on a connection of its own).
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, pool_size: int = POOL_SIZE) -> None:
         self.path = Path(path)
-        self._lock = threading.Lock()
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
         self._update_lock = threading.Lock()
-        self.connection()  # fail now, with a clear message, on a damaged or foreign file
+        #: On a medium cclens cannot write (a read-only file, folder or file system), the index
+        #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
+        self.read_only = False
+        # The writer first: it creates or migrates the file, and fails now, with a clear
+        # message, on a damaged or foreign one.
+        self._writer: sqlite3.Connection | None = None
+        try:
+            self._writer = connect(self.path)
+        except IndexReadOnly:
+            self.read_only = True
+        self._pool = ConnectionPool(lambda: connect(self.path, writer=False), pool_size)
+        self._changes = ChangeCounter(lambda: connect(self.path, writer=False))
+        self._memo: dict[str, tuple[int, Any]] = {}
+        if self.read_only:
+            with self.connection():
+                pass  # check now that it can at least be read
 
-    def connection(self) -> sqlite3.Connection:
-        """This thread's connection to the index."""
-        found: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if found is None:
-            found = connect(self.path)
-            self._local.connection = found
-            with self._lock:
-                self._connections.append(found)
-        return found
+    @contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        """A read connection from the pool, for this thread until the block ends.
+
+        SQLite's failures about the file or its disk inside the block become
+        :class:`IndexUnusable`, whose one-line message says what failed and what to do (damage,
+        a read-only or full disk…); other errors (a statement interrupted on purpose) go up as
+        they are.
+        """
+        with self._pool.lease() as leased:
+            try:
+                yield leased
+            except sqlite3.DatabaseError as error:
+                if not about_the_file(error):
+                    raise
+                raise problem(self.path, error) from error
+
+    @property
+    def open_connections(self) -> int:
+        """Connections open now: the pool's, the writer's, and the one watching for changes."""
+        return self._pool.opened + (self._writer is not None) + self._changes.opened
+
+    def _writing(self) -> sqlite3.Connection:
+        if self.read_only:
+            raise IndexReadOnly(self.path, "the index is read-only", READ_ONLY_HINT)
+        if self._writer is None:
+            self._writer = connect(self.path)
+        return self._writer
+
+    def _remembered(self, name: str, compute: Callable[[sqlite3.Connection], Result]) -> Result:
+        """``compute``'s result, worked out again only after the index changed (by any
+        connection, of any process): the lists and totals that add up the whole index are
+        asked for by most pages, and cost tens of milliseconds on a large index."""
+        generation = self._changes.current()
+        found = self._memo.get(name)
+        if found is not None and found[0] == generation:
+            return cast(Result, found[1])
+        with self.connection() as connection:
+            value = compute(connection)
+        self._memo[name] = (generation, value)
+        return value
 
     def close(self) -> None:
-        """Close every connection opened through this object."""
-        with self._lock:
-            for connection in self._connections:
-                connection.close()
-            self._connections.clear()
-        self._local = threading.local()
+        """Close every connection (one leased at this moment closes when it is given back)."""
+        self._pool.close()
+        self._changes.close()
+        with self._update_lock:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
 
     def __enter__(self) -> Index:
         return self
@@ -67,53 +129,100 @@ class Index:
         progress: Progress | None = None,
         pool_threshold: int = POOL_THRESHOLD,
         changed: Collection[Path | str] | None = None,
+        waiting: Callable[[float], None] | None = None,
     ) -> UpdateReport:
-        """Read what changed under ``roots`` (one update at a time per ``Index`` object).
+        """Read what changed under ``roots`` (one update at a time per index file, across
+        processes: ``waiting(seconds)`` is called while another one runs).
 
         See :func:`cclens.index.ingest.update_index`. A large update starts worker processes
         with ``multiprocessing``'s "spawn" method, so a script calling this must guard its
         entry point with ``if __name__ == "__main__":``.
         """
         with self._update_lock:
-            return update_index(
-                self.connection(),
-                self.path,
-                roots,
-                workers=workers,
-                progress=progress,
-                pool_threshold=pool_threshold,
-                changed=changed,
-            )
+            try:
+                return update_index(
+                    self._writing(),
+                    self.path,
+                    roots,
+                    workers=workers,
+                    progress=progress,
+                    pool_threshold=pool_threshold,
+                    changed=changed,
+                    waiting=waiting,
+                )
+            except sqlite3.DatabaseError as error:
+                if not about_the_file(error):
+                    raise
+                raise problem(self.path, error) from error
+            except UpdateLockError as error:
+                raise IndexReadOnly(self.path, str(error), READ_ONLY_HINT) from error
+
+    def check(self, *, every: float | None = None) -> bool:
+        """Check the whole file for damage with SQLite's ``PRAGMA quick_check`` (a few seconds
+        per GB); raise :class:`IndexUnusable` (advising ``--rebuild``) when it is damaged.
+
+        ``every``: only when the last check is older than this many seconds (a new index
+        counts as checked when it is first seen). Returns whether the check ran.
+        """
+        now = time.time()
+        with self.connection() as connection:
+            row = connection.execute("SELECT value FROM meta WHERE key = 'checked'").fetchone()
+        last = float(row[0]) if row is not None else None
+        if every is not None and (last is None or now - last < every):
+            if last is None and not self.read_only:
+                self._record_check(now)
+            return False
+        if is_damaged(self.path):
+            raise IndexUnusable(self.path, "the index file is damaged (PRAGMA quick_check)")
+        if not self.read_only:
+            self._record_check(now)
+        return True
+
+    def _record_check(self, moment: float) -> None:
+        with self._update_lock:
+            try:
+                self._writing().execute(
+                    "INSERT OR REPLACE INTO meta(key, value) VALUES ('checked', ?)", (moment,)
+                )
+            except sqlite3.DatabaseError as error:
+                raise problem(self.path, error) from error
 
     def projects(self) -> list[ProjectSummary]:
         """Every project, the most recently active first."""
-        return queries.list_projects(self.connection())
+        return list(self._remembered("projects", queries.list_projects))
 
     def project(self, slug: str) -> ProjectSummary | None:
         """One project by its folder name."""
-        return queries.get_project(self.connection(), slug)
+        with self.connection() as connection:
+            return queries.get_project(connection, slug)
 
     def sessions(self, project: str) -> list[SessionSummary]:
         """A project's sessions, the most recent first."""
-        return queries.project_sessions(self.connection(), project)
+        with self.connection() as connection:
+            return queries.project_sessions(connection, project)
 
     def session(self, key: str) -> SessionSummary | None:
         """One session's summary by its key."""
-        return queries.get_session(self.connection(), key)
+        with self.connection() as connection:
+            return queries.get_session(connection, key)
 
     def find(self, text: str) -> list[SessionSummary]:
         """Sessions named by a key, session id, transcript path or id prefix."""
-        return queries.find_sessions(self.connection(), text)
+        with self.connection() as connection:
+            return queries.find_sessions(connection, text)
 
     def load(self, key: str) -> Session | None:
         """The whole session, assembled from the stored bytes (archived sessions too)."""
-        connection = self.connection()
-        row = queries.session_row(connection, key)
-        return load_stored(connection, row) if row is not None else None
+        with self.connection() as connection:
+            row = queries.session_row(connection, key)
+            stored = read_stored(connection, row) if row is not None else None
+        # Assembled after the connection went back to the pool: that is the slow part.
+        return build_stored(stored) if stored is not None else None
 
     def file_lines(self, key: str) -> dict[str, int]:
         """For each stored file of a session, the line number stored up to."""
-        return queries.file_lines(self.connection(), key)
+        with self.connection() as connection:
+            return queries.file_lines(connection, key)
 
     def search(
         self,
@@ -124,43 +233,72 @@ class Index:
         offset: int = 0,
     ) -> list[SearchHit]:
         """The best matches for ``text`` (see :func:`cclens.index.search.search`)."""
-        return search(self.connection(), text, filters, limit=limit, offset=offset)
+        with self.connection() as connection:
+            return search(connection, text, filters, limit=limit, offset=offset)
 
-    def restore(self, key: str, out_dir: Path, *, overwrite: bool = False) -> list[Path]:
-        """Write a session's files back under ``out_dir``, byte for byte; the paths written."""
-        connection = self.connection()
-        row = queries.session_row(connection, key)
-        if row is None:
-            raise KeyError(key)
-        return restore_files(connection, row, out_dir, overwrite=overwrite)
+    def restore(
+        self, key: str, out_dir: Path, *, overwrite: bool = False, version: int | None = None
+    ) -> list[Path]:
+        """Write a session's files back under ``out_dir``, byte for byte; the paths written.
+
+        ``version``: one of :meth:`versions` (the newest when ``None``).
+        """
+        with self.connection() as connection:
+            row = queries.session_row(connection, key)
+            if row is None:
+                raise KeyError(key)
+            return restore_files(connection, row, out_dir, overwrite=overwrite, version=version)
+
+    def versions(self, key: str) -> list[SessionVersion]:
+        """The versions of a session the index kept, the oldest first and the newest last.
+
+        A session has one version until one of its files changes other than by growing (see
+        :mod:`cclens.index.versions`).
+        """
+        with self.connection() as connection:
+            row = queries.session_row(connection, key)
+            if row is None:
+                raise KeyError(key)
+            return list_versions(connection, row)
 
     def usage_sums(
         self, selection: UsageSelection, *, seconds: int = QUARTER_HOUR
     ) -> list[BucketSum]:
         """Selected responses summed per time bucket, session, model and price (see
         :mod:`.usage_query`)."""
-        return usage_query.bucket_sums(self.connection(), selection, seconds=seconds)
+        with self.connection() as connection:
+            return usage_query.bucket_sums(connection, selection, seconds=seconds)
 
     def usage_responses(self, selection: UsageSelection) -> list[Response]:
         """Every selected API response once, as the analytics count it."""
-        return usage_query.counted_responses(self.connection(), selection)
+        with self.connection() as connection:
+            return usage_query.counted_responses(connection, selection)
 
     def usage_calls(self, selection: UsageSelection) -> list[CallFact]:
         """Every selected tool call once (timed by when it was made)."""
-        return usage_query.counted_calls(self.connection(), selection)
+        with self.connection() as connection:
+            return usage_query.counted_calls(connection, selection)
 
     def usage_costs_current(self) -> bool:
         """Whether the stored costs come from this cclens's bundled price table."""
-        return usage_query.costs_current(self.connection())
+        with self.connection() as connection:
+            return usage_query.costs_current(connection)
 
     def usage_projects(self) -> list[str]:
         """Every project folder the index knows."""
-        return usage_query.project_slugs(self.connection())
+        with self.connection() as connection:
+            return usage_query.project_slugs(connection)
 
     def usage_sessions(self, projects: Sequence[str] | None = None) -> tuple[int, int]:
         """Sessions and transcript files held for ``projects`` (all when ``None``)."""
-        return usage_query.selected_sessions(self.connection(), projects)
+        with self.connection() as connection:
+            return usage_query.selected_sessions(connection, projects)
+
+    def session_list(self, **filters: Any) -> SessionListing:
+        """Sessions with filters, sorted and paged (see :func:`.session_list.list_sessions`)."""
+        with self.connection() as connection:
+            return list_sessions(connection, **filters)
 
     def totals(self) -> Totals:
         """How much the index holds."""
-        return queries.totals(self.connection())
+        return self._remembered("totals", queries.totals)

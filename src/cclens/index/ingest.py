@@ -11,15 +11,18 @@ amount of work ahead of it; it commits rarely and checkpoints the write-ahead lo
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parse.read import Diagnostic
+from .locking import end_with_parent, update_lock
 from .plan import Plan, SessionTask, make_plan, scan_sizes
 from .schema import drop_bulk_indexes, restore_bulk_indexes
 from .worker import SessionOutcome, failed, process, process_all
@@ -84,8 +87,13 @@ def _in_line(tasks: list[SessionTask]) -> Iterator[Done]:
 def _start_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes, started now (they take a moment to import cclens)."""
     # "spawn" rather than fork: the web app indexes from a thread, and forking a threaded
-    # process can deadlock the child.
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    # process can deadlock the child. The workers end with this process, however it ends.
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=end_with_parent,
+        initargs=(os.getpid(),),
+    )
     for _ in range(workers):
         pool.submit(process_all, [])  # the executor starts a process per call it cannot place
     return pool
@@ -105,16 +113,38 @@ def _groups(tasks: list[SessionTask]) -> Iterator[list[SessionTask]]:
         yield group
 
 
-def _pooled(pool: ProcessPoolExecutor, tasks: list[SessionTask], workers: int) -> Iterator[Done]:
+#: Said (once) when a worker process ends in the middle of an update.
+WORKER_LOST = (
+    "a worker process ended unexpectedly (killed, or out of memory?); the rest of this update "
+    "runs in the main process"
+)
+
+
+def _pooled(
+    pool: ProcessPoolExecutor, tasks: list[SessionTask], workers: int, problems: list[str]
+) -> Iterator[Done]:
+    """Outcomes of ``tasks`` worked out by the pool's processes, as they come.
+
+    When a worker process dies (``kill -9``, the kernel's out-of-memory killer), the pool is
+    broken: the sessions not written yet are worked out in this process instead, and
+    ``problems`` gets one line saying so.
+    """
     queue = _groups(tasks)
     pending: dict[Future[list[SessionOutcome]], tuple[list[SessionTask], int]] = {}
     in_flight = 0
+    broken = False
+    unfinished: list[list[SessionTask]] = []
 
     def submit() -> None:
-        nonlocal in_flight
+        nonlocal in_flight, broken
         for group in queue:
             size = sum(task.to_read for task in group)
-            pending[pool.submit(process_all, group)] = (group, size)
+            try:
+                pending[pool.submit(process_all, group)] = (group, size)
+            except BrokenProcessPool:
+                broken = True
+                unfinished.append(group)
+                return
             in_flight += size
             if in_flight >= IN_FLIGHT and len(pending) >= 2 * workers:
                 return
@@ -127,10 +157,20 @@ def _pooled(pool: ProcessPoolExecutor, tasks: list[SessionTask], workers: int) -
             in_flight -= size
             try:
                 outcomes = future.result()
-            except Exception as error:  # a worker died: its sessions are reported, not lost
+            except BrokenProcessPool:
+                broken = True
+                unfinished.append(group)
+                continue
+            except Exception as error:  # one group's failure is reported, not fatal
                 outcomes = [failed(task, error) for task in group]
             yield from zip(group, outcomes, strict=True)
-        submit()
+        if not broken:
+            submit()
+    if broken:
+        problems.append(WORKER_LOST)
+        rest = [task for group in unfinished for task in group]
+        rest += [task for group in queue for task in group]
+        yield from _in_line(rest)
 
 
 def update_index(
@@ -142,6 +182,7 @@ def update_index(
     progress: Progress | None = None,
     pool_threshold: int = POOL_THRESHOLD,
     changed: Collection[Path | str] | None = None,
+    waiting: Callable[[float], None] | None = None,
 ) -> UpdateReport:
     """Read what changed under ``roots`` into the index; return what was done.
 
@@ -150,7 +191,23 @@ def update_index(
     from these roots are archived, never removed. With at least ``pool_threshold`` bytes to
     read, sessions are parsed by ``workers`` processes. ``changed`` narrows the update to
     those paths (what a file watcher saw change).
+
+    One update runs at a time per index file, across processes: this one waits for another
+    to end (see :func:`cclens.index.locking.update_lock`; ``waiting`` is called meanwhile).
     """
+    with update_lock(Path(db_path), waiting):
+        return _update(connection, db_path, roots, workers, progress, pool_threshold, changed)
+
+
+def _update(
+    connection: sqlite3.Connection,
+    db_path: Path,
+    roots: list[Path],
+    workers: int,
+    progress: Progress | None,
+    pool_threshold: int,
+    changed: Collection[Path | str] | None,
+) -> UpdateReport:
     started = time.perf_counter()
     roots = [Path(root).expanduser().absolute() for root in roots]
     paths = None if changed is None else {str(Path(p).absolute()) for p in changed}
@@ -172,9 +229,11 @@ def update_index(
         use_pool = workers > 1 and len(tasks) > 1 and plan.to_read >= pool_threshold
         if use_pool and pool is None:
             pool = _start_pool(workers)
-        outcomes = _pooled(pool, tasks, workers) if pool and use_pool else _in_line(tasks)
+        problems: list[str] = []
+        outcomes = _pooled(pool, tasks, workers, problems) if pool and use_pool else _in_line(tasks)
         with _bulk_mode(connection) if use_pool else nullcontext():
             _write(connection, outcomes, plan, report, progress, bulk=use_pool, first=first)
+        report.errors.extend((Path(db_path), problem) for problem in problems)
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
@@ -235,9 +294,17 @@ def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
     try:
         yield
     except BaseException:
-        connection.execute("ROLLBACK")
+        _rollback(connection)
         raise
     connection.execute("COMMIT")
+
+
+def _rollback(connection: sqlite3.Connection) -> None:
+    """Roll back the transaction under way, if SQLite has not already (it does by itself after
+    a full disk or an I/O error): the error that stopped the update is the one to report."""
+    if connection.in_transaction:
+        with suppress(sqlite3.Error):
+            connection.execute("ROLLBACK")
 
 
 def _is_empty(connection: sqlite3.Connection) -> bool:
@@ -295,7 +362,7 @@ def _write(
         report.archived = mark_missing(connection, plan.missing, time.time())
         connection.execute("COMMIT")
     except BaseException:
-        connection.execute("ROLLBACK")
+        _rollback(connection)
         raise
     finally:
         if bulk and first:

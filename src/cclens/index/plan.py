@@ -2,9 +2,11 @@
 
 A file is read again only when its size or modification time changed. It is then read from the
 byte offset the last update reached, unless it shrank or its first bytes differ from those
-stored: a rewritten file is read again from the start. Files that disappeared from a folder
-being indexed are marked missing; a session whose transcript is missing is archived, and stays
-in the index whole.
+stored: a rewritten file is read again from the start, and its old bytes are kept as a version.
+(The worker also checks that the bytes before that offset are still those stored, against their
+hash: a file edited in place without changing its first bytes is a new version too.) Files
+that disappeared from a folder being indexed are marked missing; a session whose transcript is
+missing is archived, and stays in the index whole.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ class FileTask:
     reset: bool = False
     size: int = 0
     mtime_ns: int = 0
+    #: The hash of the bytes stored (``None``: not known yet, see cclens.index.versions).
+    digest: str | None = None
 
     @property
     def to_read(self) -> int:
@@ -107,6 +111,7 @@ class _Known:
     stored: int
     lines: int
     missing: bool
+    digest: str | None
 
 
 @dataclass(slots=True)
@@ -155,6 +160,7 @@ def _decide(task: FileTask, known: _Known | None, heads: Callable[[int], bytes])
         return
     task.file_id = known.file_id
     task.stored, task.stored_lines = known.stored, known.lines
+    task.digest = known.digest
     if task.size == known.size and task.mtime_ns == known.mtime_ns and not known.missing:
         return
     task.read = True
@@ -177,7 +183,8 @@ def _under(path: str, roots: Iterable[Path]) -> bool:
 
 _FILE_COLUMNS = (
     "f.id, f.session, f.path, f.relative, f.role, f.position, f.agent_id, f.layout, "
-    "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing"
+    "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing, "
+    "f.digest"
 )
 _SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived, s.usage_version"
 
@@ -199,6 +206,7 @@ def _known_file(row: tuple[Any, ...]) -> _Known:
         stored=row[12],
         lines=row[13],
         missing=row[14] is not None,
+        digest=row[15],
     )
 
 
@@ -249,6 +257,7 @@ def _task_from_known(known: _Known) -> FileTask:
         stored_lines=known.lines,
         size=known.size,
         mtime_ns=known.mtime_ns,
+        digest=known.digest,
     )
 
 

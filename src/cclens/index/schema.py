@@ -157,6 +157,43 @@ def _search_segments(connection: sqlite3.Connection) -> None:
     )
 
 
+def _versions(connection: sqlite3.Connection) -> None:
+    """Versions: a file changed other than by appending keeps its old bytes beside the new.
+
+    ``files.digest`` is a hash of the bytes stored of a file (``NULL`` for files stored before
+    this migration: it is worked out from the stored bytes when first needed). When a file is
+    rewritten, its stored bytes move to ``version_chunks`` under a ``file_versions`` row
+    numbered within its session (1 for the first replaced), and ``chunks`` holds the new ones.
+    """
+    _run(
+        connection,
+        """
+        ALTER TABLE files ADD COLUMN digest TEXT;
+        CREATE TABLE file_versions (
+            id INTEGER PRIMARY KEY,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            file INTEGER NOT NULL REFERENCES files(id),
+            number INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            lines INTEGER NOT NULL,
+            digest TEXT,
+            meta BLOB,
+            replaced REAL NOT NULL,
+            UNIQUE (session, number)
+        );
+        CREATE INDEX file_versions_by_file ON file_versions(file, number);
+        CREATE TABLE version_chunks (
+            id INTEGER PRIMARY KEY,
+            version INTEGER NOT NULL REFERENCES file_versions(id),
+            start INTEGER NOT NULL,
+            size INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        CREATE UNIQUE INDEX version_chunks_by_version ON version_chunks(version, start)
+        """,
+    )
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
@@ -272,6 +309,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core: projects, sessions, files and their stored bytes", _core),
     Migration(2, "search: documents and their full-text index", _search),
     Migration(3, "search: a larger buffer of terms in memory", _search_segments),
+    Migration(4, "versions: a rewritten file keeps its old bytes", _versions),
     Migration(7, "usage: responses and tool calls of each session", _usage),
 )
 LATEST = MIGRATIONS[-1].number
@@ -313,7 +351,8 @@ def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Mig
                 (migration.number, migration.name, time.time()),
             )
         except BaseException:
-            connection.execute("ROLLBACK")
+            if connection.in_transaction:  # SQLite rolls back by itself after some errors
+                connection.execute("ROLLBACK")
             raise
         connection.execute("COMMIT")
         done.append(migration)

@@ -62,6 +62,8 @@ class StoredFile:
     parent_session_id: str | None = None
     meta: bytes | None = None
     read: ReadResult | None = None
+    #: The stored bytes, between reading them from the index and decoding them.
+    data: bytes | None = None
     #: Line number reached in the file (resumes an incremental read).
     lines: int = 0
     size: int = 0
@@ -181,8 +183,9 @@ def stored_files(
     return found
 
 
-def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | None:
-    """The session with row id ``session_row``, assembled from its stored bytes."""
+def read_stored(connection: sqlite3.Connection, session_row: int) -> StoredSession | None:
+    """The files of the session with row id ``session_row``, their stored bytes read (the
+    part of loading a session that needs the database)."""
     row = connection.execute(
         "SELECT s.session_id, p.slug FROM sessions s JOIN projects p ON p.id = s.project "
         "WHERE s.id = ?",
@@ -192,12 +195,26 @@ def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | N
         return None
     stored = StoredSession(row[0], row[1])
     for _, stored_file, data in stored_files(connection, session_row):
-        if stored_file.role in ("session", "subagent"):
-            stored_file.read = read_data(stored_file.path, data)
+        stored_file.data = data
         stored.files.append(stored_file)
+    return stored
+
+
+def build_stored(stored: StoredSession) -> Session | None:
+    """The session assembled from what :func:`read_stored` read (no database needed)."""
+    for stored_file in stored.files:
+        if stored_file.role in ("session", "subagent") and stored_file.data is not None:
+            stored_file.read = read_data(stored_file.path, stored_file.data)
+            stored_file.data = None
     if not any(f.role == "session" for f in stored.files):
         return None
     return build_session(stored)
+
+
+def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | None:
+    """The session with row id ``session_row``, assembled from its stored bytes."""
+    stored = read_stored(connection, session_row)
+    return build_stored(stored) if stored is not None else None
 
 
 def _safe_relative(relative: str) -> PurePosixPath:
@@ -208,22 +225,42 @@ def _safe_relative(relative: str) -> PurePosixPath:
 
 
 def restore_files(
-    connection: sqlite3.Connection, session_row: int, out_dir: Path, *, overwrite: bool = False
+    connection: sqlite3.Connection,
+    session_row: int,
+    out_dir: Path,
+    *,
+    overwrite: bool = False,
+    version: int | None = None,
 ) -> list[Path]:
     """Write every stored file of a session under ``out_dir``, byte for byte.
 
     The session file, its subagent files (and their ``.meta.json`` sidecars) and workflow
-    journals keep their layout relative to the session's folder. Raises ``FileExistsError``
-    when a file would be replaced and ``overwrite`` is false; nothing is written then.
+    journals keep their layout relative to the session's folder. ``version``: the number of a
+    version the index kept (see :mod:`cclens.index.versions`); the newest when ``None``.
+    Raises ``FileExistsError`` when a file would be replaced and ``overwrite`` is false;
+    nothing is written then, and ``ValueError`` for a version the session does not have.
     """
+    # Imported here: cclens.index.versions reads chunks with this module's decompress.
+    from .versions import kept_for, list_versions, version_bytes
+
+    kept = {}
+    if version is not None:
+        newest = list_versions(connection, session_row)[-1].number
+        if not 1 <= version <= newest:
+            raise ValueError(f"no version {version}: this session has versions 1 to {newest}")
+        kept = kept_for(connection, session_row, version)
     files = stored_files(connection, session_row)
     planned: list[tuple[Path, bytes]] = []
-    for _, stored_file, data in files:
+    for file_id, stored_file, data in files:
+        meta = stored_file.meta
+        older = kept.get(file_id)
+        if older is not None:
+            data, meta = version_bytes(connection, older.version_id), older.meta
         target = out_dir.joinpath(*_safe_relative(stored_file.relative).parts)
         planned.append((target, data))
-        if stored_file.meta is not None:
+        if meta is not None:
             name = target.name.removesuffix(".jsonl") + ".meta.json"
-            planned.append((target.with_name(name), stored_file.meta))
+            planned.append((target.with_name(name), meta))
     if not overwrite:
         existing = [target for target, _ in planned if target.exists()]
         if existing:

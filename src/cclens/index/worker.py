@@ -19,6 +19,7 @@ from .extract import DocumentUpdate, SessionDigest, call_facts, digest, document
 from .plan import HEAD_BYTES, FileTask, SessionTask
 from .responses import CallRow, ResponseRow, call_rows, response_rows, usage_entries
 from .stored import StoredFile, StoredSession, build_session, compress, file_bytes
+from .versions import content_digest
 from .view import ViewRead, read_view
 
 
@@ -37,6 +38,11 @@ class FileOutcome:
     meta: bytes | None = None
     #: The file could not be read now (it keeps what was stored).
     failed: bool = False
+    #: The hash of the bytes stored after this update (see cclens.index.versions).
+    digest: str | None = None
+    #: The bytes stored before no longer start the file: they are kept as a version, and the
+    #: file is stored again from its first byte.
+    rewritten: bool = False
 
 
 @dataclass(slots=True)
@@ -71,23 +77,24 @@ class _Bytes:
     new_line: int = 0
 
 
-def _read_new(
-    task: FileTask, outcome: FileOutcome, problems: list[Diagnostic]
-) -> tuple[ViewRead | None, bytes]:
-    """Read the file from where the index stopped: its new records, and the bytes read (a
-    half-written last line included: the records end before it)."""
+def _read_file(task: FileTask, outcome: FileOutcome, problems: list[Diagnostic]) -> bytes | None:
+    """Every byte of the file now (the part stored before is checked against its hash)."""
     path = Path(task.path)
-    start, start_line = (0, 0) if task.reset else (task.stored, task.stored_lines)
     try:
         with path.open("rb") as handle:
-            if start:
-                handle.seek(start)
-            data = handle.read()
+            return handle.read()
     except OSError as error:
         problems.append(Diagnostic(path, 0, f"cannot read: {error.strerror or error}"))
         outcome.failed = True
-        return None, b""
-    return read_view(path, data, start, start_line), data
+        return None
+
+
+def _still_starts_with_stored(task: FileTask, data: bytes, prefix: bytes) -> bool:
+    """Whether the file still begins with the bytes stored of it (an append, not an edit)."""
+    if len(data) < task.stored:
+        return False
+    expected = task.digest or content_digest(prefix)
+    return content_digest(memoryview(data)[: task.stored]) == expected
 
 
 def _sidecar(task: FileTask) -> bytes | None:
@@ -137,21 +144,31 @@ def _process_file(
     task: FileTask, outcome: SessionOutcome, store: _Store, rederive: bool, since: dict[str, int]
 ) -> tuple[ViewFile, _Bytes] | None:
     """Read one file's new bytes and record what to store; its view, for sessions' files."""
-    result = FileOutcome(offset=task.stored, lines=task.stored_lines)
+    result = FileOutcome(offset=task.stored, lines=task.stored_lines, digest=task.digest)
     outcome.files.append(result)
-    new_read, data = _read_new(task, result, outcome.diagnostics) if task.read else (None, b"")
+    data = _read_file(task, result, outcome.diagnostics) if task.read else None
     # A file that could not be read keeps what is stored of it.
-    reset = task.reset and new_read is not None
+    reset = task.reset and data is not None
     prefix, meta = b"", None
     if task.file_id is not None and not reset and task.stored:
         prefix, meta = store.content(task.file_id, task.stored)
     elif task.file_id is not None and not reset:
         meta = store.content(task.file_id, 0)[1]
+    edited = data is not None and not reset and task.stored > 0
+    if edited and not _still_starts_with_stored(task, data or b"", prefix):
+        # Edited in place (the same length, or longer): never the old start with the new end.
+        # The stored bytes become a version; the file is read again from the start.
+        reset = result.rewritten = True
+        prefix = b""
     result.meta = meta
     base = 0 if reset else task.stored
-    if new_read is not None:
+    new_read: ViewRead | None = None
+    new = b""
+    if data is not None:
+        new = data[base:] if base else data
+        new_read = read_view(Path(task.path), new, base, 0 if reset else task.stored_lines)
         # The records end before a half-written last line; so do the bytes stored.
-        raw = data[: new_read.end_offset - base]
+        raw = new[: new_read.end_offset - base]
         outcome.diagnostics.extend(new_read.diagnostics)
         outcome.bytes_read += len(raw)
         if raw:
@@ -159,6 +176,7 @@ def _process_file(
             result.chunk_start, result.chunk_size = base, len(raw)
         result.offset = base + len(raw)
         result.lines = (0 if reset else task.stored_lines) + new_read.newlines
+        result.digest = content_digest(memoryview(data)[: result.offset])
         if base < HEAD_BYTES:
             result.head = (prefix + raw[:HEAD_BYTES])[:HEAD_BYTES]
         result.meta = _sidecar(task) or meta
@@ -171,12 +189,12 @@ def _process_file(
         view = ViewFile(path, task.role, read_view(path, prefix), prefix)
         kept = _Bytes(path, task.role, prefix, None)
     elif reset:
-        view = ViewFile(path, task.role, new_read, data)
-        kept = _Bytes(path, task.role, b"", data)
+        view = ViewFile(path, task.role, new_read, new)
+        kept = _Bytes(path, task.role, b"", new)
     else:
         before = read_view(path, prefix)
-        view = ViewFile(path, task.role, _joined(before, new_read, len(prefix)), prefix + data)
-        kept = _Bytes(path, task.role, prefix, data, task.stored, task.stored_lines)
+        view = ViewFile(path, task.role, _joined(before, new_read, len(prefix)), prefix + new)
+        kept = _Bytes(path, task.role, prefix, new, task.stored, task.stored_lines)
     return view, kept
 
 

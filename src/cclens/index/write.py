@@ -14,6 +14,7 @@ from .plan import FileTask, SessionTask
 from .responses import CallRow, ResponseRow
 from .stored import compress, decompress
 from .usage_store import UsageWriter
+from .versions import archive_version
 from .worker import FileOutcome, SessionOutcome
 
 #: A file stored in more chunks than this (a live session read a few lines at a time) has
@@ -31,8 +32,8 @@ _NEW_SESSION = (
 )
 _NEW_FILE = (
     "INSERT INTO files(id, session, path, relative, role, position, agent_id, layout, "
-    "workflow_run, parent_session_id, meta, size, mtime_ns, offset, lines, head) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "workflow_run, parent_session_id, meta, size, mtime_ns, offset, lines, head, digest) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -97,6 +98,7 @@ def _file_values(
         outcome.offset,
         outcome.lines,
         outcome.head or b"",
+        outcome.digest,
     )
 
 
@@ -106,19 +108,22 @@ def _file_row(
     task: FileTask,
     outcome: FileOutcome,
     new_id: Callable[[], int],
+    now: float,
 ) -> int:
     """Insert or update a file's row now; its id. A new row's id comes from ``new_id`` (the
-    writer hands ids out before rows are inserted)."""
+    writer hands ids out before rows are inserted). A file rewritten since it was stored keeps
+    its stored bytes as a version (see cclens.index.versions) before the new ones go in."""
     if task.file_id is None:
         file_id = new_id()
         connection.execute(_NEW_FILE, _file_values(file_id, session_row, task, outcome))
         return file_id
     file_id = task.file_id
-    if task.reset:
-        connection.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
+    if task.reset or outcome.rewritten:
+        owner = connection.execute("SELECT session FROM files WHERE id = ?", (file_id,))
+        archive_version(connection, file_id, int(owner.fetchone()[0]), now)
     connection.execute(
         "UPDATE files SET size = ?, mtime_ns = ?, offset = ?, lines = ?, "
-        "head = coalesce(?, head), meta = ?, missing = NULL WHERE id = ?",
+        "head = coalesce(?, head), meta = ?, digest = ?, missing = NULL WHERE id = ?",
         (
             task.size,
             task.mtime_ns,
@@ -126,6 +131,7 @@ def _file_row(
             outcome.lines,
             outcome.head,
             outcome.meta,
+            outcome.digest,
             file_id,
         ),
     )
@@ -333,7 +339,12 @@ class Writer:
                 continue
             if file_task.file_id is not None:
                 file_ids[file_task.path] = _file_row(
-                    self.connection, session_row, file_task, file_outcome, self._file_ids.take
+                    self.connection,
+                    session_row,
+                    file_task,
+                    file_outcome,
+                    self._file_ids.take,
+                    now,
                 )
                 _store_chunk(self.connection, file_ids[file_task.path], file_outcome)
                 continue
@@ -397,7 +408,7 @@ class Writer:
             if file_outcome.failed or not file_task.read:
                 continue
             written_id = _file_row(
-                connection, session_row, file_task, file_outcome, self._file_ids.take
+                connection, session_row, file_task, file_outcome, self._file_ids.take, now
             )
             file_ids[file_task.path] = written_id
             _store_chunk(connection, written_id, file_outcome)

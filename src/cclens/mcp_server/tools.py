@@ -26,7 +26,7 @@ from ..analytics.period import DateError, Period, parse_date
 from ..analytics.permission_audit import permission_audit
 from ..analytics.stats import index_selection, index_stats, project_matches
 from ..index import Index, SearchError, SearchFilters, SessionSummary
-from ..index.session_list import SessionListing, list_sessions
+from ..index.session_list import SessionListing
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import AssistantItem, Item, Session, SystemItem, ToolCall, UserItem
 from ..permissions import claude_config_dir
@@ -270,8 +270,7 @@ class Tools:
             ]
             if not projects:
                 raise ToolProblem(f"no project matches {project!r}; list_sessions shows them")
-        listing: SessionListing = list_sessions(
-            self.index.connection(),
+        listing: SessionListing = self.index.session_list(
             projects=projects,
             since=_moment(since, "since", end=False),
             until=_moment(until, "until", end=True),

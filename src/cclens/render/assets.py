@@ -14,7 +14,7 @@ from importlib import resources
 
 from pygments.formatters.html import HtmlFormatter
 
-__all__ = ["CSP", "content_security_policy", "page_css", "page_js", "static_files"]
+__all__ = ["CSP", "content_security_policy", "page_css", "page_js", "static_files", "theme_js"]
 
 #: Pygments styles for the two themes.
 _LIGHT_STYLE = "default"
@@ -77,9 +77,19 @@ def page_js() -> str:
     return _read("cclens.js")
 
 
+@lru_cache(maxsize=1)
+def theme_js() -> str:
+    """The script in the ``<head>`` that applies the remembered theme before the first paint."""
+    return _read("theme.js")
+
+
 def static_files() -> dict[str, bytes]:
     """The files session pages link to when not standalone: name → content."""
-    return {"cclens.css": page_css().encode(), "cclens.js": page_js().encode()}
+    return {
+        "cclens.css": page_css().encode(),
+        "cclens.js": page_js().encode(),
+        "theme.js": theme_js().encode(),
+    }
 
 
 def _hash(text: str) -> str:
@@ -92,7 +102,7 @@ def content_security_policy() -> str:
     return "; ".join(
         [
             "default-src 'none'",
-            f"script-src 'self' {_hash(page_js())}",
+            f"script-src 'self' {_hash(page_js())} {_hash(theme_js())}",
             f"style-src 'self' {_hash(page_css())}",
             "img-src 'self' data:",
             "font-src 'self'",

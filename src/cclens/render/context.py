@@ -220,11 +220,13 @@ def _block_template(block: ContentBlock) -> str:
 
 @dataclass(frozen=True)
 class BlockView:
-    """One content block to draw with ``template``; ``call`` is its tool call for ``tool_use``."""
+    """One content block to draw with ``template``; ``call`` is its tool call for ``tool_use``;
+    ``index`` its place among the message's blocks (names its folded part, for thinking)."""
 
     template: str
     block: ContentBlock
     call: ToolCall | None = None
+    index: int = 0
 
 
 @dataclass
@@ -306,11 +308,11 @@ def _assistant_view(item: AssistantItem) -> ItemView:
     calls = {c.block.id: c for c in item.tool_calls if c.block.id}
     by_block = {id(c.block): c for c in item.tool_calls}
     blocks = []
-    for block in item.blocks:
+    for index, block in enumerate(item.blocks):
         call = None
         if isinstance(block, ToolUseBlock):
             call = by_block.get(id(block)) or (calls.get(block.id) if block.id else None)
-        blocks.append(BlockView(_block_template(block), block, call))
+        blocks.append(BlockView(_block_template(block), block, call, index))
     return ItemView("items/assistant.html", item, item.anchor, "assistant", blocks=blocks)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from markupsafe import Markup
@@ -25,12 +25,68 @@ MAX_DIFF_CHARS = 800_000
 
 @dataclass(frozen=True)
 class DiffLine:
-    """One line of a hunk: its kind, its numbers in the old and new file, its text."""
+    """One line of a hunk: its kind, its numbers in the old and new file, its text.
+
+    ``segments``: for a changed line paired with its old or new version, the text in pieces,
+    each marked ``True`` where it changed within the line (empty: no such pairing).
+    """
 
     kind: LineKind
     old: int | None
     new: int | None
     text: str
+    segments: tuple[tuple[str, bool], ...] = ()
+
+
+#: Lines longer than this are not compared character by character.
+MAX_INTRALINE_CHARS = 400
+#: A removed and an added line are shown as one line changed when at least this much is alike.
+_ALIKE = 0.5
+
+
+def _segments(
+    old: str, new: str
+) -> tuple[tuple[tuple[str, bool], ...], tuple[tuple[str, bool], ...]] | None:
+    if len(old) > MAX_INTRALINE_CHARS or len(new) > MAX_INTRALINE_CHARS or old == new:
+        return None
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    # The cheap upper bounds first: most removed/added pairs are not alike at all.
+    if matcher.real_quick_ratio() < _ALIKE or matcher.quick_ratio() < _ALIKE:
+        return None
+    if matcher.ratio() < _ALIKE:
+        return None
+    before: list[tuple[str, bool]] = []
+    after: list[tuple[str, bool]] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        same = tag == "equal"
+        if i2 > i1:
+            before.append((old[i1:i2], not same))
+        if j2 > j1:
+            after.append((new[j1:j2], not same))
+    return tuple(before), tuple(after)
+
+
+def _pair_changes(hunk: DiffHunk) -> None:
+    """Mark what changed within lines: each run of removed lines followed by added lines is
+    paired line by line (as claude-code-log and GitHub do)."""
+    lines = hunk.lines
+    index = 0
+    while index < len(lines):
+        if lines[index].kind != "del":
+            index += 1
+            continue
+        start = index
+        while index < len(lines) and lines[index].kind == "del":
+            index += 1
+        middle = index
+        while index < len(lines) and lines[index].kind == "add":
+            index += 1
+        for offset in range(min(middle - start, index - middle)):
+            removed, added = lines[start + offset], lines[middle + offset]
+            found = _segments(removed.text, added.text)
+            if found is not None:
+                lines[start + offset] = replace(removed, segments=found[0])
+                lines[middle + offset] = replace(added, segments=found[1])
 
 
 @dataclass
@@ -159,6 +215,8 @@ def render_diff(
         too_large = False
     added, removed = diff_stats(built)
     shown, omitted = _cap(built)
+    for hunk in shown:
+        _pair_changes(hunk)
     template = environment.get_template("_diff.html")
     return Markup(
         template.render(

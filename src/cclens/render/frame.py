@@ -12,7 +12,7 @@ from ..model.tools.mcp import mcp_parts
 from ..parse.session import ToolCall
 from .environment import format_duration
 
-__all__ = ["Badge", "ResultPart", "ToolFrame", "summary_of", "tool_frame"]
+__all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "summary_of", "tool_frame"]
 
 #: Input fields that say best what a call did, in order of preference.
 _SUMMARY_KEYS = (
@@ -63,8 +63,9 @@ class ToolFrame:
 
     ``display_name``: the tool name (the tool half for MCP tools, ``server`` holding the other);
     ``summary``: one line (the view's ``summary`` or one derived from the input); ``badges``;
-    ``duration``: call to result; ``result_parts``: the ``tool_result`` content; ``open``: whether
-    the call starts unfolded; ``result_open``: whether the raw result starts unfolded;
+    ``duration``: call to result; ``output``: the size of the result (``"42 lines, 3.1 kB"``);
+    ``error_line``: the first line of what a failed call reported; ``result_parts``: the
+    ``tool_result`` content; ``result_open``: whether the raw result starts unfolded;
     ``view_error``: why the tool's own view could not draw it (then the generic view did).
     """
 
@@ -73,10 +74,48 @@ class ToolFrame:
     summary: str
     badges: list[Badge] = field(default_factory=list)
     duration: str = ""
+    output: str = ""
+    error_line: str = ""
     result_parts: list[ResultPart] = field(default_factory=list)
-    open: bool = True
     result_open: bool = False
     view_error: str = ""
+
+
+def _size(count: int) -> str:
+    if count < 1000:
+        return f"{count} B"
+    if count < 1_000_000:
+        return f"{count / 1000:.1f} kB"
+    return f"{count / 1_000_000:.1f} MB"
+
+
+def output_size(parts: list[ResultPart]) -> str:
+    """How much a result holds, for the folded header: lines and size of text, images."""
+    texts = [p.value for p in parts if p.kind == "text" and isinstance(p.value, str)]
+    images = sum(1 for p in parts if p.kind == "image")
+    said = []
+    if texts:
+        chars = sum(len(t) for t in texts)
+        lines = sum(t.rstrip("\n").count("\n") + 1 for t in texts if t)
+        if lines > 1:
+            said.append(f"{lines} lines")
+        if chars:
+            said.append(_size(chars))
+    if images:
+        said.append(f"{images} image{'s' if images != 1 else ''}")
+    return ", ".join(said)
+
+
+def _error_line(call: ToolCall) -> str:
+    if call.status != "error":
+        return ""
+    for line in call.result_text.splitlines():
+        line = line.strip()
+        if line and line.lower() not in ("error", "<tool_use_error>"):
+            return _one_line(
+                line.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
+            )
+    return ""
 
 
 def _one_line(text: str) -> str:
@@ -153,8 +192,9 @@ def tool_frame(call: ToolCall, prepared: Mapping[str, Any], view_error: str = ""
         summary=_one_line(summary) if isinstance(summary, str) and summary else summary_of(call),
         badges=badges,
         duration=format_duration(call.duration) if call.duration is not None else "",
+        output=output_size(result_parts),
+        error_line=_error_line(call),
         result_parts=result_parts,
-        open=True,
         result_open=lines <= _FOLD_LINES and call.raw_result is UNSET,
         view_error=view_error,
     )

@@ -90,6 +90,7 @@ def _draw(
     language: str | None,
     start_line: int,
     numbers: bool,
+    fold_after: int | None = None,
 ) -> Markup:
     lines = split_lines(code)
     count = highlighted_count(lines) if lexer is not None else 0
@@ -101,9 +102,15 @@ def _draw(
     rest = str(escape("\n".join(lines[count:]))).split("\n") if count < len(lines) else []
     html = head + rest
     plain_from = start_line + count if lexer is not None and count < len(lines) else None
+    # A long block shows its first lines; the others wait in an inert <template> (not in the
+    # document) until the reader asks for them.
+    folded = fold_after if fold_after is not None and len(html) > fold_after else len(html)
     return Markup(
         environment.get_template("_code.html").render(
-            body=numbered_lines(html, start_line, numbers=numbers),
+            body=numbered_lines(html[:folded], start_line, numbers=numbers),
+            more=numbered_lines(html[folded:], start_line + folded, numbers=numbers)
+            if folded < len(html)
+            else None,
             count=len(lines),
             numbers=numbers,
             language=(lexer.name if lexer is not None else (language or "")),
@@ -121,8 +128,13 @@ def render_code(
     filename: str | None = None,
     start_line: int = 1,
     numbers: bool = True,
+    fold_after: int | None = None,
 ) -> Markup:
-    """``code`` as a ``<pre>`` block, highlighted when a lexer is known (see the size policy)."""
+    """``code`` as a ``<pre>`` block, highlighted when a lexer is known (see the size policy).
+
+    ``fold_after``: lines past this many are kept in an inert ``<template>`` (drawn by the
+    page's script when the reader shows them all).
+    """
     lexer = lexer_for(language, filename)
     key = code_cache.key(
         code,
@@ -130,10 +142,11 @@ def render_code(
         language or "",
         start_line,
         numbers,
+        fold_after,
         environment,
     )
     found = code_cache.get(key)
     if found is None:
-        found = _draw(environment, code, lexer, language, start_line, numbers)
+        found = _draw(environment, code, lexer, language, start_line, numbers, fold_after)
         code_cache.put(key, found)
     return found

@@ -18,7 +18,13 @@ class RenderOptions:
     offline (export); ``False`` links ``{static_url}/cclens.css`` and ``cclens.js`` (web app).
     ``theme``: ``auto``, ``light`` or ``dark``. ``show_branches``: draw abandoned branches (rewinds,
     edited prompts) as openable blocks at their fork point. ``title_suffix`` is appended to the
-    document title (``" · cclens"``).
+    document title (``" · cclens"``). ``lazy``: what is folded (tool bodies, subagent
+    conversations, records' JSON, thinking, branches, the later chunks of a long session) is kept
+    apart and drawn when opened (see :mod:`cclens.render.parts`); ``False`` draws everything in
+    place. ``chunk_items``: how many items of the conversation one chunk holds (the first is drawn
+    with the page, the others as the reader scrolls to them). ``embed_parts``: the page carries
+    every folded part, compressed (default: when ``standalone``; the pages of a bulk export link
+    shared CSS and JavaScript but carry their parts).
     """
 
     standalone: bool = True
@@ -26,6 +32,9 @@ class RenderOptions:
     theme: str = "auto"
     show_branches: bool = True
     title_suffix: str = ""
+    lazy: bool = True
+    chunk_items: int = 40
+    embed_parts: bool | None = None
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:

@@ -41,17 +41,24 @@ if TYPE_CHECKING:
     from jinja2 import Environment
 
     from ..parse.session import Session, ToolCall
+    from .parts import Part
 
 __all__ = ["ToolView", "ViewHelpers", "generic_view", "prepare_generic", "view_for"]
 
 
 @dataclass(frozen=True)
 class ToolView:
-    """How one tool is drawn: ``template`` (e.g. ``"tools/bash.html"``) fed by ``prepare``."""
+    """How one tool is drawn: ``template`` (e.g. ``"tools/bash.html"``) fed by ``prepare``.
+
+    ``headline``: ``prepare`` words the call's one-line summary (``v["summary"]``) and is cheap,
+    so a page runs it for the folded header too; other views' ``prepare`` runs only when the
+    call is opened.
+    """
 
     name: str
     template: str
     prepare: Callable[[ToolCall, ViewHelpers], Mapping[str, Any]]
+    headline: bool = False
 
 
 #: Default size above which a text is cut (with a note) rather than drawn whole.
@@ -68,14 +75,13 @@ class ViewHelpers:
     def __init__(
         self,
         environment: Environment,
-        render_items: Callable[[Session], Markup] | None = None,
+        nested: Callable[[Session], Part | None] | None = None,
         *,
         max_depth: int = 8,
     ) -> None:
         self._environment = environment
-        self._render_items = render_items
-        self._max_depth = max_depth
-        self._stack: list[int] = []
+        self._nested = nested
+        self.max_depth = max_depth
         self._drawn: set[int] = set()
 
     def markdown(self, text: str, *, breaks: bool = False) -> Markup:
@@ -92,14 +98,22 @@ class ViewHelpers:
         language: str | None = None,
         filename: str | None = None,
         start_line: int = 1,
+        fold_after: int | None = None,
     ) -> Markup:
         """``code`` highlighted, lines numbered from ``start_line``.
 
         The language comes from ``language``, else from ``filename``; text over
         the size limit is drawn as plain escaped lines; with neither, the text is drawn plain.
+        ``fold_after``: the lines past this many wait in an inert ``<template>`` until shown
+        (pair it with the ``p.code`` clamp of the same limit).
         """
         return highlight_module.render_code(
-            self._environment, code, language=language, filename=filename, start_line=start_line
+            self._environment,
+            code,
+            language=language,
+            filename=filename,
+            start_line=start_line,
+            fold_after=fold_after,
         )
 
     def diff(
@@ -131,21 +145,14 @@ class ViewHelpers:
         return text[: cut if cut > 0 else limit], True
 
     def session_items(self, session: Session) -> Markup:
-        """A nested (subagent) session's items, drawn inline and collapsed.
+        """A nested (subagent) session's items, folded (a part of the page: drawn when opened).
 
         A session already being drawn (a cycle) or nested deeper than the limit gets a note.
         """
-        key = id(session)
-        self._drawn.add(key)
+        self._drawn.add(id(session))
         template = self._environment.get_template("_nested.html")
-        if key in self._stack or len(self._stack) >= self._max_depth or not self._render_items:
-            return Markup(template.render(session=session, body=None, cycle=key in self._stack))
-        self._stack.append(key)
-        try:
-            body = self._render_items(session)
-        finally:
-            self._stack.pop()
-        return Markup(template.render(session=session, body=body, cycle=False))
+        part = self._nested(session) if self._nested else None
+        return Markup(template.render(session=session, part=part))
 
     def was_drawn(self, session: Session) -> bool:
         """Whether :meth:`session_items` already drew ``session`` on this page."""

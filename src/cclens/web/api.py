@@ -172,6 +172,8 @@ def session(request: Request) -> Response:
 def search(request: Request) -> Response:
     """``GET /api/search?q=...``."""
     wanted = search_request(request)
+    if wanted.problem:
+        return JSONResponse({"error": wanted.problem}, status_code=400)
     try:
         hits = app_state(request).index.search(
             wanted.query, wanted.filters, limit=wanted.limit, offset=wanted.offset
@@ -212,9 +214,20 @@ def status(request: Request) -> Response:
 _STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
+def _headers_only(request: Request) -> Response | None:
+    """The answer to ``HEAD`` on an event stream: its headers, at once (a stream never ends,
+    so answering HEAD the way GET is answered would hold the connection)."""
+    if request.method != "HEAD":
+        return None
+    return Response(media_type="text/event-stream", headers=_STREAM_HEADERS)
+
+
 def events(request: Request) -> Response:
     """``GET /api/events``: a server-sent event each time the index changes."""
     broker = app_state(request).broker
+    head = _headers_only(request)
+    if head is not None:
+        return head
     return StreamingResponse(
         broker.stream(lambda event: True),
         media_type="text/event-stream",
@@ -223,9 +236,16 @@ def events(request: Request) -> Response:
 
 
 def session_events(request: Request) -> Response:
-    """``GET /api/sessions/{id}/events``: an event each time that session changes."""
+    """``GET /api/sessions/{id}/events``: an event each time that session changes (404 for a
+    session the index does not hold)."""
     key = request.path_params["key"]
-    broker = app_state(request).broker
+    state = app_state(request)
+    if state.index.session(key) is None:
+        return _missing(f"session {key}")
+    broker = state.broker
+    head = _headers_only(request)
+    if head is not None:
+        return head
 
     def concerns(event: dict[str, object]) -> bool:
         return any(

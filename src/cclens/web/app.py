@@ -6,13 +6,14 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..index import Index
+from ..index import Index, IndexUnusable
 from . import api, dashboard, live_block, pages, permissions_pages, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
@@ -52,6 +53,14 @@ def render_static(request: Request) -> Response:
     return _serve(app_state(request).render_assets.get(request.path_params["name"]), request)
 
 
+def _unavailable(request: Request, exc: Exception) -> Response:
+    """The index failed (damaged, read-only or full disk…): say so, in a page or in JSON."""
+    assert isinstance(exc, IndexUnusable)
+    if request.url.path.startswith("/api/") or request.url.path.endswith("/updates"):
+        return api.JSONResponse({"error": str(exc)}, status_code=503)
+    return pages.page(app_state(request), "unavailable.html", 503, problem=exc)
+
+
 def _not_found(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/api/"):
         return api.JSONResponse({"error": "not found"}, status_code=404)
@@ -63,6 +72,7 @@ ROUTES = [
     Route("/projects/{slug}", pages.project),
     Route("/sessions/{key}", pages.session),
     Route("/sessions/{key}/updates", pages.session_updates),
+    Route("/sessions/{key}/parts/{part:path}", pages.session_part),
     Route("/search", pages.search),
     Route("/stats", dashboard.stats_page),
     Route("/permissions", permissions_pages.permissions_page),
@@ -125,6 +135,8 @@ def create_app(settings: Settings) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Handlers run on the event loop's thread pool: bounded here, not at anyio's 40.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         broker.bind(asyncio.get_running_loop())
         indexer.start()
         try:
@@ -141,9 +153,15 @@ def create_app(settings: Settings) -> Starlette:
     app = Starlette(
         routes=ROUTES,
         middleware=[
-            Middleware(Guard, allowed_hosts=settings.allowed_hosts(), policy=policy),
+            Middleware(
+                Guard,
+                allowed_hosts=settings.allowed_hosts(),
+                policy=policy,
+                token=settings.token,
+                port=settings.port,
+            ),
         ],
-        exception_handlers={404: _not_found},
+        exception_handlers={404: _not_found, IndexUnusable: _unavailable},
         lifespan=lifespan,
     )
     app.state.cclens = state

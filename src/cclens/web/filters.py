@@ -10,7 +10,7 @@ the page, as in ``cclens stats``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import Literal, TypeAlias
 
 from starlette.datastructures import QueryParams
@@ -56,13 +56,8 @@ def _day(name: str, text: str) -> date | None:
         return None
     try:
         return parse_date(text)
-    except DateError:
-        pass
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise FilterError(f"{name}: {text!r} is not a date (use YYYY-MM-DD)") from None
-    return (moment.astimezone() if moment.tzinfo else moment).date()
+    except DateError as error:
+        raise FilterError(f"{name}: {error}") from None
 
 
 def usage_filters(params: QueryParams) -> UsageFilters:

@@ -135,8 +135,13 @@ class Indexer(threading.Thread):
         """Run one update now (of the ``changed`` paths only, when given); publish the changes."""
         self.status.indexing = True
         try:
+            # While a `cclens index` updates the same file, this waits for it (and can stop).
             report = self.index.update(
-                self.roots, workers=self.workers, progress=self._check_stop, changed=changed
+                self.roots,
+                workers=self.workers,
+                progress=self._check_stop,
+                changed=changed,
+                waiting=lambda seconds: self._check_stop(0, 0),
             )
         except _Stopped:
             return None  # the server is stopping; what was committed stays
@@ -164,6 +169,11 @@ class Indexer(threading.Thread):
         return report
 
     def run(self) -> None:
+        if self.index.read_only:
+            # Served as it is: nothing can be written to it, so nothing is indexed or watched.
+            self.status.error = f"{self.index.path} is read-only: shown as it is, not updated"
+            self.ready.set()
+            return
         self.update()
         self.ready.set()
         if not self.watch_files:

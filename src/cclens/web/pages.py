@@ -88,6 +88,9 @@ class SessionContext:
     problem: str | None
     stylesheets: list[str]
     scripts: list[str]
+    #: The JSON the renderer's script reads (where folded elements are, where to ask for
+    #: parts), placed in a data script element; ``None`` for the built-in view.
+    data: Markup | None = None
 
 
 def session(request: Request) -> Response:
@@ -109,9 +112,29 @@ def session(request: Request) -> Response:
         renderer=state.renderer.name,
         problem=rendered.problem,
         stylesheets=sorted(name for name in state.render_assets if name.endswith(".css")),
-        scripts=sorted(name for name in state.render_assets if name.endswith(".js")),
+        scripts=sorted(
+            name for name in state.render_assets if name.endswith(".js") and name != THEME_SCRIPT
+        ),
+        # JSON escaped for a script element by the renderer (no "<" in it).
+        data=Markup(rendered.drawn.data) if rendered.drawn and rendered.drawn.data else None,
     )
     return page(state, "session.html", view=context)
+
+
+#: The renderer's script that applies the remembered theme: loaded first, not deferred.
+THEME_SCRIPT = "theme.js"
+
+
+def session_part(request: Request) -> Response:
+    """``/sessions/{key}/parts/{part}``: one folded part of the session page (an HTML
+    fragment drawn by the renderer's templates), for the page to put where it goes."""
+    state = app_state(request)
+    key = request.path_params["key"]
+    summary = state.index.session(key)
+    html = state.part(key, summary.revision, request.path_params["part"]) if summary else None
+    if html is None:
+        return Response("no such part\n", status_code=404, media_type="text/plain")
+    return HTMLResponse(html)
 
 
 def session_updates(request: Request) -> Response:
@@ -157,11 +180,12 @@ def search(request: Request) -> Response:
     state = app_state(request)
     wanted = search_request(request)
     hits: list[SearchHit] = []
-    error = ""
+    error = wanted.problem
     try:
-        hits = state.index.search(
-            wanted.query, wanted.filters, limit=wanted.limit + 1, offset=wanted.offset
-        )
+        if not error:
+            hits = state.index.search(
+                wanted.query, wanted.filters, limit=wanted.limit + 1, offset=wanted.offset
+            )
     except SearchError as problem:
         error = str(problem)
     more = ""
@@ -178,4 +202,4 @@ def search(request: Request) -> Response:
         error=error,
         more=more,
     )
-    return page(state, "search.html", search=context)
+    return page(state, "search.html", 400 if wanted.problem else 200, search=context)

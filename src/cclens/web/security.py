@@ -1,4 +1,5 @@
-"""What every response goes through: Host check, GET/HEAD only, protective headers.
+"""What every response goes through: Host check, GET/HEAD only, cross-site refusal, the access
+token when the server is reachable from other machines, protective headers.
 
 A pure ASGI middleware (not Starlette's ``BaseHTTPMiddleware``) so server-sent event streams are
 not buffered.
@@ -6,7 +7,10 @@ not buffered.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Iterable, Mapping
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import parse_qsl, urlencode
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -62,12 +66,89 @@ def _headers(scope: Scope) -> Mapping[bytes, bytes]:
     return dict(scope.get("headers", []))
 
 
-class Guard:
-    """Refuse requests for another host (400) or with another method (405); add headers."""
+#: Paths whose answers are data for the app's own scripts (JSON, event streams, live
+#: fragments, its files), never a page a person opens from a link on another site.
+_DATA_PREFIXES = ("/api/", "/static/")
+_DATA_SUFFIXES = ("/updates",)
 
-    def __init__(self, app: ASGIApp, allowed_hosts: frozenset[str], policy: str) -> None:
+
+def is_page(path: str) -> bool:
+    """Whether ``path`` is an HTML page (one a link from elsewhere may open), not data."""
+    return not path.startswith(_DATA_PREFIXES) and not path.endswith(_DATA_SUFFIXES)
+
+
+def cross_site_refusal(
+    headers: Mapping[bytes, bytes], path: str, origins: frozenset[str]
+) -> str | None:
+    """Why a request made on behalf of another web site is refused, or ``None`` to serve it.
+
+    A page on any site the user visits can make the browser send GET requests here (an
+    ``<img>``, a ``fetch`` in ``no-cors`` mode): each would make the server search or draw a
+    session for nothing. Browsers say where a request comes from: ``Sec-Fetch-Site`` (every
+    current browser) and ``Origin`` (scripted requests). A request from another site
+    (``cross-site``, or ``same-site``: another port or subdomain of the same site) is served
+    only when it is a person following a link to a page (a top-level navigation to an HTML
+    page); an ``Origin`` other than the server's own is refused. Requests without these headers
+    (curl, scripts on this machine) are served: they are not made by a web page.
+    """
+    origin = headers.get(b"origin")
+    if origin is not None and origin.decode("latin-1").lower() not in origins:
+        return "cross-origin request"
+    site = headers.get(b"sec-fetch-site", b"").lower()
+    if site in (b"cross-site", b"same-site"):
+        mode = headers.get(b"sec-fetch-mode", b"").lower()
+        destination = headers.get(b"sec-fetch-dest", b"").lower()
+        if not (mode == b"navigate" and destination == b"document" and is_page(path)):
+            return "cross-site request"
+    return None
+
+
+def token_cookie_name(port: int) -> str:
+    """The cookie that carries the access token (one per port: cookies ignore ports)."""
+    return f"cclens-token-{port}"
+
+
+def _cookie(headers: Mapping[bytes, bytes], name: str) -> str | None:
+    raw = headers.get(b"cookie")
+    if not raw:
+        return None
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(raw.decode("latin-1"))
+    except CookieError:
+        return None
+    morsel = jar.get(name)
+    return morsel.value if morsel is not None else None
+
+
+def _same(given: str | None, token: str) -> bool:
+    """Constant-time comparison, so timing never tells how much of a guess was right."""
+    return given is not None and hmac.compare_digest(given.encode(), token.encode())
+
+
+class Guard:
+    """Refuse requests for another host (400), with another method (405), from another web
+    site (403), or without the access token when one is set (401); add protective headers.
+
+    ``token``: when set (the server listens beyond this machine), a request must carry it in
+    the cookie :func:`token_cookie_name`, an ``Authorization: Bearer`` (or ``token``) header,
+    or a ``token`` query parameter; the last sets the cookie and redirects to the same address
+    without it, as Jupyter does, so the token leaves the address bar and the history.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        allowed_hosts: frozenset[str],
+        policy: str,
+        token: str | None = None,
+        port: int = 0,
+    ) -> None:
         self.app = app
         self.allowed_hosts = allowed_hosts
+        self.origins = frozenset(f"http://{host}" for host in allowed_hosts)
+        self.token = token
+        self.cookie = token_cookie_name(port)
         self.extra_headers = [
             (b"content-security-policy", policy.encode()),
             (b"x-content-type-options", b"nosniff"),
@@ -84,12 +165,20 @@ class Guard:
         if scope["type"] != "http":
             await send({"type": "websocket.close", "code": 1008})
             return
-        host = _headers(scope).get(b"host", b"").decode("latin-1").lower()
+        headers = _headers(scope)
+        host = headers.get(b"host", b"").decode("latin-1").lower()
         if host not in self.allowed_hosts:
-            await self._refuse(send, 400, b"Bad Request: unexpected Host header\n")
+            await self._answer(send, 400, b"Bad Request: unexpected Host header\n")
             return
         if scope["method"] not in ("GET", "HEAD"):
-            await self._refuse(send, 405, b"Method Not Allowed: cclens only reads\n")
+            await self._answer(send, 405, b"Method Not Allowed: cclens only reads\n")
+            return
+        refusal = cross_site_refusal(headers, scope["path"], self.origins)
+        if refusal is not None:
+            body = f"Forbidden: {refusal} refused (open cclens from its own address)\n"
+            await self._answer(send, 403, body.encode())
+            return
+        if self.token is not None and not await self._authorized(scope, headers, send):
             return
 
         async def send_with_headers(message: Message) -> None:
@@ -104,11 +193,44 @@ class Guard:
 
         await self.app(scope, receive, send_with_headers)
 
-    async def _refuse(self, send: Send, status: int, body: bytes) -> None:
+    async def _authorized(self, scope: Scope, headers: Mapping[bytes, bytes], send: Send) -> bool:
+        """Whether the request carries the token; answers it (redirect or 401) when not served."""
+        assert self.token is not None
+        if _same(_cookie(headers, self.cookie), self.token):
+            return True
+        authorization = headers.get(b"authorization", b"").decode("latin-1").split()
+        scheme_ok = len(authorization) == 2 and authorization[0].lower() in ("bearer", "token")
+        if scheme_ok and _same(authorization[1], self.token):
+            return True
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        given = [value for name, value in query if name == "token"]
+        if given and _same(given[-1], self.token):
+            rest = urlencode([(name, value) for name, value in query if name != "token"])
+            location = scope["path"] + (f"?{rest}" if rest else "")
+            cookie = f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+            await self._answer(
+                send,
+                303,
+                b"See Other\n",
+                ((b"location", location.encode("latin-1")), (b"set-cookie", cookie.encode())),
+            )
+            return False
+        await self._answer(
+            send,
+            401,
+            b"Unauthorized: open the address with ?token=... that cclens serve printed\n",
+        )
+        return False
+
+    async def _answer(
+        self, send: Send, status: int, body: bytes, more: tuple[tuple[bytes, bytes], ...] = ()
+    ) -> None:
         headers = [
             (b"content-type", b"text/plain; charset=utf-8"),
             (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-store"),
             *self.extra_headers,
+            *more,
         ]
         if status == 405:
             headers.append((b"allow", b"GET, HEAD"))

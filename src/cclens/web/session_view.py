@@ -1,8 +1,10 @@
 """The session view inside the web app, and the pieces live updates send.
 
-The view is drawn by :mod:`cclens.render` (``render_session_body``) when that package provides
-it, and by a minimal built-in template otherwise. Either way every item's element carries the
-item's anchor as its ``id``, which is what search hits and live updates point at.
+The view is drawn by :mod:`cclens.render` (``SessionRenderer``) when that package provides it,
+and by a minimal built-in template otherwise. Either way every item's element carries the item's
+anchor as its ``id`` (drawn, or in a folded part the page's map points to), which is what search
+hits and live updates point at. The renderer's page draws folded parts when they are opened:
+the web app draws each one on request (``/sessions/<key>/parts/<id>``).
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import importlib.util
-from collections.abc import Mapping
+import re
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import ModuleType
@@ -35,15 +39,27 @@ from ..parse import (
 
 #: Where the renderer's CSS and JS are served.
 RENDER_STATIC_URL = "/static/render"
-_RENDER_NAMES = ("render_session_body", "RenderOptions", "static_files", "CSP")
+_RENDER_NAMES = ("render_session_body", "RenderOptions", "SessionRenderer", "static_files", "CSP")
 _TEXT_LIMIT = 20_000
 _NESTING_LIMIT = 4
 
 
+@dataclass(slots=True)
+class DrawnSession:
+    """A session's page body, the data its script reads (JSON, or ``None``), and what draws its
+    folded parts by id (``None`` for an unknown id)."""
+
+    body: str
+    data: str | None = None
+    part: Callable[[str], str | None] = field(default=lambda part_id: None)
+
+
 class SessionRenderer(Protocol):
-    """Draws a session's body (the ``<main>`` element) and fragments of it."""
+    """Draws a session's body (the ``<main>`` element), its folded parts, and fragments."""
 
     name: str
+
+    def draw(self, session: Session, parts_url: str) -> DrawnSession: ...
 
     def body(self, session: Session) -> str: ...
 
@@ -54,14 +70,56 @@ class SessionRenderer(Protocol):
     def policy(self) -> str | None: ...
 
 
+#: Parts held inside an item, named ``[<scope>.]<kind>.<anchor>[.<n>]`` (a record's JSON,
+#: thinking, a compaction summary): the item's place in the map finds them.
+_ITEM_PART = re.compile(r"(?:^|\.)(?P<kind>[rks])\.(?P<anchor>[^.]+)(?:\.\d+)?$")
+
+
+def _outer_parts(part_id: str, found: Any) -> list[str]:
+    """The parts to draw, outermost first, for ``part_id`` to be registered."""
+    chain: list[str] = []
+    current = part_id
+    while current in found.parents and current not in chain:
+        current = found.parents[current]
+        chain.append(current)
+    item = _ITEM_PART.search(part_id)
+    if not chain and item is not None:
+        chain = found.chain(item.group("anchor"))[::-1]
+    return chain[::-1]
+
+
 class PackageRenderer:
-    """The session view of :mod:`cclens.render`."""
+    """The session view of :mod:`cclens.render`: folded parts drawn when the page asks."""
 
     name = "render"
 
     def __init__(self, module: ModuleType) -> None:
         self._module = module
         self._options = module.RenderOptions(standalone=False, static_url=RENDER_STATIC_URL)
+        # Live updates send whole items: every part of them drawn in place, no chunks.
+        self._fragment_options = module.RenderOptions(
+            standalone=False, static_url=RENDER_STATIC_URL, chunk_items=1_000_000_000
+        )
+
+    def draw(self, session: Session, parts_url: str) -> DrawnSession:
+        renderer = self._module.SessionRenderer(self._options)
+        body = str(renderer.body(session))
+        found = renderer.page_map(session)
+        data = renderer.data(session, parts=False, source=parts_url, found=found)
+        lock = threading.Lock()
+
+        def part(part_id: str) -> str | None:
+            # Drawing a part registers the parts inside it: a part not known yet is drawn once
+            # the parts around it are (the map says which), never by drawing everything.
+            with lock:
+                parts = renderer.parts
+                if part_id not in parts:
+                    for outer in _outer_parts(part_id, found):
+                        if outer in parts:
+                            parts.draw(outer)
+                return parts.draw(part_id) if part_id in parts else None
+
+        return DrawnSession(body, data, part)
 
     def body(self, session: Session) -> str:
         return str(self._module.render_session_body(session, self._options))
@@ -69,7 +127,8 @@ class PackageRenderer:
     def fragment(self, session: Session, items: list[Item]) -> str:
         # The same view over a session holding only the items to send: every element keeps
         # the id the page already has for it.
-        return self.body(dataclasses.replace(session, items=items))
+        replaced = dataclasses.replace(session, items=items)
+        return str(self._module.render_session_body(replaced, self._fragment_options))
 
     def static_files(self) -> dict[str, bytes]:
         return dict(self._module.static_files())
@@ -192,6 +251,9 @@ class BuiltInRenderer:
     def __init__(self, environment: Environment) -> None:
         self._environment = environment
 
+    def draw(self, session: Session, parts_url: str) -> DrawnSession:
+        return DrawnSession(self.body(session))
+
     def body(self, session: Session) -> str:
         template = self._environment.get_template("session_fallback.html")
         return template.render(session=session, items=item_views(top_level(session)))
@@ -226,19 +288,21 @@ def page_state(session: Session) -> dict[str, int]:
     return state
 
 
+#: A page's state is one flat object of file paths and line numbers: decoded as that type, a
+#: value of another shape (nesting thousands of levels deep, say) fails at its first level.
+_STATE = msgspec.json.Decoder(dict[str, int])
+#: Longer text is not a state a page sent.
+_STATE_BYTES = 1 << 20
+
+
 def parse_state(text: str) -> dict[str, int]:
     """A state sent back by a page; anything malformed counts as "nothing shown yet"."""
+    if len(text) > _STATE_BYTES:
+        return {}
     try:
-        value = msgspec.json.decode(text)
-    except msgspec.DecodeError:
+        return _STATE.decode(text)
+    except (msgspec.DecodeError, RecursionError):
         return {}
-    if not isinstance(value, dict):
-        return {}
-    return {
-        str(key): line
-        for key, line in value.items()
-        if isinstance(line, int) and not isinstance(line, bool)
-    }
 
 
 def _grown(session: Session, since: Mapping[str, int]) -> bool:

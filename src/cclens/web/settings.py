@@ -35,6 +35,12 @@ class Settings:
     #: How long the dashboard and permissions pages wait for figures not yet worked out before
     #: they are drawn saying so (their script then fetches them and draws the page again).
     page_wait_seconds: float = 2.0
+    #: The access token every request must carry (``None``: none needed). ``cclens serve``
+    #: sets one when it listens beyond this machine, unless told ``--no-auth``.
+    token: str | None = None
+    #: Threads that answer requests (every handler reads the index and draws in Python, one
+    #: core at a time: more threads only hold more memory and take turns more often).
+    threads: int = 16
 
     @property
     def loopback(self) -> bool:
@@ -45,6 +51,11 @@ class Settings:
             return ipaddress.ip_address(self.host.strip("[]")).is_loopback
         except ValueError:
             return False
+
+    def browser_url(self, address: str) -> str:
+        """``address`` with the access token, for the first visit (the server then sets a
+        cookie and drops it from the address)."""
+        return f"{address}?token={self.token}" if self.token else address
 
     def allowed_hosts(self) -> frozenset[str]:
         """The ``Host`` header values a request may carry (DNS rebinding protection)."""

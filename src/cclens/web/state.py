@@ -6,22 +6,31 @@ import contextlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
+from urllib.parse import quote
 
 from jinja2 import Environment
 from starlette.requests import Request
 
+from ..analytics.period import DateError, parse_moment
 from ..index import Index, SearchFilters
 from ..parse import Item, Session
 from .assets import Asset
 from .background import Background
 from .live import Broker, Indexer
 from .permission_store import PermissionsStore
-from .session_view import SessionRenderer
+from .session_view import DrawnSession, SessionRenderer
 from .settings import Settings
 from .stats_store import StatsStore
 
 _CACHED_SESSIONS = 6
+#: Sessions loaded or drawn at once. Each holds a whole session in memory while it is worked
+#: on, and the work is Python (one core at a time): forty request threads doing it together
+#: only multiply the memory and make every one of them slower.
+_HEAVY_AT_ONCE = 2
+#: Locks spread over the sessions, so that requests for the same session wait for one load
+#: and one drawing instead of each doing its own.
+_STRIPES = 64
 
 
 @dataclass(slots=True)
@@ -33,6 +42,13 @@ class Rendered:
     body: str | None = None
     #: Set when the session view failed and the built-in view drew the session instead.
     problem: str | None = None
+    #: The data the page's script reads (JSON), and what draws a folded part on request.
+    drawn: DrawnSession | None = None
+
+
+def parts_url(key: str) -> str:
+    """Where a session page asks for its folded parts (``<url><part id>``)."""
+    return f"/sessions/{quote(key, safe='')}/parts/"
 
 
 @dataclass
@@ -58,6 +74,19 @@ class AppState:
     permissions_worker: Background
     _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _heavy: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(_HEAVY_AT_ONCE)
+    )
+    _stripes: list[threading.Lock] = field(
+        default_factory=lambda: [threading.Lock() for _ in range(_STRIPES)]
+    )
+
+    def _cached(self, key: str, revision: int) -> Rendered | None:
+        with self._lock:
+            found = self._cache.get((key, revision))
+            if found is not None:
+                self._cache.move_to_end((key, revision))
+            return found
 
     def fragment(self, rendered: Rendered, items: list[Item]) -> str:
         """Items of a session drawn again, by the view that drew (or would draw) its page."""
@@ -66,33 +95,48 @@ class AppState:
 
     def loaded(self, key: str, revision: int) -> Rendered | None:
         """The session ``key`` at ``revision``, loaded from the index (cached)."""
-        with self._lock:
-            found = self._cache.get((key, revision))
+        found = self._cached(key, revision)
+        if found is not None:
+            return found
+        with self._stripes[hash(key) % _STRIPES]:
+            found = self._cached(key, revision)  # loaded while this request waited
             if found is not None:
-                self._cache.move_to_end((key, revision))
                 return found
-        session = self.index.load(key)
-        if session is None:
-            return None
-        loaded = Rendered(session)
-        with self._lock:
-            self._cache[(key, revision)] = loaded
-            while len(self._cache) > _CACHED_SESSIONS:
-                self._cache.popitem(last=False)
-        return loaded
+            with self._heavy:
+                session = self.index.load(key)
+            if session is None:
+                return None
+            loaded = Rendered(session)
+            with self._lock:
+                self._cache[(key, revision)] = loaded
+                while len(self._cache) > _CACHED_SESSIONS:
+                    self._cache.popitem(last=False)
+            return loaded
 
     def rendered(self, key: str, revision: int) -> Rendered | None:
         """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
-        try:
-            body = self.renderer.body(loaded.session)
-        except Exception as error:  # shown on the page, over the plain view
-            loaded.problem = f"{type(error).__name__}: {error}"
-            body = self.fallback.body(loaded.session)
-        loaded.body = body
+        with self._stripes[hash(key) % _STRIPES]:
+            if loaded.body is not None:  # drawn while this request waited
+                return loaded
+            with self._heavy:
+                try:
+                    drawn = self.renderer.draw(loaded.session, parts_url(key))
+                except Exception as error:  # shown on the page, over the plain view
+                    loaded.problem = f"{type(error).__name__}: {error}"
+                    drawn = self.fallback.draw(loaded.session, parts_url(key))
+            loaded.drawn = drawn
+            loaded.body = drawn.body
         return loaded
+
+    def part(self, key: str, revision: int, part_id: str) -> str | None:
+        """A folded part of the session's page, drawn now (``None``: no such part)."""
+        rendered = self.rendered(key, revision)
+        if rendered is None or rendered.drawn is None:
+            return None
+        return rendered.drawn.part(part_id)
 
 
 def app_state(request: Request) -> AppState:
@@ -102,18 +146,15 @@ def app_state(request: Request) -> AppState:
     return state
 
 
-def _date(text: str, *, end: bool) -> datetime | None:
-    if not text:
+def _date(name: str, text: str, problems: list[str], *, end: bool) -> datetime | None:
+    """A search bound, as ``cclens search`` reads it (UTC unless the text says otherwise)."""
+    if not text.strip():
         return None
     try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
+        return parse_moment(text, end=end, zone=UTC)
+    except DateError as error:
+        problems.append(f"{name}: {error}")
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    if end and len(text) == len("2025-06-01"):
-        moment += timedelta(days=1)  # a bare end date includes that day
-    return moment
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,13 +168,19 @@ class SearchRequest:
     #: The raw parameters, to fill the form again.
     since: str = ""
     until: str = ""
+    #: What cannot be used in the parameters (a date that is not one): answered with a 400.
+    problem: str = ""
 
 
 def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
-    """Read ``q``, ``project``, ``since``, ``until``, ``tool``, ``kind``, ``errors``, ``offset``."""
+    """Read ``q``, ``project``, ``since``, ``until``, ``tool``, ``kind``, ``errors``, ``offset``.
+
+    A date that cannot be read is left out of the filters and named in ``problem``.
+    """
     params = request.query_params
     kinds = tuple(kind for kind in params.getlist("kind") if kind)
     since, until = params.get("since", ""), params.get("until", "")
+    problems: list[str] = []
     try:
         offset = max(int(params.get("offset", "0")), 0)
     except ValueError:
@@ -142,10 +189,12 @@ def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
         limit = min(max(int(params.get("limit", str(limit))), 1), 500)
     filters = SearchFilters(
         project=params.get("project") or None,
-        since=_date(since, end=False),
-        until=_date(until, end=True),
+        since=_date("since", since, problems, end=False),
+        until=_date("until", until, problems, end=True),
         tool=params.get("tool") or None,
         kinds=kinds,
         errors_only=params.get("errors") in ("1", "on", "true", "yes"),
     )
-    return SearchRequest(params.get("q", ""), filters, offset, limit, since, until)
+    return SearchRequest(
+        params.get("q", ""), filters, offset, limit, since, until, "; ".join(problems)
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
@@ -73,6 +74,11 @@ def path_part(value: str) -> str:
     return quote(value, safe="")
 
 
+def shell_word(value: str) -> str:
+    """``value`` quoted as one word for a POSIX shell (a session key comes from a file name)."""
+    return shlex.quote(value)
+
+
 def environment() -> Environment:
     """The templates under ``cclens/web/templates``, with HTML autoescaping always on."""
     env = Environment(
@@ -90,6 +96,7 @@ def environment() -> Environment:
         "number": number,
         "seconds": seconds,
         "path_part": path_part,
+        "shell_word": shell_word,
     }
     env.filters.update(filters)
     return env

@@ -28,7 +28,11 @@ __all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
 def _view(
     name: str, template: str, prepare: Prepare, *tools: str
 ) -> tuple[ToolView, tuple[str, ...]]:
-    return ToolView(name, f"tools/{template}.html", prepare), tools
+    return ToolView(name, f"tools/{template}.html", prepare, name in _HEADLINES), tools
+
+
+#: Views whose (cheap) ``prepare`` words the header's summary: run for folded calls too.
+_HEADLINES = frozenset({"skill", "team-create", "team-delete", "artifact", "projects"})
 
 
 #: Every view, with the tool names it draws.

@@ -41,9 +41,13 @@ def _line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1) if text else 0
 
 
+#: File contents show this many lines; the others are drawn when the reader asks.
+FOLD_LINES = 12
+
+
 def _code(h: ViewHelpers, text: str, filename: str, start: int = 1) -> dict[str, Any]:
     return {
-        "html": h.highlight(text, filename=filename, start_line=start),
+        "html": h.highlight(text, filename=filename, start_line=start, fold_after=FOLD_LINES),
         "lines": _line_count(text),
     }
 

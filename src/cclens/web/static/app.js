@@ -30,6 +30,9 @@
   }
 
   function revealHash() {
+    // A session page drawn by cclens.render reveals its own targets (window.cclens.reveal draws
+    // the folded parts that hold them, and highlights search terms).
+    if (window.cclens && window.cclens.reveal) return;
     var element = targetOf(window.location.hash);
     if (element) reveal(element);
   }
@@ -112,15 +115,22 @@
             var existing = document.getElementById(anchor);
             if (existing) {
               existing.replaceWith(fresh);
+            } else if (window.cclens && window.cclens.isFolded && window.cclens.isFolded(anchor)) {
+              // In a chunk or part not drawn yet: it is drawn fresh from the server when opened.
+              return;
             } else {
               container().appendChild(fresh);
               lastAnchor = anchor;
               fresh.classList.add("is-new");
             }
           });
-          state = JSON.stringify(change.state);
+          var fresh = JSON.stringify(change.state);
+          var grew = change.anchors.length > 0 || fresh !== state;
+          state = fresh;
           if (banner) banner.hidden = !change.archived;
-          document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          // Only a session that changed is drawn again (the timeline listens): the catch-up
+          // asked for when the stream opens usually finds nothing new.
+          if (grew) document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
         });
     });
     var source = new EventSource(body.dataset.events);
