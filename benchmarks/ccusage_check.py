@@ -38,7 +38,6 @@ from typing import Any
 
 from cclens.analytics.usage import Response, collect_responses
 from cclens.parse import discover, load
-from cclens.parse.assemble import load_subagent
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 KINDS = ("input", "output", "cache_write", "cache_read")
@@ -203,8 +202,7 @@ def _ccusage_like(root: Path) -> Iterator[tuple[tuple[str, str] | None, Counted,
 def _cclens(root: Path) -> tuple[list[Response], float]:
     started = time.perf_counter()
     found = discover(root)
-    sessions = [load(file) for file in found.sessions]
-    sessions += [load_subagent(orphan, orphan.path.parent.name) for orphan in found.orphans]
+    sessions = [load(file) for file in found.sessions]  # orphan subagent files included
     return collect_responses(sessions), time.perf_counter() - started
 
 

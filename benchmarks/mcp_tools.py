@@ -86,13 +86,13 @@ async def run(db: Path, runs: int, largest: str) -> None:
         search = [await _timed(session, "search", q) for _ in range(runs) for q in QUERIES]
         _figures("search", search, "aim p95 < 100 ms")
         hits = await session.call_tool("search", {"query": "error", "limit": 1})
-        hit = json.loads(hits.content[0].text)["hits"][0]  # type: ignore[union-attr]
+        hit = json.loads(hits.content[0].text)["groups"][0]["shown"][0]  # type: ignore[union-attr]
         others: list[tuple[str, dict[str, Any]]] = [
             ("list_sessions", {}),
             ("list_sessions", {"sort": "cost", "limit": 50}),
             ("get_session", {"session": largest}),
             ("get_messages", {"session": largest, "limit": 50}),
-            ("get_messages", {"session": hit["session"], "around": hit["uuid"]}),
+            ("get_messages", {"session": hit["session"], "around": hit["anchor"]}),
             ("get_tool_calls", {"session": largest, "limit": 50}),
             ("get_session_files", {"session": largest}),
             ("usage_summary", {"by": "day"}),

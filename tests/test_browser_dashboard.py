@@ -171,11 +171,35 @@ def test_the_session_timeline_shows_turns_calls_and_context(page: Page, scheme: 
     assert target.get_attribute("data-tool") == name
 
 
+def test_the_session_page_draws_its_timeline_once(page: Page, scheme: Scheme) -> None:
+    # The live stream opening with nothing changed is no news: no cclens:updated, and the
+    # charts drawn for this revision stay (they were destroyed and rebuilt 300 ms later).
+    page.add_init_script(
+        "window.cclensUpdates = 0;"
+        "document.addEventListener('cclens:updated', () => { window.cclensUpdates += 1; });"
+    )
+    page.goto(f"/sessions/{WITH_SUBAGENTS}")
+    expect(page.locator("[data-timeline][data-drawn]")).to_be_visible()
+    strip = page.locator('[data-chart="strip"] canvas').element_handle()
+    context = page.locator('[data-chart="context"] canvas').element_handle()
+    page.wait_for_timeout(2000)  # the stream opens and catches up meanwhile
+    assert page.evaluate("window.cclensUpdates") == 0
+    assert strip.evaluate("canvas => canvas.isConnected")
+    assert context.evaluate("canvas => canvas.isConnected")
+    # Its summary gives the session's figures, as the header does.
+    header = page.locator("header.session-head")
+    calls = header.get_attribute("data-tool-calls")
+    failed = header.get_attribute("data-failed")
+    summary = page.locator("[data-timeline-summary]")
+    expect(summary).to_contain_text(f"{calls} tool calls ({failed} failed)")
+
+
 def test_the_permissions_pages(page: Page, scheme: Scheme) -> None:
     page.goto("/")
     page.get_by_role("link", name="Permissions", exact=True).click()
     expect(page.get_by_role("heading", name="Permissions", exact=True)).to_be_visible()
     rows = page.locator("table.permissions-overview tbody tr")
+    expect(rows.first).to_be_visible()  # a busy machine may draw the page before its figures
     assert rows.count() > 10
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"web-permissions-{scheme}.png"))
@@ -185,13 +209,20 @@ def test_the_permissions_pages(page: Page, scheme: Scheme) -> None:
     expect(page.locator("table.rejected tbody tr")).to_have_count(1)
     page.screenshot(path=str(ARTIFACTS / f"web-project-permissions-{scheme}.png"))
 
+    # "Copy" copies what the page says to paste: the rule, as the file's permissions.allow
+    # list holds it.
     first = page.locator(".suggestion").first
-    first.get_by_role("button", name="Copy").click()
-    expect(first.get_by_role("button", name="Copy")).to_have_text("Copied")
+    expect(first).to_contain_text("Paste into permissions.allow of")
+    first.get_by_role("button", name="Copy").first.click()
+    expect(first.get_by_role("button", name="Copy").first).to_have_text("Copied")
     copied = json.loads(page.evaluate("navigator.clipboard.readText()"))
-    assert copied["type"] == "addRules" and copied["behavior"] == "allow"
-    assert copied["destination"] in ("localSettings", "projectSettings")
-    assert first.locator("code.rule").inner_text().startswith(copied["rules"][0]["toolName"])
+    assert copied == first.locator("code.rule").inner_text()
+    # Its PermissionUpdate is there too, folded, with its own button.
+    first.get_by_text("As a PermissionUpdate").click()
+    first.get_by_role("button", name="Copy").last.click()
+    update = json.loads(page.evaluate("navigator.clipboard.readText()"))
+    assert update["type"] == "addRules" and update["behavior"] == "allow"
+    assert update["destination"] in ("localSettings", "projectSettings")
 
     page.get_by_role("link", name="ask", exact=True).click()
     expect(page.locator("table.every tbody tr").first).to_be_visible()

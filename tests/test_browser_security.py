@@ -85,7 +85,7 @@ def test_another_sites_page_cannot_make_the_server_work(
     # any case, after the server has done the work: that work is what must not happen).
     index = server.app.state.cclens.index
     calls: list[str] = []
-    for name in ("search", "projects", "totals"):
+    for name in ("search_results", "project_choices", "projects", "totals"):
         original = getattr(index, name)
 
         def counted(
@@ -111,7 +111,7 @@ def test_another_sites_page_cannot_make_the_server_work(
         assert page.title() != "elsewhere" and "Forbidden" not in page.content()
         # The app's own requests from its own pages are served.
         status = page.evaluate("fetch('/api/search?q=error').then(r => r.status)")
-        assert status == 200 and "search" in calls
+        assert status == 200 and "search_results" in calls
         context.close()
     finally:
         httpd.shutdown()

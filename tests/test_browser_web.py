@@ -72,6 +72,7 @@ def by_id(page: Page, anchor: str) -> object:
 
 def test_projects_then_a_session_then_a_search_hit_lands_on_its_message(page: Page) -> None:
     page.goto("/")
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="Projects").click()
     expect(page.get_by_role("heading", name="Projects")).to_be_visible()
     page.get_by_role("link", name="-experiments/worktrees").click()
     expect(page).to_have_url(re.compile(r"/projects/.*experiments-worktrees$"))
@@ -91,7 +92,7 @@ def test_projects_then_a_session_then_a_search_hit_lands_on_its_message(page: Pa
     expect(page.locator(".hit mark").first).to_have_text(re.compile("comparison", re.I))
     page.screenshot(path=str(ARTIFACTS / "web-search.png"))
     href = hit.get_attribute("href")
-    assert href is not None and href.startswith(f"/sessions/{WITH_SUBAGENTS}#")
+    assert href is not None and href.startswith(f"/sessions/{WITH_SUBAGENTS}?hl=comparison&part=")
     anchor = href.split("#", 1)[1]
     hit.click()
     target = page.locator(f'[id="{anchor}"]')
@@ -137,18 +138,20 @@ def test_a_deleted_transcript_is_still_shown_marked_archived(
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("cclens restore")
     expect(page.locator("article").first).to_be_visible()
-    page.goto("/")
+    page.goto("/projects")
     page.get_by_role("link", name="-experiments/worktrees").click()
     expect(page.locator("tr.is-archived .badge.archived")).to_be_visible()
     page.goto("/search?q=worktree")
-    expect(page.locator(".hit .badge.archived").first).to_be_visible()
+    expect(page.locator(".group .badge.archived").first).to_be_visible()
 
 
 def test_new_sessions_appear_on_the_project_page(page: Page, claude_dir: Path) -> None:
     path = transcript(claude_dir, SMALL)
-    page.goto("/")
+    page.goto("/projects")
     page.get_by_role("link", name="/Users/chip/dev/ai-music").click()
+    expect(page.get_by_role("heading", name="/Users/chip/dev/ai-music")).to_be_visible()
     rows = page.locator("tr[data-session]")
+    expect(rows.first).to_be_visible()
     before = rows.count()
     copy = path.with_name("00000000-0000-4000-8000-00000000c0de.jsonl")
     copy.write_bytes(path.read_bytes())

@@ -92,9 +92,16 @@ def test_check_json_keys(corpus: Path) -> None:
         "unreadable",
     }
     assert set(report["unknown"]) == {"record_types", "content_blocks", "tools"}
-    assert set(report["subagents"]) == {"files", "attached"}
+    assert set(report["subagents"]) == {"files", "attached", "orphans"}
     for counts in report["tools"].values():
-        assert set(counts) == {"calls", "results", "errors", "unpaired"}
+        assert set(counts) == {
+            "calls",
+            "results",
+            "errors",
+            "unpaired",
+            "rejected",
+            "interrupted",
+        }
 
 
 def test_check_text_output_and_malformed_lines_do_not_fail(corpus: Path) -> None:

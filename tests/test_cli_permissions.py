@@ -309,7 +309,7 @@ def test_project_argument_selects_projects(claude: tuple[Path, Path, list[Path]]
     for name in (str(project), slug(str(project)), "app", "work/app"):
         assert [p["project_dir"] for p in _audit(folder, name)["projects"]] == [str(project)], name
     missing = _run("--claude-dir", str(folder), "no-such-project")
-    assert missing.exit_code == 1 and "no session of project" in missing.output
+    assert missing.exit_code == 2 and "no session of project" in missing.output
 
 
 def test_broken_settings_are_reported_and_the_rest_still_applies(

@@ -123,9 +123,10 @@ def test_tool_calls_per_tool_match_the_inventory(
 
 
 def test_each_tool_call_is_one_row(corpus_dataset: Path, corpus_sessions: list[Session]) -> None:
-    # Counted here without the library's helpers: one call per tool_use id, wherever the
-    # block was read (inline sidechains are read twice, resumed sessions copy calls).
-    names: dict[str, str] = {}
+    # Counted here without the library's helpers: one call per tool_use id in each project,
+    # wherever the block was read (inline sidechains are read twice, resumed sessions copy
+    # calls; each project is counted on its own).
+    names: dict[tuple[str, str], str] = {}
     for top in corpus_sessions:
         for session in top.all_sessions():
             for entry in session.entries:
@@ -133,7 +134,8 @@ def test_each_tool_call_is_one_row(corpus_dataset: Path, corpus_sessions: list[S
                 if isinstance(record, AssistantRecord) and record.message:
                     for block in record.message.blocks:
                         if isinstance(block, ToolUseBlock):
-                            names[block.id or f"{session.path}:{entry.line}"] = block.name
+                            key = block.id or f"{session.path}:{entry.line}"
+                            names[(top.project, key)] = block.name
     rows = dict(
         query(f"select name, count(*) from {scan(corpus_dataset, 'tool_calls')} group by 1")
     )
@@ -149,7 +151,7 @@ def _responses(sessions: list[Session]) -> dict[str, list[int]]:
     copy without requestId matched by message.id alone. Claude Code's own notices (model
     ``<synthetic>``) are not API responses, and fixtures' ``[trimmed]`` ids are no ids."""
     items = [
-        item
+        (top.project, item)
         for top in sessions
         for session in top.all_sessions()
         for item in session.items
@@ -157,17 +159,24 @@ def _responses(sessions: list[Session]) -> dict[str, list[int]]:
         and item.usage is not None
         and item.model != "<synthetic>"
     ]
+    # Each project is counted on its own.
     with_request = {
-        (_real(i.message_id), _real(i.request_id)) for i in items if _real(i.request_id)
+        (project, _real(i.message_id), _real(i.request_id))
+        for project, i in items
+        if _real(i.request_id)
     }
-    message_ids = {m for m, _ in with_request if m}
-    seen: set[tuple[str, str | None]] = set()
+    message_ids = {(p, m) for p, m, _ in with_request if m}
+    seen: set[tuple[str, str, str | None]] = set()
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for item in items:
+    for project, item in items:
         message_id, request_id = _real(item.message_id), _real(item.request_id)
-        if message_id and not request_id and message_id in message_ids:
+        if message_id and not request_id and (project, message_id) in message_ids:
             continue
-        key = (message_id or request_id or _real(item.uuid) or str(id(item)), request_id)
+        key = (
+            project,
+            message_id or request_id or _real(item.uuid) or str(id(item)),
+            request_id,
+        )
         if key in seen:
             continue
         seen.add(key)
@@ -526,5 +535,5 @@ def test_command_names_an_existing_file_it_cannot_read(synthetic: Path, tmp_path
     broken = out / "usage" / f"project={PROJECT}" / "month=2025-03" / "ci.parquet"
     broken.write_bytes(b"not parquet")
     result = runner.invoke(main, arguments)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"{broken}: cannot read the existing file" in result.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cclens.parse import claude_dirs, discover, subagents_for
+from cclens.parse import claude_dirs, discover, load, subagents_for
 
 
 def line(**fields: object) -> str:
@@ -30,9 +30,10 @@ def make_claude_dir(root: Path) -> Path:
 
 def test_layouts(tmp_path: Path) -> None:
     found = discover(make_claude_dir(tmp_path / ".claude"))
-    assert [s.session_id for s in found.sessions] == ["s1", "s2"]
+    by_session = {s.session_id: s for s in found.sessions}
+    assert set(by_session) == {"s1", "s2", "agent-lost"}
     assert set(found.projects) == {"-home-me-app"}
-    s1, s2 = found.sessions
+    s1, s2 = by_session["s1"], by_session["s2"]
     by_id = {a.agent_id: a for a in s1.subagents}
     assert set(by_id) == {"abc", "w1"}
     assert by_id["abc"].layout == "nested" and by_id["abc"].tool_use_id == "t1"
@@ -41,8 +42,25 @@ def test_layouts(tmp_path: Path) -> None:
     assert s2.subagents[0].layout == "sibling"
     assert [a.agent_id for a in found.orphans] == ["lost"]
     assert [j.name for j in s1.journals] == ["journal.jsonl"]
-    # subagent files are never sessions of their own
-    assert not any(s.path.name.startswith("agent-") for s in found.sessions)
+    # a subagent file is a session of its own only when its session file is gone
+    lost = by_session["agent-lost"]
+    assert lost.orphan is found.orphans[0] and lost.project == "-home-me-app"
+    assert lost.subagents == [] and s1.orphan is None
+    assert [s.path.name for s in found.sessions if s.path.name.startswith("agent-")] == [
+        "agent-lost.jsonl"
+    ]
+    # sessions are in reading order: by project, then last written first
+    assert found.sessions == sorted(
+        found.sessions, key=lambda s: (s.project, s.mtime, s.session_id)
+    )
+
+
+def test_an_orphan_loads_as_a_session_marked_as_a_subagent(tmp_path: Path) -> None:
+    found = discover(make_claude_dir(tmp_path / ".claude"))
+    lost = load(next(s for s in found.sessions if s.orphan is not None))
+    assert (lost.session_id, lost.agent_id, lost.orphan) == ("agent-lost", "lost", True)
+    assert lost.is_subagent and lost.parent_session_id == "gone"
+    assert lost.project == "-home-me-app" and lost.mtime > 0
 
 
 def test_subagents_for_a_single_file(tmp_path: Path) -> None:
@@ -55,7 +73,8 @@ def test_subagents_for_a_single_file(tmp_path: Path) -> None:
 def test_find_by_id_and_prefix(tmp_path: Path) -> None:
     found = discover(make_claude_dir(tmp_path / ".claude"))
     assert [s.session_id for s in found.find("s1")] == ["s1"]
-    assert [s.session_id for s in found.find("s")] == ["s1", "s2"]
+    assert sorted(s.session_id for s in found.find("s")) == ["s1", "s2"]
+    assert [s.session_id for s in found.find("agent-lost")] == ["agent-lost"]
     assert found.find("nope") == []
 
 
@@ -79,7 +98,9 @@ def test_missing_root_is_an_error_not_a_crash(tmp_path: Path) -> None:
 def test_corpus_discovery(corpus: Path) -> None:
     found = discover(corpus)
     names = {s.path.name for s in found.sessions}
-    assert not any(name.startswith("agent-") for name in names)
+    orphans = {s.path.name for s in found.sessions if s.orphan is not None}
+    assert orphans == {a.path.name for a in found.orphans} and len(orphans) == 5
+    assert not any(name.startswith("agent-") for name in names - orphans)
     assert "journal.jsonl" not in names
     nested = [a for a in found.subagent_files if a.layout == "workflow"]
     assert len(nested) == 3

@@ -92,7 +92,7 @@ def test_session_ids_and_prefixes(tmp_path: Path) -> None:
     with pytest.raises(SessionNotFound):
         resolve_session(str(tmp_path / "missing.jsonl"), [tmp_path])
     code, _, stderr = run("export", "aaaa", "--root", str(tmp_path), "-f", "json")
-    assert code == 1 and "matches 2 sessions" in stderr and "aaaa2222" in stderr
+    assert code == 2 and "matches 2 sessions" in stderr and "aaaa2222" in stderr
     code, stdout, _ = run("export", "aaaa2", "--root", str(tmp_path), "-f", "json")
     assert code == 0 and json.loads(stdout)["session"]["id"].startswith("aaaa2222")
 
@@ -103,7 +103,7 @@ def test_export_never_writes_under_claude(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
     before = sorted(p for p in config.rglob("*"))
     code, _, stderr = run("export", "0d5e55a1", "-o", str(config / "out.html"))
-    assert code == 1 and "refusing to write inside" in stderr
+    assert code == 2 and "refusing to write inside" in stderr
     assert sorted(p for p in config.rglob("*")) == before
     assert path.is_file()
 

@@ -185,19 +185,19 @@ def test_cli_all_refuses_what_it_cannot_do(tmp_path: Path, monkeypatch: pytest.M
     code, _, stderr = run("export", "--all", str(path.parent), "-o", "x", "-f", "md")
     assert code == 2 and "HTML only" in stderr
     code, _, stderr = run("export", "--all", str(tmp_path / "empty"), "-o", str(tmp_path / "o"))
-    assert code == 1 and "no session found" in stderr and "no such file" in stderr
+    assert code == 2 and "no session found" in stderr and "no such file" in stderr
     code, _, stderr = run("export", "-o", str(tmp_path / "o.html"))
     assert code == 2 and "give one SESSION" in stderr
     afile = tmp_path / "a-file"
     afile.write_text("")
     code, _, stderr = run("export", "--all", str(path.parent), "-o", str(afile))
-    assert code == 1 and "is not a folder" in stderr
+    assert code == 2 and "is a file, not a folder" in stderr
     code, _, stderr = run("export", str(path), "-o", str(tmp_path))
-    assert code == 1 and "is a folder" in stderr
+    assert code == 2 and "is a folder" in stderr
 
     config = tmp_path / "claude"
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
     before = sorted(config.rglob("*"))
     code, _, stderr = run("export", "--all", "-o", str(config / "site"))
-    assert code == 1 and "refusing to write inside" in stderr
+    assert code == 2 and "refusing to write inside" in stderr
     assert sorted(config.rglob("*")) == before

@@ -85,16 +85,20 @@ def test_search_from_the_terminal(claude_dir: Path, tmp_path: Path) -> None:
         db,
     )
     assert code == 0
-    hits = msgspec.json.decode(out)
-    assert hits and all(h["kind"] == "tool_output" and h["tool"] == "Bash" for h in hits)
+    found = msgspec.json.decode(out)
+    hits = [hit for group in found["groups"] for hit in group["shown"]]
+    assert found["total"]["hits"] >= len(hits) > 0
+    assert all(h["kind"] == "tool_output" and h["tool"] == "Bash" for h in hits)
     for hit in hits:
         start, end = hit["matches"][0]
         assert hit["snippet"][start:end].lower() in {"command not found", "command_not_found"}
-        assert hit["url"] == f"/sessions/{hit['session']}#{hit['anchor']}"
+        assert hit["url"].startswith(f"/sessions/{hit['session']}?hl=command+not+found&")
+        assert hit["url"].endswith(f"&part=tool_output#{hit['target']}")
+        assert hit["monospace"] is True
     code, out, _ = run("search", "sidechain", "--since", "2100-01-01", "--no-update", "--db", db)
     assert code == 0 and "No matches." in out
     code, _, err = run("search", "x", "--since", "yesterday", "--no-update", "--db", db)
-    assert code == 2 and "not a date" in err
+    assert code == 2 and "not a date" in err and "--since" in err
 
 
 def test_restore_writes_the_session_back_byte_for_byte(claude_dir: Path, tmp_path: Path) -> None:
@@ -117,3 +121,33 @@ def test_restore_writes_the_session_back_byte_for_byte(claude_dir: Path, tmp_pat
     assert not original.exists()
     code, _, err = run("restore", "e", "-o", out_dir, "--db", db, "--claude-dir", claude_dir)
     assert code == 2 and "matches" in err
+
+
+def test_search_output_keeps_whitespace_and_groups_by_session(tmp_path: Path) -> None:
+    folder = tmp_path / "claude" / "projects" / "-work-app"
+    folder.mkdir(parents=True)
+    for number in range(2):
+        session = f"c0000000-0000-4000-8000-00000000000{number}"
+        lines = [
+            {
+                "type": "user",
+                "uuid": f"00000000-0000-4000-800{number}-00000000000{line}",
+                "parentUuid": None,
+                "sessionId": session,
+                "cwd": "/work/app",
+                "timestamp": f"2025-06-0{line + 1}T10:00:00Z",
+                "message": {"role": "user", "content": f"Error\ncalling tool {line}\n    indented"},
+            }
+            for line in range(number + 2)
+        ]
+        (folder / f"{session}.jsonl").write_bytes(
+            b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
+        )
+    db = tmp_path / "index.db"
+    code, out, _ = run("search", "error", "--claude-dir", tmp_path / "claude", "--db", db)
+    assert code == 0
+    assert out.startswith("5 hits in 2 sessions")
+    assert "Errorcalling" not in out
+    assert "Error\n    calling tool" in out and "\n        indented" in out
+    assert out.count("/work/app") == 2  # one heading per session, with its path
+    assert "3 hits" in out and "2 hits" in out and "… 0 more" not in out

@@ -30,6 +30,8 @@ def make_claude_dir(corpus: Path, root: Path) -> Path:
     found = discover(corpus)
     projects = root / "projects"
     for session in found.sessions:
+        if session.orphan is not None:
+            continue  # copied below, where it is
         folder = session.path.parent
         target = projects / _slug(folder, corpus)
         _copy(session.path, target / session.path.name)

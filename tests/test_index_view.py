@@ -54,9 +54,7 @@ def _session_files(corpus: Path) -> list[list[tuple[Path, str, bytes]]]:
     for session in found.sessions:
         files = [(session.path, "session", session.path.read_bytes())]
         files += [(agent.path, "subagent", agent.path.read_bytes()) for agent in session.subagents]
-        sessions.append(files)
-    for orphan in found.orphans:
-        sessions.append([(orphan.path, "session", orphan.path.read_bytes())])
+        sessions.append(files)  # an orphan subagent file is a session of its own
     return sessions
 
 
@@ -167,7 +165,7 @@ def test_a_response_holding_the_same_text_twice(tmp_path: Path) -> None:
     files = _write(tmp_path, records)
     found = viewed(files)
     assert found == assembled(files)
-    kinds = [row[1] for row in found[1][str(files[0][0])][1]]
+    kinds = [row[2] for row in found[1][str(files[0][0])][1]]
     assert kinds == ["prompt", "assistant", "assistant", "assistant", "thinking", "assistant"]
 
 

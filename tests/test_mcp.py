@@ -26,6 +26,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from cclens.index import Index
+from cclens.redact import Redactor
 
 from .test_usage import PROJECT, SESSION, assistant, prompt, tool_result, tool_use, usage, write
 
@@ -127,6 +128,33 @@ async def _error(client: ClientSession, name: str, /, **arguments: Any) -> str:
     return text
 
 
+def _relative(answer: dict[str, Any]) -> dict[str, Any]:
+    """A search answer with its links as ``cclens search --json`` gives them, without the
+    fields only the tool adds (and the time it took)."""
+    found = json.loads(json.dumps(answer).replace(SERVE, ""))
+    for key in ("next_offset", "hint", "seconds"):
+        found.pop(key, None)
+    assert isinstance(found, dict)
+    return found
+
+
+def _search_json(db: Path, query: str) -> dict[str, Any]:
+    from click.testing import CliRunner
+
+    from cclens.cli import main
+
+    result = CliRunner().invoke(main, ["search", "--json", "--no-update", "--db", str(db), query])
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.stdout)
+    found.pop("seconds", None)
+    assert isinstance(found, dict)
+    return found
+
+
+def _listing(page: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [(row["id"], row["tokens"], row["cost"], row["prompts"]) for row in page["sessions"]]
+
+
 @pytest.fixture(scope="module")
 def indexed(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = _corpus_copy(corpus, tmp_path_factory.mktemp("claude"))
@@ -149,20 +177,34 @@ def test_every_tool_answers_through_a_stdio_client(indexed: tuple[Path, Path]) -
                 assert schema.get("description"), (tool.name, name)
 
         hits = await _call(session, "search", query="zanzibar")
-        (hit,) = hits["hits"]
-        assert hit["session"] == SESSION and hit["uuid"] == "a1"
-        assert hit["url"] == f"{SERVE}/sessions/{SESSION}#a1"
-        grouped = await _call(session, "search", query="the", group_by_session=True, limit=5)
-        assert grouped["sessions"] and grouped["next_offset"] == 5
+        (group,) = hits["groups"]
+        (hit,) = group["shown"]
+        assert hit["session"] == SESSION and hit["anchor"] == hit["target"] == "a1"
+        assert hit["url"] == f"{SERVE}/sessions/{SESSION}?hl=zanzibar&part=assistant#a1"
+        # What `cclens search --json` prints (redacted as every answer is), links made whole.
+        assert _relative(hits) == Redactor().json(_search_json(db, "zanzibar"))
+        grouped = await _call(session, "search", query="the", limit=5, per_session=2)
+        assert len(grouped["groups"]) == 5 and grouped["next_offset"] == 5
+        assert grouped["total"]["sessions"] > 5
+        assert all(len(each["shown"]) <= 2 for each in grouped["groups"])
+        mine_only = await _call(session, "search", query="config", session=SESSION)
+        assert [each["session"] for each in mine_only["groups"]] == [SESSION]
 
         sessions = await _call(session, "list_sessions", limit=3, sort="tokens")
         assert len(sessions["sessions"]) == 3 and sessions["total"] > 3
-        assert sessions["sessions"][0]["tokens"] >= sessions["sessions"][1]["tokens"]
-        mine = await _call(session, "list_sessions", title="deploy")
-        assert [row["session"] for row in mine["sessions"]] == [SESSION]
+        totals = [row["tokens"]["total"] for row in sessions["sessions"]]
+        assert totals == sorted(totals, reverse=True)
+        # The one listing of sessions: what /api/sessions answers for the same filters.
+        with Index(db) as index:
+            expected = index.sessions(sort="tokens", limit=3).as_json()
+        assert _listing(sessions) == _listing(expected)
+        mine = await _call(session, "list_sessions", text="deploy")
+        assert [row["id"] for row in mine["sessions"]] == [SESSION]
+        oldest = await _call(session, "list_sessions", sort="started", order="asc", limit=2)
+        assert oldest["sessions"][0]["started"] <= oldest["sessions"][1]["started"]
 
         overview = await _call(session, "get_session", session=SESSION)
-        assert overview["usage"]["tokens"]["total"] == 30
+        assert overview["tokens"]["total"] == 30 and overview["responses"] == 1
         assert overview["tools"] == {
             "Read": {"calls": 1, "errors": 0},
             "Edit": {"calls": 1, "errors": 0},
@@ -238,7 +280,7 @@ def test_the_index_is_brought_up_to_date_when_the_server_starts(
     async def body(session: ClientSession) -> None:
         for _ in range(200):
             found = await _call(session, "search", query="zanzibar")
-            if found["hits"]:
+            if found["groups"]:
                 return
             await anyio.sleep(0.1)
         raise AssertionError("the server did not index the transcripts")
@@ -290,7 +332,7 @@ def test_streamable_http_on_127_0_0_1(indexed: tuple[Path, Path]) -> None:
             await session.initialize()
             assert {tool.name for tool in (await session.list_tools()).tools} == TOOLS
             hits = await _call(session, "search", query="zanzibar")
-            assert hits["hits"][0]["session"] == SESSION
+            assert hits["groups"][0]["session"] == SESSION
 
     try:
         anyio.run(main)

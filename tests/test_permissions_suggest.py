@@ -13,10 +13,12 @@ from cclens.permissions import (
     RecordedCall,
     Suggestion,
     is_destructive_command,
+    merge_same,
     merge_suggestions,
     natural_prefix,
     sourced_rules,
     suggest,
+    valid_rule,
 )
 
 PROJECT = "/work/app"
@@ -72,7 +74,7 @@ def test_one_repeated_command_gives_an_exact_rule() -> None:
     assert suggestion.prompts_saved == 3
 
 
-def test_ranked_by_prompts_saved_then_rule() -> None:
+def test_ranked_by_prompts_saved_and_generality() -> None:
     calls = [
         bash("git status"),
         bash("git status"),
@@ -84,12 +86,72 @@ def test_ranked_by_prompts_saved_then_rule() -> None:
         call("mcp__github__get_issue", {"number": 1}),
     ]
     result = suggest(calls, home=HOME)
-    assert [(s.rule, s.prompts_saved) for s in result] == [
-        ("Bash(pytest:*)", 3),
-        ("Bash(git status)", 2),
-        ("WebFetch(domain:docs.python.org)", 2),
-        ("mcp__github__get_issue", 1),
+    # A domain covers the next page too: it goes before an exact command saving as much.
+    assert [(s.rule, s.prompts_saved, s.general) for s in result] == [
+        ("Bash(pytest:*)", 3, True),
+        ("WebFetch(domain:docs.python.org)", 2, True),
+        ("Bash(git status)", 2, False),
+        ("mcp__github__get_issue", 1, True),
     ]
+
+
+def test_trivial_one_offs_do_not_crowd_out_useful_rules() -> None:
+    calls = [
+        bash("sort data.txt"),
+        bash("head -5 data.txt"),
+        bash("wc -l data.txt"),
+        bash("npm run lint"),
+        bash("npm run lint -- --fix"),
+        bash("git log --oneline"),
+        bash("git log -3"),
+    ]
+    result = suggest(calls, home=HOME)
+    rules = [s.rule for s in result]
+    assert rules[:2] == ["Bash(git log:*)", "Bash(npm run lint:*)"]
+    assert set(rules[2:]) == {
+        "Bash(sort data.txt)",
+        "Bash(head -5 data.txt)",
+        "Bash(wc -l data.txt)",
+    }
+
+
+def test_windows_paths_give_valid_relative_rules_or_none() -> None:
+    project = "S:\\01_Repos\\shop"
+    inside = RecordedCall(
+        "Edit",
+        {"file_path": "S:\\01_Repos\\shop\\src\\Controllers\\UserController.cs"},
+        project,
+        project,
+        True,
+        False,
+    )
+    outside = RecordedCall(
+        "Read", {"file_path": "D:\\notes\\todo.txt"}, project, project, True, False
+    )
+    result = suggest([inside, inside, outside], home="C:\\Users\\ana")
+    assert [s.rule for s in result] == ["Edit(./src/**)"]
+    assert all(valid_rule(s.update.rules[0]) for s in result)
+
+
+def test_no_suggested_rule_is_invalid() -> None:
+    assert valid_rule(PermissionRuleValue("Bash", "npm test:*"))
+    assert not valid_rule(PermissionRuleValue("Edit", "./S:\\01_Repos\\x.cs"))
+    assert not valid_rule(PermissionRuleValue("Read", "./S:/01_Repos/x.cs"))
+    assert not valid_rule(PermissionRuleValue("Bash", "echo a\necho b"))
+    # A command holding a line break is never suggested as an exact rule.
+    assert suggest([bash("printf 'a\nb'")] * 2, home=HOME) == []
+
+
+def test_the_same_rule_for_the_same_file_is_one_suggestion() -> None:
+    first = suggest([bash("ls -la"), bash("ls src")], home=HOME)
+    second = suggest([bash("ls docs"), bash("ls -1"), bash("ls")], home=HOME)
+    path = PROJECT + "/.claude/settings.json"
+    merged = merge_same([msgspec.structs.replace(s, settings_path=path) for s in (*first, *second)])
+    assert [(s.rule, s.prompts_saved) for s in merged] == [("Bash(ls:*)", 5)]
+    assert len(merged[0].examples) == 3
+    assert merged[0].rule_line == '"Bash(ls:*)"'
+    elsewhere = msgspec.structs.replace(second[0], settings_path="/other/.claude/settings.json")
+    assert len(merge_same([*first, elsewhere])) == 2
 
 
 @pytest.mark.parametrize(
@@ -326,7 +388,14 @@ def test_suggestions_already_configured_are_dropped() -> None:
 def test_merge_suggestions_groups_by_destination() -> None:
     calls = [bash("git status"), call("WebSearch", {"query": "x"}), bash("git diff")]
     merged = merge_suggestions(suggest(calls, home=HOME))
+    # Three one-offs: the general one (a whole tool) ranks first, so its destination does.
     assert [msgspec.json.decode(msgspec.json.encode(update)) for update in merged] == [
+        {
+            "type": "addRules",
+            "rules": [{"toolName": "WebSearch"}],
+            "behavior": "allow",
+            "destination": "localSettings",
+        },
         {
             "type": "addRules",
             "rules": [
@@ -335,11 +404,5 @@ def test_merge_suggestions_groups_by_destination() -> None:
             ],
             "behavior": "allow",
             "destination": "projectSettings",
-        },
-        {
-            "type": "addRules",
-            "rules": [{"toolName": "WebSearch"}],
-            "behavior": "allow",
-            "destination": "localSettings",
         },
     ]

@@ -33,7 +33,7 @@ def _descriptors_on(path: Path) -> int:
 def test_many_threads_share_a_few_connections(corpus: Path, tmp_path: Path) -> None:
     with Index(tmp_path / "index.db", pool_size=3) as index:
         index.update([corpus], workers=1)
-        keys = [s.key for p in index.projects() for s in index.sessions(p.slug)][:40]
+        keys = [s.key for s in index.sessions(limit=40)]
         with ThreadPoolExecutor(40) as threads:
             for _ in range(3):
                 loaded = list(threads.map(index.load, keys))

@@ -38,39 +38,44 @@ def run_json(*args: str) -> dict[str, Any]:
 
 
 def _owner(path: Path, root: Path) -> str:
-    """The session a transcript file belongs to, from where it is and what it says."""
+    """The session a transcript file belongs to, from where it is and what it says: a
+    subagent file whose session file is not there is a session of its own (named by its file)."""
     parts = path.relative_to(root).parts
     if "subagents" in parts:
-        return parts[parts.index("subagents") - 1]
+        parent = parts[parts.index("subagents") - 1]
+        folder = root.joinpath(*parts[: parts.index("subagents") - 1])
+        return parent if (folder / f"{parent}.jsonl").exists() else path.stem
     if path.name.startswith("agent-"):
         for line in path.read_bytes().splitlines():
             record = json.loads(line)
             if isinstance(record, dict) and record.get("sessionId"):
-                return str(record["sessionId"])
+                parent = str(record["sessionId"])
+                return parent if (path.parent / f"{parent}.jsonl").exists() else path.stem
     return path.stem
 
 
 def _raw_tokens(raw: dict[str, Any]) -> dict[str, int]:
+    """The API's cache-write total is authoritative; its breakdown only splits it."""
     split = raw.get("cache_creation")
-    if isinstance(split, dict):
-        write_5m = split.get("ephemeral_5m_input_tokens") or 0
-        write_1h = split.get("ephemeral_1h_input_tokens") or 0
-    else:
-        write_5m, write_1h = raw.get("cache_creation_input_tokens") or 0, 0
+    split = split if isinstance(split, dict) else {}
+    written = raw.get("cache_creation_input_tokens") or 0
+    write_1h = min(split.get("ephemeral_1h_input_tokens") or 0, written)
+    explained = min(split.get("ephemeral_5m_input_tokens") or 0, written - write_1h)
     tokens = {
         "input": raw.get("input_tokens") or 0,
         "output": raw.get("output_tokens") or 0,
-        "cache_write_5m": write_5m,
+        "cache_write_5m": written - write_1h,
         "cache_write_1h": write_1h,
         "cache_read": raw.get("cache_read_input_tokens") or 0,
     }
     tokens["total"] = sum(tokens.values())
+    tokens["cache_write_unsplit"] = written - write_1h - explained
     return tokens
 
 
 def hand_totals(root: Path) -> dict[str, dict[str, int]]:
     """Per session: the tokens of each unique response (its largest usage), summed."""
-    best: dict[tuple[str, str | None], tuple[tuple[int, int], str, dict[str, int]]] = {}
+    best: dict[tuple[str, str, str | None], tuple[tuple[int, int], str, dict[str, int]]] = {}
     for path in sorted(root.rglob("*.jsonl")):
         session = _owner(path, root)
         for line in path.read_bytes().splitlines():
@@ -83,7 +88,8 @@ def hand_totals(root: Path) -> dict[str, dict[str, int]]:
                 continue
             if record.get("type") != "assistant" or message.get("model") == "<synthetic>":
                 continue
-            key = (message["id"], record.get("requestId"))
+            # each project is counted on its own
+            key = (path.relative_to(root).parts[0], message["id"], record.get("requestId"))
             tokens = _raw_tokens(message["usage"])
             size = (tokens["output"], tokens["total"])
             if key not in best or size >= best[key][0]:
@@ -91,7 +97,8 @@ def hand_totals(root: Path) -> dict[str, dict[str, int]]:
                 best[key] = (size, owner, tokens)
     totals: dict[str, dict[str, int]] = {}
     for _, session, tokens in best.values():
-        row = totals.setdefault(session, dict.fromkeys([*KINDS, "total", "responses"], 0))
+        kinds = [*KINDS, "total", "cache_write_unsplit", "responses"]
+        row = totals.setdefault(session, dict.fromkeys(kinds, 0))
         for kind, count in tokens.items():
             row[kind] += count
         row["responses"] += 1

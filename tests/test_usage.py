@@ -12,9 +12,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
+import pytest
+
 from cclens.analytics.stats import usage_stats
 from cclens.analytics.tokens import TokenCounts
 from cclens.analytics.usage import collect_responses
+from cclens.model import Usage
 from cclens.parse import load_session
 
 SESSION = "11111111-1111-4111-8111-111111111111"
@@ -390,3 +394,33 @@ def test_split_shares_add_up_exactly() -> None:
     assert [s.output for s in shares] == [3, 2, 2]
     assert sum((s for s in shares), TokenCounts()) == counts
     assert counts.context == 111 and counts.total == 118
+
+
+@pytest.mark.parametrize(
+    ("total", "split_5m", "split_1h", "expected"),
+    [
+        # A breakdown of zeros under a real total (83 responses of a real corpus): the total
+        # counts, as 5-minute writes the breakdown did not split.
+        (1000, 0, 0, (1000, 0, 1000)),
+        (1000, 600, 400, (600, 400, 0)),
+        (1000, 300, 400, (600, 400, 300)),  # part unexplained
+        (1000, 0, 1500, (0, 1000, 0)),  # a breakdown larger than the total is cut to it
+        (None, 200, 100, (200, 100, 0)),  # no total: the breakdown's sum
+        (700, None, None, (700, 0, 700)),  # no breakdown at all
+    ],
+)
+def test_cache_writes_are_the_apis_total_split_by_the_breakdown(
+    total: int | None, split_5m: int | None, split_1h: int | None, expected: tuple[int, int, int]
+) -> None:
+    raw: dict[str, Any] = {"input_tokens": 1, "output_tokens": 2, "cache_read_input_tokens": 3}
+    if total is not None:
+        raw["cache_creation_input_tokens"] = total
+    if split_5m is not None or split_1h is not None:
+        raw["cache_creation"] = {
+            "ephemeral_5m_input_tokens": split_5m,
+            "ephemeral_1h_input_tokens": split_1h,
+        }
+    counts = TokenCounts.of(msgspec.convert(raw, Usage))
+    assert (counts.cache_write_5m, counts.cache_write_1h, counts.cache_write_unsplit) == expected
+    assert counts.cache_write == (total if total is not None else 300)
+    assert counts.total == 1 + 2 + 3 + counts.cache_write

@@ -91,15 +91,21 @@ def test_the_json_api(client: httpx.Client) -> None:
     assert len(transcript_json["subagents"]) == 3
     assert all(item["records"] for item in transcript_json["items"])
     anchors = {item["anchor"] for item in transcript_json["items"]}
-    hits = client.get("/api/search", params={"q": "worktree", "project": slug}).json()["hits"]
-    assert hits and all(hit["session"] == WITH_SUBAGENTS for hit in hits)
+    found = client.get("/api/search", params={"q": "worktree", "project": slug}).json()
+    (group,) = found["groups"]
+    hits = group["shown"]
+    assert group["session"] == WITH_SUBAGENTS and group["hits"] >= len(hits) > 0
+    assert all(hit["session"] == WITH_SUBAGENTS for hit in hits)
     main_hits = [hit for hit in hits if not hit["in_subagent"]]
     assert main_hits and all(hit["anchor"] in anchors for hit in main_hits)
-    assert hits[0]["url"] == f"/sessions/{WITH_SUBAGENTS}#{hits[0]['anchor']}"
+    first = hits[0]
+    assert first["url"] == (
+        f"/sessions/{WITH_SUBAGENTS}?hl=worktree&part={first['kind']}#{quote(first['target'])}"
+    )
     status = client.get("/api/status").json()
     assert status["sessions"] > 100 and status["indexing"] is False
     bad = client.get("/api/search", params={"q": "x", "kind": "pictures"})
-    assert bad.status_code == 400 and "unknown kind" in bad.json()["error"]
+    assert bad.status_code == 400 and bad.json()["error"].startswith("kind: 'pictures'")
 
 
 def test_unknown_things_are_404(client: httpx.Client) -> None:
@@ -271,7 +277,7 @@ def test_live_updates_reach_a_session_stream(corpus: Path, tmp_path: Path) -> No
         change = client.get(f"/sessions/{SMALL}/updates", params={"since": state}).json()
         assert change["anchors"] == [uuid]
         assert f'id="{uuid}"' in change["html"] and "pangolin" in change["html"]
-        assert client.get("/api/search", params={"q": "pangolin"}).json()["hits"]
+        assert client.get("/api/search", params={"q": "pangolin"}).json()["total"]["hits"]
         nothing = client.get(f"/sessions/{SMALL}/updates", params={"since": change["state"]})
         assert nothing.json()["anchors"] == []
         with client.stream("GET", f"/api/sessions/{SMALL}/events") as stream:

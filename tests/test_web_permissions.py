@@ -142,9 +142,9 @@ def test_the_overview_counts_each_projects_audit(client: httpx.Client) -> None:
     assert "Suggested rules that would save the most prompts" in page
 
 
-def copied_updates(page: str) -> list[Any]:
+def copied_updates(page: str, kind: str = "update-json") -> list[Any]:
     """The JSON a person copies from the page, as it would be pasted."""
-    blocks = re.findall(r'<pre class="update-json"><code>(.*?)</code></pre>', page, re.S)
+    blocks = re.findall(rf'<pre class="{kind}"><code>(.*?)</code></pre>', page, re.S)
     return [json.loads(html.unescape(block)) for block in blocks]
 
 
@@ -153,11 +153,18 @@ def test_the_project_page(client: httpx.Client, claude_dir: Path) -> None:
     assert response.status_code == 200
     page = response.text
     (audit,) = expected_audit(claude_dir, DEEP_MANIFEST)["projects"]
-    # The suggestions, ranked, each with a copy button and its PermissionUpdate as JSON.
+    # The suggestions, ranked, each with the file it goes in, a button that copies its rule as
+    # that file's permissions.allow holds it (what the page says to paste), and its
+    # PermissionUpdate as JSON.
     updates = copied_updates(page)
+    rules = copied_updates(page, "rule-line")
     suggestions = audit["suggestions"]
+    assert rules == [s["rule"] for s in suggestions]
     assert updates[: len(suggestions)] == [s["update"] for s in suggestions]
-    assert page.count("data-copy") == len(updates)
+    assert page.count("data-copy") == len(updates) + len(rules)
+    assert "Paste into <code>permissions.allow</code> of" in page
+    for suggestion in suggestions:
+        assert html.escape(suggestion["settings_path"]) in page
     for update in updates:
         parsed = parse_permission_update(update)
         assert isinstance(parsed, AddRules) and parsed.behavior == "allow"

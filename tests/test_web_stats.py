@@ -21,7 +21,7 @@ import msgspec
 import pytest
 
 from cclens.analytics.aggregate import PricedResponse, price_responses
-from cclens.analytics.inventory import facts_usage
+from cclens.analytics.inventory import calls_usage
 from cclens.analytics.inventory import tool_usage as analytics_tool_usage
 from cclens.analytics.period import Period
 from cclens.analytics.pricing import load_price_table
@@ -243,9 +243,7 @@ def _key(item: PricedResponse, *, owner: bool = True) -> tuple[object, ...]:
         response.model,
         response.timestamp.timestamp() if response.timestamp else None,
         response.tokens,
-        str(response.path),
-        response.line,
-        tuple(response.tool_calls),
+        tuple(response.tool_names),
     )
     return (*found, response.session_id, response.agent_id) if owner else found
 
@@ -266,7 +264,7 @@ def assert_merged_like_the_analytics(
     found = sorted((_key(item, owner=owner) for item in merged), key=repr)
     assert found == sorted((_key(item, owner=owner) for item in expected), key=repr)
     ordered = reading_sessions_of(sessions)
-    assert plain(facts_usage(calls)) == plain(analytics_tool_usage(ordered))
+    assert plain(calls_usage(calls)) == plain(analytics_tool_usage(ordered))
     return [item.response for item in merged]
 
 

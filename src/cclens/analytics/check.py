@@ -36,15 +36,25 @@ class UnknownKinds(msgspec.Struct):
 
 
 class ToolCounts(msgspec.Struct):
+    """Calls of one tool: ``errors`` are the calls that failed (errors, rejections and
+    interruptions; ``rejected`` and ``interrupted`` are part of them), ``unpaired`` those
+    without a result."""
+
     calls: int
     results: int
     errors: int
     unpaired: int
+    rejected: int = 0
+    interrupted: int = 0
 
 
 class SubagentCounts(msgspec.Struct):
+    """Subagent transcripts: all of them, those tied to the call that spawned them, and the
+    orphans (their session file is gone: each is counted as a session of its own)."""
+
     files: int
     attached: int
+    orphans: int = 0
 
 
 class CheckReport(msgspec.Struct):
@@ -58,6 +68,7 @@ class CheckReport(msgspec.Struct):
     malformed: list[MalformedLine]
     unknown: UnknownKinds
     tools: dict[str, ToolCounts]
+    #: Sessions, orphan subagent transcripts (a session of their own) included.
     sessions: int
     subagents: SubagentCounts
     #: Paths given that could not be read (missing or unreadable).
@@ -129,6 +140,9 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
             continue
         sessions.append(session)
         tally.add_session(session)
+        if session.orphan:
+            subagent_files += 1
+            continue
         for agent in session.subagents:
             if agent.path == session.path:
                 continue  # sidechains inside the session file were counted with it
@@ -137,12 +151,11 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
             attached += agent.parent_tool_use_id is not None
         for journal in file.journals:
             tally.add_file(journal)
-    for path in [agent.path for agent in found.orphans] + found.orphan_journals:
+    for path in found.orphan_journals:
         try:
             tally.add_file(path)
         except OSError as error:
             unreadable.append(f"{path}: {error.strerror or error}")
-    subagent_files += len(found.orphans)
 
     usage = tool_usage(sessions)
     unknown_tools = Counter({n: row.calls for n, row in usage.items() if not is_known_tool(n)})
@@ -159,10 +172,14 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
             tools=_sorted(unknown_tools),
         ),
         tools={
-            name: ToolCounts(row.calls, row.results, row.errors, row.unpaired)
+            name: ToolCounts(
+                row.calls, row.results, row.errors, row.unpaired, row.rejected, row.interrupted
+            )
             for name, row in sorted(usage.items(), key=lambda kv: (-kv[1].calls, kv[0]))
         },
         sessions=len(sessions),
-        subagents=SubagentCounts(files=subagent_files, attached=attached),
+        subagents=SubagentCounts(
+            files=subagent_files, attached=attached, orphans=len(found.orphans)
+        ),
         unreadable=unreadable,
     )

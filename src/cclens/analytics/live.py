@@ -1,10 +1,12 @@
 """What the status line shows: the current session's cost and tokens, today's cost, the active
 5-hour block and how full the context window is, as of the last line written.
 
-Everything already in the index is read from it; what Claude Code appended to the current
-transcript since is read from the file (only those bytes) and counted by the same functions
-(:func:`~cclens.analytics.usage.session_responses`, folded into the session's stored responses
-by :func:`~cclens.analytics.usage.merge_responses`), priced with the bundled table.
+Everything already in the index is read from it: the responses the session counts (its claims,
+:mod:`cclens.index.counted`) and every other session's since the active block could have
+started. What Claude Code appended to the current transcript since the index last read it is
+read from the file (only those bytes), and put together with the stored responses by the
+analytics' own collector (:class:`~cclens.analytics.usage.ResponseCollector`), priced with the
+bundled table.
 """
 
 from __future__ import annotations
@@ -12,15 +14,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from ..index.live_usage import StoredFile, connect_reader, others_since, session_rows, stored_file
-from ..index.responses import bundled_prices, key_text, row_response
+from ..index.live_usage import (
+    COPY,
+    MERGED,
+    StoredFile,
+    connect_reader,
+    others_since,
+    session_responses,
+    stored_file,
+)
 from ..parse.read import read_data
 from .aggregate import PricedResponse, UsagePart, UsageRow, part_of, price_responses
 from .blocks import BLOCK_LENGTH, active_block, five_hour_blocks
 from .period import Period
+from .pricing import load_price_table
 from .tokens import TokenCounts
-from .usage import Response, merge_responses, session_responses
+from .usage import Occurrence, Owner, Response, ResponseCollector, occurrences
 
 #: How far back blocks are followed to find where the active one started (a block starts at
 #: the first response after the previous one ended: a day of history settles it unless the
@@ -77,31 +88,68 @@ def _tail(path: Path, stored: StoredFile | None) -> tuple[bytes, int, int]:
         return handle.read(), 0, 0
 
 
-def _others(rows: list[tuple[object, ...]]) -> list[UsagePart]:
+def _others(rows: list[tuple[Any, ...]]) -> list[UsagePart]:
     parts = []
-    for minute, count, i, o, w5, w1, r, cost, price, model in rows:
+    for minute, count, i, o, w5, w1, r, unsplit, cost, price, model in rows:
         parts.append(
             UsagePart(
                 day=None,
                 session_id="",
                 project="",
                 title="",
-                model=model,  # type: ignore[arg-type]
-                price=price,  # type: ignore[arg-type]
+                model=model,
+                price=price,
                 reason=None,
-                responses=count,  # type: ignore[arg-type]
+                responses=count,
                 tokens=TokenCounts(
-                    input=i,  # type: ignore[arg-type]
-                    output=o,  # type: ignore[arg-type]
-                    cache_write_5m=w5,  # type: ignore[arg-type]
-                    cache_write_1h=w1,  # type: ignore[arg-type]
-                    cache_read=r,  # type: ignore[arg-type]
+                    input=i,
+                    output=o,
+                    cache_write_5m=w5,
+                    cache_write_1h=w1,
+                    cache_read=r,
+                    cache_write_unsplit=unsplit,
                 ),
-                cost=cost,  # type: ignore[arg-type]
-                minute=datetime.fromtimestamp(minute, UTC),  # type: ignore[arg-type]
+                cost=cost,
+                minute=datetime.fromtimestamp(minute, UTC),
             )
         )
     return parts
+
+
+_FALLBACKS = ("request:", "uuid:", "line:")
+
+
+def _stored(row: tuple[Any, ...], path: Path) -> Occurrence:
+    """A stored response as an occurrence of it (what the collector folds fresh lines into)."""
+    _, key, request, model, moment, agent, *counts = row
+    tokens = TokenCounts(
+        input=counts[0],
+        output=counts[1],
+        cache_write_5m=counts[2],
+        cache_write_1h=counts[3],
+        cache_read=counts[4],
+        cache_write_unsplit=counts[5],
+    )
+    speed, geo, tools = counts[6], counts[7], counts[11]
+    line = 0
+    if key.startswith("line:"):  # a response known only by its place (see response_fallback)
+        place, _, number = key.removeprefix("line:").rpartition(":")
+        path, line = Path(place), int(number)
+    return Occurrence(
+        message_id=None if key.startswith(_FALLBACKS) else key,
+        request_id=request,
+        uuid=key.removeprefix("uuid:") if key.startswith("uuid:") else None,
+        model=model,
+        timestamp=datetime.fromtimestamp(moment, UTC).isoformat() if moment is not None else None,
+        tokens=tokens,
+        size=(tokens.output, tokens.total),
+        speed=speed,
+        inference_geo=geo,
+        path=path,
+        line=line,
+        agent_id=agent,
+        tool_uses=[(None, name) for name in tools.split("\n")] if tools else [],
+    )
 
 
 def _last_context(responses: list[Response]) -> int | None:
@@ -129,33 +177,26 @@ def status_figures(
     connection = connect_reader(db_path)
     try:
         stored = stored_file(connection, str(transcript))
-        table, _ = bundled_prices()
-        kept: list[Response] = []
-        uncounted: set[str] = set()
-        if stored is not None:
-            for counted, _stored_cost, key, *fields in session_rows(connection, stored.session_row):
-                if not counted:
-                    uncounted.add(key)  # a copy, counted for the session that made it
-                kept.append(
-                    row_response(
-                        fields,
-                        session_id=stored.session_id,
-                        project=stored.project,
-                        title="",
-                        tz=UTC,
-                    )
-                )
-        data, start, line = _tail(transcript, stored)
         identity = stored.session_id if stored is not None else (session_id or transcript.stem)
         project = stored.project if stored is not None else transcript.parent.name
-        responses = kept
+        owner = Owner(identity, project, "", transcript)
+        collector = ResponseCollector()
+        rows = session_responses(connection, stored.session_row) if stored is not None else []
+        # What the session counts: each response it holds as it is, or merged where several
+        # sessions hold it and it counts it; a copy another session counts is left out.
+        merged = {row[1] for row in rows if row[0] == MERGED}
+        copies = {row[1] for row in rows if row[0] == COPY} - merged
+        for row in rows:
+            if row[0] != COPY or row[1] in copies:
+                collector.add(_stored(row, transcript), owner)
+        data, start, line = _tail(transcript, stored)
         if data:
             entries = read_data(transcript, data, start, line).entries
-            fresh = session_responses(
-                [(transcript, entries, None)], session_id=identity, project=project
-            )
-            responses = merge_responses([kept, fresh]) if kept else fresh
-        own = [r for r in responses if key_text(r) not in uncounted]
+            for found in occurrences(entries, transcript):
+                collector.add(found, owner)
+        responses = collector.responses()
+        table = load_price_table()
+        own = [r for r in responses if r.identity not in copies]
         priced = price_responses(own, table)
         midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
         window = min(midnight, now - BLOCK_HISTORY)

@@ -39,6 +39,7 @@ from ..permissions import (
     load_settings,
     suggest,
 )
+from .inventory import owned_calls
 from .period import Period
 from .stats import load_period
 
@@ -275,52 +276,58 @@ def _audit_call(
     return audited, decision
 
 
-def _audit_project(project: _Project, claude_dir: str, home: str | None) -> ProjectAudit:
+def _audit_project(
+    project: _Project,
+    claude_dir: str,
+    home: str | None,
+    counted: dict[int, list[ToolCall]],
+) -> ProjectAudit:
     settings = load_settings(claude_dir=claude_dir, project_dir=project.project_dir)
     calls: list[AuditedCall] = []
     recorded: list[RecordedCall] = []
     used: dict[tuple[str, str, str], RuleUse] = {}
     tools: dict[str, ToolDecisions] = {}
-    seen: set[str] = set()
     for top in project.sessions:
         modes = _modes_of_calls(top, _ModeAt(None, None))
-        for session in top.all_sessions():
-            for call in session.tool_calls.values():
-                if call.id in seen:
-                    continue  # inline sidechains belong to the file and to a subagent session
-                seen.add(call.id)
-                at = modes.get(call.id, _ModeAt(None, None))
-                audited, decision = _audit_call(
-                    call, top, session.agent_id, project.project_dir, settings, at
+        agents = {
+            call.id: session.agent_id
+            for session in reversed(top.all_sessions())
+            for call in session.tool_calls.values()
+        }
+        for call in counted.get(id(top), []):
+            at = modes.get(call.id, _ModeAt(None, None))
+            audited, decision = _audit_call(
+                call, top, agents.get(call.id), project.project_dir, settings, at
+            )
+            calls.append(audited)
+            row = tools.setdefault(call.name, ToolDecisions(tool=call.name))
+            row.calls += 1
+            setattr(row, audited.behavior, getattr(row, audited.behavior) + 1)
+            row.rejected += audited.status == "rejected"
+            for rule in decision.rules:
+                key = (rule.text, rule.behavior, rule.destination)
+                use = used.setdefault(
+                    key,
+                    RuleUse(
+                        rule=rule.text,
+                        behavior=rule.behavior,
+                        destination=rule.destination,
+                        settings_path=rule.path,
+                        calls=0,
+                    ),
                 )
-                calls.append(audited)
-                row = tools.setdefault(call.name, ToolDecisions(tool=call.name))
-                row.calls += 1
-                setattr(row, audited.behavior, getattr(row, audited.behavior) + 1)
-                row.rejected += audited.status == "rejected"
-                for rule in decision.rules:
-                    key = (rule.text, rule.behavior, rule.destination)
-                    use = used.setdefault(
-                        key,
-                        RuleUse(
-                            rule=rule.text,
-                            behavior=rule.behavior,
-                            destination=rule.destination,
-                            settings_path=rule.path,
-                            calls=0,
-                        ),
-                    )
-                    use.calls += 1
-                recorded.append(
-                    RecordedCall(
-                        tool_name=call.name,
-                        tool_input=_input_of(call),
-                        cwd=audited.cwd,
-                        project_dir=project.project_dir or audited.cwd,
-                        asked=decision.behavior == "ask",
-                        rejected=audited.status == "rejected",
-                    )
+                use.calls += 1
+            recorded.append(
+                RecordedCall(
+                    tool_name=call.name,
+                    tool_input=_input_of(call),
+                    cwd=audited.cwd,
+                    project_dir=project.project_dir or audited.cwd,
+                    asked=decision.behavior == "ask",
+                    rejected=audited.status == "rejected",
                 )
+            )
+    paths = {file.destination: file.path for file in settings.files}
     return ProjectAudit(
         project=project.project,
         project_dir=project.project_dir,
@@ -330,7 +337,10 @@ def _audit_project(project: _Project, claude_dir: str, home: str | None) -> Proj
         rules_used=sorted(used.values(), key=lambda u: (-u.calls, u.rule)),
         calls=calls,
         rejected=[call for call in calls if call.status == "rejected"],
-        suggestions=suggest(recorded, rules=settings.rules, home=home),
+        suggestions=[
+            msgspec.structs.replace(s, settings_path=paths.get(s.update.destination))
+            for s in suggest(recorded, rules=settings.rules, home=home)
+        ],
     )
 
 
@@ -341,16 +351,22 @@ def permission_audit(
 
     Sessions are grouped by their working directory (the project whose ``.claude`` settings
     apply); ``claude_dir`` holds the user settings; ``home`` (default the current user's) is
-    what ``~`` means in rules. Settings files are only read.
+    what ``~`` means in rules. Settings files are only read. Each call is audited once, for
+    the session that counts it (:func:`cclens.analytics.inventory.owned_calls`).
     """
     projects: dict[tuple[str, str | None], _Project] = {}
-    for session in sessions:
+    sessions_seen = list(sessions)
+    for session in sessions_seen:
         project_dir = session.cwd or None
         key = (session.project, project_dir)
         projects.setdefault(key, _Project(session.project, project_dir)).sessions.append(session)
     home = home if home is not None else os.path.expanduser("~")
+    # Each call once, for the session that counts it (cclens.analytics.inventory).
+    counted: dict[int, list[ToolCall]] = {}
+    for top, call in owned_calls(list(sessions_seen)):
+        counted.setdefault(id(top), []).append(call)
     audits = [
-        _audit_project(project, claude_dir, home)
+        _audit_project(project, claude_dir, home, counted)
         for _, project in sorted(projects.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))
     ]
     return PermissionAudit(claude_dir=claude_dir, projects=audits)

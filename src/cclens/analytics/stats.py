@@ -18,8 +18,7 @@ import msgspec
 
 from ..index import Index
 from ..index.usage_query import QUARTER_HOUR, BucketSum, UsageSelection
-from ..parse import Discovery, Session, SessionFile, SubagentFile, discover, load
-from ..parse.assemble import load_subagent
+from ..parse import Discovery, Session, SessionFile, discover, load
 from .aggregate import (
     GroupBy,
     PricedResponse,
@@ -35,8 +34,9 @@ from .aggregate import (
     unpriced_parts,
 )
 from .blocks import five_hour_blocks
-from .inventory import ToolUsage, facts_usage, tool_usage
-from .period import Period, file_mtime, select_files
+from .figures import CallCounts, owned_prompts
+from .inventory import STATUSES, ToolUsage, call_facts, calls_usage
+from .period import Period, select_files
 from .pricing import PriceTable, load_price_table
 from .usage import collect_responses
 
@@ -60,11 +60,15 @@ class StatsReport(msgspec.Struct, kw_only=True):
     project: str | None
     timezone: str
     prices: PriceInfo
-    #: Transcript files read (sessions and subagents) and top-level sessions among them.
+    #: Transcript files read (sessions and subagents) and sessions among them.
     files_read: int
     sessions_read: int
+    #: Prompts typed in the period, each counted once.
+    prompts: int
     #: API responses in the period, each counted once.
     responses: int
+    #: Tool calls started in the period by status, each counted once.
+    tool_calls: CallCounts
     total: UsageRow
     rows: list[UsageRow]
     unpriced: list[UnpricedModel]
@@ -87,6 +91,8 @@ class UsageSummary:
     unpriced: list[UnpricedModel]
     activity: list[list[int]]
     responses: int
+    prompts: int
+    tool_calls: CallCounts
 
 
 def slug(path: str) -> str:
@@ -105,14 +111,6 @@ def project_matches(folder: str, name: str) -> bool:
     return folder in (name, wanted) or folder.endswith("-" + wanted.lstrip("-"))
 
 
-def reading_order(sessions: Iterable[Session]) -> list[Session]:
-    """Sessions oldest first (then by path): the order responses and calls are counted in, so
-    a copy in a resumed session counts for the session that recorded it first."""
-    return sorted(
-        sessions, key=lambda s: (s.started is None, s.started or datetime.min, str(s.path))
-    )
-
-
 def grouped_rows(
     parts: Sequence[UsagePart], by: GroupBy, *, now: datetime | None = None
 ) -> list[UsageRow]:
@@ -127,11 +125,13 @@ def summarize_priced(
     *,
     by: GroupBy,
     period: Period,
+    prompts: int,
+    tool_calls: CallCounts,
     tools: Mapping[str, ToolUsage] | None = None,
     now: datetime | None = None,
 ) -> UsageSummary:
     """Tokens and cost of priced responses, grouped ``by`` (``tools``: the calls' figures for
-    ``by="tool"``)."""
+    ``by="tool"``); ``prompts`` and ``tool_calls`` are counted by the caller."""
     parts = [part_of(item, period) for item in items]
     if by == "tool":
         rows = aggregate(items, by, period=period, tools=tools)
@@ -143,6 +143,8 @@ def summarize_priced(
         unpriced=unpriced_parts(parts),
         activity=activity(items, period),
         responses=len(items),
+        prompts=prompts,
+        tool_calls=tool_calls,
     )
 
 
@@ -157,13 +159,18 @@ def summarize(
     """Tokens and cost of ``sessions`` (with their subagents) in ``period``, grouped ``by``."""
     period = period or Period()
     table = prices or load_price_table()
-    ordered = reading_order(sessions)
-    responses = [r for r in collect_responses(ordered) if period.contains(r.timestamp)]
+    responses = [r for r in collect_responses(sessions) if period.contains(r.timestamp)]
     items = price_responses(responses, table)
-    tools = None
-    if by == "tool":
-        tools = tool_usage(ordered, keep=lambda call: period.contains(call.started))
-    return summarize_priced(items, by=by, period=period, tools=tools, now=now)
+    calls = [fact for fact in call_facts(sessions) if period.contains(fact.started)]
+    return summarize_priced(
+        items,
+        by=by,
+        period=period,
+        prompts=sum(1 for _, item in owned_prompts(sessions) if period.contains(item.timestamp)),
+        tool_calls=CallCounts.of(fact.status for fact in calls),
+        tools=calls_usage(calls) if by == "tool" else None,
+        now=now,
+    )
 
 
 def index_selection(
@@ -239,6 +246,10 @@ def summarize_index(
     """
     period = period or Period()
     selection = index_selection(index, period, project)
+    prompts, statuses = index.usage_counts(selection)
+    tool_calls = CallCounts()
+    for status in STATUSES:
+        tool_calls.add(status, statuses.get(status, 0))
     if prices is None and by != "tool" and index.usage_costs_current():
         sums = index.usage_sums(selection, seconds=60 if by == "block" else QUARTER_HOUR)
         parts, grid = _summed_parts(sums, period, minutes=by == "block")
@@ -248,13 +259,15 @@ def summarize_index(
             unpriced=unpriced_parts(parts),
             activity=grid,
             responses=sum(part.responses for part in parts),
+            prompts=prompts,
+            tool_calls=tool_calls,
         )
     table = prices or load_price_table()
     items = price_responses(index.usage_responses(selection), table)
-    tools = None
-    if by == "tool":
-        tools = facts_usage(index.usage_calls(selection))
-    return summarize_priced(items, by=by, period=period, tools=tools, now=now)
+    tools = calls_usage(index.usage_calls(selection)) if by == "tool" else None
+    return summarize_priced(
+        items, by=by, period=period, prompts=prompts, tool_calls=tool_calls, tools=tools, now=now
+    )
 
 
 @dataclass(slots=True)
@@ -266,20 +279,9 @@ class LoadedSessions:
     problems: list[str]
 
 
-def _orphans(
-    orphans: Iterable[SubagentFile], period: Period, project: str | None
-) -> list[SubagentFile]:
-    chosen = []
-    for orphan in orphans:
-        if project is not None and not project_matches(orphan.path.parent.name, project):
-            continue
-        if period.may_hold(file_mtime(orphan.path)):
-            chosen.append(orphan)
-    return chosen
-
-
 def load_period(found: Discovery, period: Period, project: str | None) -> LoadedSessions:
-    """Load the sessions (and orphan subagent files) that may hold records of ``period``."""
+    """Load the sessions (orphan subagent files included) that may hold records of
+    ``period``."""
     problems = [f"{path}: {reason}" for path, reason in found.errors]
     files: list[SessionFile] = [
         file
@@ -295,13 +297,6 @@ def load_period(found: Discovery, period: Period, project: str | None) -> Loaded
             continue
         loaded.sessions.append(session)
         loaded.files += len({each.path for each in session.all_sessions()})
-    for orphan in _orphans(found.orphans, period, project):
-        try:
-            loaded.sessions.append(load_subagent(orphan, orphan.path.parent.name))
-        except OSError as error:
-            problems.append(f"{orphan.path}: cannot read: {error.strerror or error}")
-            continue
-        loaded.files += 1
     for session in loaded.sessions:
         for each in session.all_sessions():
             problems.extend(str(diagnostic) for diagnostic in each.diagnostics)
@@ -337,7 +332,9 @@ def usage_stats(
         prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
         files_read=loaded.files,
         sessions_read=len(loaded.sessions),
+        prompts=summary.prompts,
         responses=summary.responses,
+        tool_calls=summary.tool_calls,
         total=summary.total,
         rows=summary.rows,
         unpriced=summary.unpriced,
@@ -373,7 +370,9 @@ def index_stats(
         prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
         files_read=files,
         sessions_read=sessions,
+        prompts=summary.prompts,
         responses=summary.responses,
+        tool_calls=summary.tool_calls,
         total=summary.total,
         rows=summary.rows,
         unpriced=summary.unpriced,
@@ -393,7 +392,6 @@ __all__ = [
     "index_stats",
     "load_period",
     "project_matches",
-    "reading_order",
     "slug",
     "summarize",
     "summarize_index",

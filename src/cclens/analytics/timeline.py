@@ -5,7 +5,9 @@ tool calls along a time axis, and a line of the context size). It follows the se
 line: abandoned branches and sidechains are left out, and subagents appear only as the call
 that spawned them (with how many subagent transcripts it has).
 
-A *turn* starts at each prompt or slash command the user typed and runs until the next one;
+A *turn* starts at each prompt or slash command the user typed (see
+:func:`cclens.analytics.figures.is_prompt`: a background task's notification is not one) and
+runs until the next one;
 anything recorded before the first prompt (a resumed or subagent session) forms a turn with an
 empty prompt. The *context size* of a response is the prompt the model read: input tokens plus
 cache reads plus cache writes (the output is not part of it).
@@ -20,11 +22,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..parse.session import AssistantItem, Item, Session, ToolStatus, UserItem
+from .figures import is_prompt
 from .tokens import TokenCounts
 from .usage import SYNTHETIC_MODEL
 
 _PROMPT_LENGTH = 120
-_TURN_KINDS = ("prompt", "command")
 
 
 @dataclass(slots=True)
@@ -157,7 +159,7 @@ def session_timeline(session: Session) -> Timeline:
         return turns[-1]
 
     for item in session.main_line:
-        if isinstance(item, UserItem) and item.kind in _TURN_KINDS:
+        if isinstance(item, UserItem) and is_prompt(item):
             turns.append(TimelineTurn(len(turns), item.anchor, _prompt_line(item), item.timestamp))
             continue
         if not isinstance(item, AssistantItem):

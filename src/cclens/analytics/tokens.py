@@ -5,14 +5,23 @@ from __future__ import annotations
 import msgspec
 
 from ..model import Usage
+from ..model.messages import CacheCreation
+
+
+def _count(value: object) -> int:
+    """A token count as recorded: a non-negative integer, else 0 (absent, null or junk)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 class TokenCounts(msgspec.Struct, kw_only=True):
     """Tokens by kind. ``total`` is the sum of the five kinds (kept in step on construction).
 
-    ``cache_write_5m`` and ``cache_write_1h`` split ``cache_creation_input_tokens`` by the cache
-    lifetime the API reports; a response that reports no split counts all of its cache writes as
-    5-minute writes (the API's default lifetime).
+    Cache writes are the API's ``cache_creation_input_tokens``: that total is authoritative.
+    ``cache_write_5m`` and ``cache_write_1h`` split it by the lifetimes the response's
+    ``cache_creation`` breakdown reports; what the breakdown does not explain (no breakdown, or
+    one of zeros under a non-zero total, as some responses carry) is counted as 5-minute writes
+    (the API's default lifetime) and also counted in ``cache_write_unsplit``, which is part of
+    ``cache_write_5m``, not a sixth kind (it is not added to ``total``).
     """
 
     input: int = 0
@@ -21,6 +30,8 @@ class TokenCounts(msgspec.Struct, kw_only=True):
     cache_write_1h: int = 0
     cache_read: int = 0
     total: int = 0
+    #: Of ``cache_write_5m``: the cache writes the breakdown did not split.
+    cache_write_unsplit: int = 0
 
     def __post_init__(self) -> None:
         self.total = (
@@ -30,12 +41,49 @@ class TokenCounts(msgspec.Struct, kw_only=True):
     @classmethod
     def of(cls, usage: Usage) -> TokenCounts:
         """The counts of one ``usage`` object as Claude Code recorded it."""
+        split = usage.cache_creation
+        five = one = None
+        if isinstance(split, CacheCreation):
+            five = split.ephemeral_5m_input_tokens
+            one = split.ephemeral_1h_input_tokens
+        return cls.from_counts(
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_creation_input_tokens,
+            usage.cache_read_input_tokens,
+            five,
+            one,
+        )
+
+    @classmethod
+    def from_counts(
+        cls,
+        input_tokens: object,
+        output_tokens: object,
+        cache_creation: object,
+        cache_read: object,
+        split_5m: object = None,
+        split_1h: object = None,
+    ) -> TokenCounts:
+        """The counts of a response from the numbers of its ``usage`` (absent ones are 0).
+
+        ``cache_creation`` is ``cache_creation_input_tokens``; ``split_5m`` and ``split_1h``
+        the ``cache_creation`` breakdown. The total is authoritative (the breakdown's sum only
+        when the total is absent); the breakdown splits it, 1-hour writes first (they can be no
+        more than the total), and the rest is 5-minute writes, the part the breakdown did not
+        explain counted in ``cache_write_unsplit``.
+        """
+        five, one = _count(split_5m), _count(split_1h)
+        total = five + one if not isinstance(cache_creation, int) else _count(cache_creation)
+        one = min(one, total)
+        five_explained = min(five, total - one)
         return cls(
-            input=usage.input_tokens or 0,
-            output=usage.output_tokens or 0,
-            cache_write_5m=usage.cache_write_5m,
-            cache_write_1h=usage.cache_write_1h,
-            cache_read=usage.cache_read_input_tokens or 0,
+            input=_count(input_tokens),
+            output=_count(output_tokens),
+            cache_write_5m=total - one,
+            cache_write_1h=one,
+            cache_read=_count(cache_read),
+            cache_write_unsplit=total - one - five_explained,
         )
 
     @property
@@ -55,6 +103,7 @@ class TokenCounts(msgspec.Struct, kw_only=True):
             cache_write_5m=self.cache_write_5m + other.cache_write_5m,
             cache_write_1h=self.cache_write_1h + other.cache_write_1h,
             cache_read=self.cache_read + other.cache_read,
+            cache_write_unsplit=self.cache_write_unsplit + other.cache_write_unsplit,
         )
 
     def split(self, parts: int) -> list[TokenCounts]:
@@ -65,7 +114,14 @@ class TokenCounts(msgspec.Struct, kw_only=True):
         """
         if parts < 1:
             raise ValueError("parts must be at least 1")
-        kinds = ("input", "output", "cache_write_5m", "cache_write_1h", "cache_read")
+        kinds = (
+            "input",
+            "output",
+            "cache_write_5m",
+            "cache_write_1h",
+            "cache_read",
+            "cache_write_unsplit",
+        )
         shares: list[dict[str, int]] = [{} for _ in range(parts)]
         for kind in kinds:
             whole, remainder = divmod(getattr(self, kind), parts)

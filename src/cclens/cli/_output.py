@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -38,3 +40,30 @@ def human_bytes(size: int) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1000
     return f"{value:.1f} TB"
+
+
+def writable_folder(path: Path, what: str) -> None:
+    """Stop with one line when ``path`` cannot be a folder to write ``what`` into: it is a
+    file, or one of the folders it would be made in is."""
+    for candidate in [path, *path.parents]:
+        if candidate.exists():
+            if not candidate.is_dir():
+                raise click.ClickException(
+                    f"cannot write {what} to {path}: {candidate} is a file, not a folder; "
+                    "choose another folder"
+                )
+            return
+
+
+def need_extra(command: str, extra: str, *modules: str) -> None:
+    """Stop with one line naming the extra to install when a module ``command`` needs is not
+    installed (``cclens[dataset]`` and ``cclens[otel]`` are optional)."""
+    for module in modules:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # its parent package is missing
+            found = False
+        if not found:
+            raise click.ClickException(
+                f"{command} needs {module.split('.')[0]}; pip install 'cclens[{extra}]'"
+            )

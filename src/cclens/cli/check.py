@@ -22,12 +22,14 @@ def command(paths: tuple[Path, ...], as_json: bool) -> None:
     non-empty lines and records by type; lists malformed lines (file, line, reason); counts record
     types, content blocks and tools cclens does not know; counts tool calls per tool (calls,
     results, errors, unpaired); and says how many subagent files were attached to the call that
-    spawned them.
+    spawned them. A subagent file whose session file is gone (an orphan) counts as a session of
+    its own, as everywhere in cclens.
 
     Malformed lines do not make the command fail. A path that cannot be read does (exit code 2).
     With --json the report is one JSON object with the keys files, bytes, lines, records,
     record_types, malformed, unknown (record_types, content_blocks, tools), tools (per name:
-    calls, results, errors, unpaired), sessions, subagents (files, attached) and unreadable.
+    calls, results, errors — every failed call —, unpaired, rejected, interrupted), sessions,
+    subagents (files, attached, orphans) and unreadable.
     """
     report = check(paths)
     if as_json:
@@ -58,7 +60,8 @@ def _print(report: CheckReport) -> None:
     )
     out.print(
         f"Sessions: {report.sessions:,}. Subagent files: {report.subagents.files:,}, "
-        f"{report.subagents.attached:,} attached to the call that spawned them."
+        f"{report.subagents.attached:,} attached to the call that spawned them, "
+        f"{report.subagents.orphans:,} without their session (each counted as a session)."
     )
     out.print(_counts("Records by type", report.record_types))
     if report.malformed:

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from ..dataset import SessionFilter, parse_since
 from ..parse import Diagnostic, claude_dirs
-from ._output import console, json_option, print_json
+from ._output import console, json_option, need_extra, print_json, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -94,7 +94,10 @@ def refuse_inside(directory: Path, roots: Sequence[Path]) -> None:
         folder = root.expanduser().resolve()
         folder = folder if folder.is_dir() or not folder.suffix else folder.parent
         if target == folder or folder in target.parents:
-            raise click.UsageError(f"{directory} is inside {root}: cclens never writes there.")
+            raise click.ClickException(
+                f"{directory} is inside {root}: cclens never writes there; choose a folder "
+                "outside it"
+            )
 
 
 def _table(rows: Mapping[str, int]) -> Table:
@@ -141,9 +144,11 @@ def command(
     directory, machine, sessions, rows (per table), files, redacted (per kind), malformed and
     unreadable.
     """
+    need_extra("dataset", "dataset", "pyarrow")
     from ..dataset import DatasetError, load_selected, select_files, write_dataset
 
     refuse_inside(directory, roots)
+    writable_folder(directory, "the dataset")
     wanted = session_filter(since, projects)
     redaction = redactor(no_redact, redact_patterns, anonymize_paths)
     selection = select_files(roots, wanted)
@@ -158,6 +163,11 @@ def command(
             )
     except DatasetError as error:
         raise click.ClickException(str(error)) from None
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot write the dataset to {directory}: {error.strerror or error}; choose a "
+            "folder you can write to"
+        ) from None
     if as_json:
         print_json(
             {
@@ -186,7 +196,10 @@ def command(
         if report.diagnostics:
             out.print(f"{len(report.diagnostics):,} malformed lines were skipped (see stderr).")
         if selection.orphans:
-            out.print(f"{selection.orphans:,} subagent files without their session were skipped.")
+            out.print(
+                f"{selection.orphans:,} subagent files without their session were written as "
+                "sessions of their own."
+            )
     report_problems(report.diagnostics, selection.errors)
     if selection.errors:
         raise SystemExit(2)

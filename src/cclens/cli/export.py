@@ -24,6 +24,7 @@ from ..parse import SessionFile, claude_dirs, discover
 from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
+from ._output import writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 from ._session import load_session_argument
 
@@ -43,7 +44,8 @@ def _inside_claude_dir(path: Path) -> Path | None:
     "--all",
     "export_all",
     is_flag=True,
-    help="Export every session found (under PATHS, else the --root or Claude Code folders) to "
+    help="Export every session found (under PATHS, else the --claude-dir or Claude Code "
+    "folders) to "
     "-o DIR as <project>/<session-id>.html, with an index.html listing them.",
 )
 @click.option(
@@ -75,13 +77,16 @@ def _inside_claude_dir(path: Path) -> Path | None:
 )
 @click.option("--no-branches", is_flag=True, help="Leave abandoned branches out of the HTML page.")
 @click.option(
-    "--root",
+    "--claude-dir",
     "roots",
     multiple=True,
     type=click.Path(path_type=Path),
+    metavar="DIR",
     help="Where to look up session ids, and what --all exports without PATHS "
-    "(default: ~/.claude, ~/.config/claude, $CLAUDE_CONFIG_DIR).",
+    "(default: $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude). Repeatable.",
 )
+# The old name of --claude-dir, kept working (hidden).
+@click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path), hidden=True)
 @redaction_options
 def command(
     sessions: tuple[str, ...],
@@ -102,8 +107,10 @@ def command(
     carries a Content-Security-Policy; nothing in it loads from the network. Lines of the
     transcript that cannot be read are reported on stderr and the rest is exported.
 
-    With --all, every session under PATHS (folders or .jsonl files; default: the --root folders,
-    else Claude Code's) is exported as HTML into -o DIR, in parallel, with DIR/index.html.
+    With --all, every session under PATHS (folders or .jsonl files; default: the --claude-dir
+    folders, else Claude Code's) is exported as HTML into -o DIR, in parallel, with
+    DIR/index.html; a subagent transcript whose session file is gone is exported as a session
+    of its own.
 
     Secrets (API keys, tokens, private keys, passwords in URLs, secret assignments, high-entropy
     tokens) are replaced by [REDACTED:<kind>] in every format unless --no-redact is given; the
@@ -132,9 +139,10 @@ def _export_all(
 ) -> None:
     inside = _inside_claude_dir(output)
     if inside is not None:
-        raise click.ClickException(f"refusing to write inside Claude Code's directory {inside}")
-    if output.exists() and not output.is_dir():
-        raise click.ClickException(f"{output} exists and is not a folder")
+        raise click.ClickException(
+            f"refusing to write inside Claude Code's directory {inside}; choose a path outside it"
+        )
+    writable_folder(output, "the sessions")
     roots = [Path(p) for p in paths] or claude_dirs()
     if not roots:
         raise click.ClickException(
@@ -257,9 +265,12 @@ def _export_one(
         return
     inside = _inside_claude_dir(output)
     if inside is not None:
-        raise click.ClickException(f"refusing to write inside Claude Code's directory {inside}")
+        raise click.ClickException(
+            f"refusing to write inside Claude Code's directory {inside}; choose a path outside it"
+        )
     if output.is_dir():
-        raise click.ClickException(f"{output} is a folder: give a file name (or use --all)")
+        raise click.ClickException(f"{output} is a folder; give a file name (or use --all)")
+    writable_folder(output.parent, "the session")
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as error:

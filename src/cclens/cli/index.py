@@ -72,7 +72,7 @@ def resolve_db(given: Path | None, roots: list[Path]) -> Path:
     try:
         refuse_inside(path, roots, "index")
     except WriteRefused as error:
-        raise click.UsageError(str(error)) from error
+        raise click.ClickException(str(error)) from error
     return path
 
 
@@ -81,8 +81,7 @@ def open_index(path: Path) -> Index:
     try:
         return Index(path)
     except IndexUnusable as error:
-        click.echo(f"cclens: {error}", err=True)
-        raise SystemExit(2) from error
+        raise click.ClickException(str(error)) from error
 
 
 @contextmanager

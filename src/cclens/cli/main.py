@@ -7,8 +7,12 @@ heavy dependencies (the web server, Arrow, OpenTelemetry) load only for that com
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.util
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import click
 
@@ -18,7 +22,9 @@ from .. import __version__
 COMMANDS: dict[str, str] = {
     "serve": "serve",
     "index": "index",
+    "sessions": "sessions",
     "search": "search",
+    "resume": "resume",
     "show": "show",
     "export": "export",
     "restore": "restore",
@@ -37,8 +43,77 @@ def _available(module: str) -> bool:
     return importlib.util.find_spec(f"{__package__}.{module}") is not None
 
 
+#: The exit status of every error (a usage mistake, a path that cannot be read or written, …).
+ERROR_STATUS = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``cclens: <message>`` on stderr and exit with :data:`ERROR_STATUS`."""
+    click.echo(f"cclens: {message}", err=True)
+    sys.exit(ERROR_STATUS)
+
+
+def _usage_mistake(error: click.UsageError) -> NoReturn:
+    """A usage mistake: the command's usage line, where to get help, and the one-line error."""
+    ctx = error.ctx
+    if ctx is not None:
+        click.echo(ctx.get_usage(), err=True)
+        command = ctx.command_path
+        option = ctx.help_option_names[0] if ctx.help_option_names else "--help"
+        click.echo(f"Try '{command} {option}' for help.\n", err=True)
+    fail(error.format_message())
+
+
+def _os_error(error: OSError) -> NoReturn:
+    """A file that could not be read or written, reported as a user's mistake (the commands
+    name their own; this is the last resort)."""
+    where = error.filename if error.filename is not None else "a file"
+    reason = (error.strerror or str(error)).lower()
+    if isinstance(error, NotADirectoryError):
+        advice = "a part of that path is a file, not a folder: choose another path"
+    elif isinstance(error, PermissionError):
+        advice = "check its permissions, or choose another path"
+    elif isinstance(error, FileNotFoundError):
+        advice = "check the path"
+    else:
+        advice = "check the path and try again"
+    fail(f"{where}: {reason}; {advice}")
+
+
 class LazyGroup(click.Group):
-    """A group whose commands are imported on first use."""
+    """A group whose commands are imported on first use, and that reports every error the same
+    way: one line, ``cclens: what failed; what to do``, exit status 2.
+
+    Commands raise :class:`click.ClickException` with that one line (never printing ``Error:``
+    themselves); a usage mistake (:class:`click.UsageError`: a bad option, a missing argument)
+    also shows the command's usage line. An ``OSError`` a command did not handle is reported
+    the same way rather than as a traceback.
+    """
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as error:
+            _usage_mistake(error)
+        except click.ClickException as error:
+            fail(error.format_message())
+        except click.Abort:
+            click.echo(err=True)
+            fail("stopped")
+        except OSError as error:
+            if error.errno == errno.EPIPE:  # the reader went away (| head): nothing to say
+                sys.exit(1)
+            _os_error(error)
+        sys.exit(result if isinstance(result, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name, module in COMMANDS.items() if _available(module)]

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..dataset import default_machine, load_selected, select_files
-from ._output import console, json_option, print_json
+from ._output import console, json_option, need_extra, print_json
 from ._redaction import redaction_options, redaction_summary, redactor
 from .dataset import progress, report_problems, selection_options, session_filter
 
@@ -96,6 +96,7 @@ def command(
     With --json, one object with endpoint, sessions, spans, failed, stopped, redacted and
     unreadable.
     """
+    need_extra("otel", "otel", "opentelemetry.sdk", "opentelemetry.exporter.otlp.proto.http")
     from ..otel import Content, TraceBuilder, send_sessions, traces_endpoint
 
     try:
@@ -109,11 +110,16 @@ def command(
     for key in sessions:
         matches = selection.discovery.find(key)
         if not matches:
-            raise click.UsageError(f"no session matches {key!r}")
+            raise click.ClickException(
+                f"no session matches {key!r}; give a session id, the start of one, or a "
+                "transcript path"
+            )
         exact = [m for m in matches if m.session_id == key or str(m.path) == key]
         if len(matches) > 1 and not exact:
             listed = "\n".join(f"  {m.session_id}  {m.path}" for m in matches)
-            raise click.UsageError(f"{key!r} matches several sessions:\n{listed}")
+            raise click.ClickException(
+                f"{key!r} matches several sessions; give more of the id:\n{listed}"
+            )
     content = None if no_content else Content(redaction, content_limit)
     builder = TraceBuilder(machine or default_machine(), content)
     with progress(len(selection.files), "Sending sessions") as advance:

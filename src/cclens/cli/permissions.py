@@ -153,7 +153,7 @@ def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None
     mode_source, recorded_mode, behavior, decided_by, rule, rules, destination,
     settings_path, explanation), rejected (the same for rejected calls) and suggestions
     (update, a PermissionUpdate of type addRules; rule, prompts_saved, examples, reason).
-    Exits with 1 when PROJECT matches no session.
+    Exits with 2 when PROJECT matches no session.
     """
     roots = (claude_dir,) if claude_dir is not None else ()
     audit = audit_transcripts(
@@ -168,5 +168,7 @@ def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None
     else:
         _print(audit)
     if project is not None and not audit.projects:
-        click.echo(f"cclens: no session of project {project!r} found", err=True)
-        raise SystemExit(1)
+        raise click.ClickException(
+            f"no session of project {project!r} found; give a project folder under projects/, "
+            "its path or the end of its path"
+        )

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..index import SessionVersion, WriteRefused, refuse_inside
-from ._output import console, json_option, print_json
+from ._output import console, json_option, print_json, writable_folder
 from .index import claude_dir_option, db_option, open_index, resolve_db, resolve_roots
 
 
@@ -63,14 +63,21 @@ def command(
         if output is not None:
             refuse_inside(output, roots, "restored session")
     except WriteRefused as error:
-        raise click.UsageError(str(error)) from error
+        raise click.ClickException(str(error)) from error
+    if output is not None:
+        writable_folder(output, "the restored files")
     with open_index(resolve_db(db, roots)) as index:
         found = index.find(session)
         if not found:
-            raise click.UsageError(f"no indexed session matches {session!r}")
+            raise click.ClickException(
+                f"no indexed session matches {session!r}; `cclens search` or the web app "
+                "shows the sessions the index holds"
+            )
         if len(found) > 1:
             names = "\n".join(f"  {s.key}  {s.title}" for s in found[:20])
-            raise click.UsageError(f"{session!r} matches {len(found)} sessions:\n{names}")
+            raise click.ClickException(
+                f"{session!r} matches {len(found)} sessions; give more of the id:\n{names}"
+            )
         key = found[0].key
         if list_versions:
             _print_versions(key, index.versions(key), as_json)
@@ -79,9 +86,14 @@ def command(
         try:
             written = index.restore(key, output, overwrite=force, version=version)
         except FileExistsError as error:
-            raise click.UsageError(f"{error}; pass --force to replace it") from error
+            raise click.ClickException(f"{error}; pass --force to replace it") from error
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--version") from error
+        except OSError as error:
+            raise click.ClickException(
+                f"cannot write into {output}: {error.strerror or error}; choose a folder you "
+                "can write to"
+            ) from error
     out = console()
     for path in written:
         out.print(str(path), markup=False, soft_wrap=True)

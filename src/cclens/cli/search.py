@@ -6,10 +6,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import click
+from rich.console import Console
 from rich.text import Text
 
 from ..analytics.period import DateError, parse_moment
-from ..index import DOCUMENT_KINDS, SearchError, SearchFilters, SearchHit
+from ..index import (
+    DEFAULT_SECONDS,
+    DOCUMENT_KINDS,
+    MAX_SHOWN,
+    ORIGINS,
+    Budget,
+    SearchError,
+    SearchFilters,
+    SearchHit,
+    SearchResult,
+    SessionGroup,
+)
 from ._output import console, json_option, print_json
 from .index import (
     claude_dir_option,
@@ -34,35 +46,65 @@ def parse_when(text: str | None, *, end: bool) -> datetime | None:
         raise click.BadParameter(str(error), param_hint=option) from None
 
 
-def _print(hits: list[SearchHit]) -> None:
+def _hit(out: Console, hit: SearchHit) -> None:
+    details = [hit.kind.replace("_", " ")]
+    if hit.tool:
+        details.append(hit.tool)
+    if hit.error:
+        details.append("error")
+    if hit.in_subagent:
+        details.append("subagent")
+    if hit.time:
+        details.append(hit.time.strftime("%Y-%m-%d %H:%M UTC"))
+    out.print(Text("  " + " · ".join(details) + f"  {hit.url}", style="cyan"))
+    snippet = Text("    ")
+    for text, is_match in hit.snippet_parts():
+        # Whitespace is kept as it is in the text; lines of the snippet stay indented.
+        snippet.append(text.replace("\n", "\n    "), style="bold yellow" if is_match else "")
+    out.print(snippet)
+
+
+def _group(out: Console, group: SessionGroup) -> None:
+    heading = Text()
+    heading.append(group.title or group.session_key, style="bold")
+    heading.append(f"  {group.project_path}", style="dim")
+    heading.append(f"  {group.count:,} hit{'s' if group.count != 1 else ''}")
+    if group.archived:
+        heading.append("  archived", style="magenta")
+    out.print(heading)
+    for hit in group.shown:
+        _hit(out, hit)
+    if group.count > len(group.shown):
+        out.print(
+            Text(
+                f"  … {group.count - len(group.shown):,} more in this session "
+                f"(--session {group.session_key})",
+                style="dim",
+            )
+        )
+    out.print()
+
+
+def print_result(result: SearchResult) -> None:
+    """The result for a person: the total, then session by session, the best hits first."""
     out = console()
-    if not hits:
+    if not result.total_hits:
         out.print("No matches.")
         return
-    for hit in hits:
-        heading = Text()
-        heading.append(hit.session_title or hit.session_key, style="bold")
-        heading.append(f"  {hit.project}", style="dim")
-        out.print(heading)
-        details = [hit.kind.replace("_", " ")]
-        if hit.tool:
-            details.append(hit.tool)
-        if hit.error:
-            details.append("error")
-        if hit.in_subagent:
-            details.append("subagent")
-        if hit.archived:
-            details.append("archived")
-        if hit.time:
-            details.append(hit.time.strftime("%Y-%m-%d %H:%M UTC"))
-        out.print(Text("  " + " · ".join(details) + f"  {hit.url}", style="cyan"))
-        snippet = Text("  ")
-        for text, is_match in hit.snippet_parts():
-            snippet.append(" ".join(text.split()), style="bold yellow" if is_match else "")
-            if text[-1:].isspace():
-                snippet.append(" ")
-        out.print(snippet)
-        out.print()
+    hits = f"{result.total_hits:,} hit{'s' if result.total_hits != 1 else ''}"
+    sessions = f"{result.total_sessions:,} session{'s' if result.total_sessions != 1 else ''}"
+    shown = ""
+    if result.groups and len(result.groups) < result.total_sessions:
+        first = result.offset + 1
+        shown = f"; sessions {first}–{result.offset + len(result.groups)} below"
+    out.print(Text(f"{hits} in {sessions}{shown}", style="bold"))
+    out.print()
+    for group in result.groups:
+        _group(out, group)
+    if result.more:
+        out.print(
+            Text(f"More: --offset {result.offset + result.limit}", style="dim"),
+        )
 
 
 @click.command("search")
@@ -79,7 +121,32 @@ def _print(hits: list[SearchHit]) -> None:
     help="Only this kind of content. Repeatable.",
 )
 @click.option("--errors", is_flag=True, help="Only failed tool calls and API errors.")
-@click.option("--limit", default=20, show_default=True, type=click.IntRange(1, 1000))
+@click.option(
+    "--origin",
+    type=click.Choice(ORIGINS),
+    help="Only the main conversations, or only what subagents said and did.",
+)
+@click.option("--session", "session_key", help="Only this session (its id).")
+@click.option(
+    "--limit",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="Sessions to show.",
+)
+@click.option(
+    "--per-session",
+    type=click.IntRange(1, MAX_SHOWN),
+    help="Hits to show per session (default 3; with --session, all of them up to 1,000).",
+)
+@click.option("--offset", default=0, type=click.IntRange(0), help="Sessions to skip.")
+@click.option(
+    "--max-seconds",
+    default=DEFAULT_SECONDS,
+    show_default=True,
+    type=click.FloatRange(0.01, 600),
+    help="Give up on a query that takes more processor time than this to rank.",
+)
 @click.option(
     "--no-update", is_flag=True, help="Search the index as it is, without reading new lines."
 )
@@ -94,7 +161,12 @@ def command(
     tool: str | None,
     kinds: tuple[str, ...],
     errors: bool,
+    origin: str | None,
+    session_key: str | None,
     limit: int,
+    per_session: int | None,
+    offset: int,
+    max_seconds: float,
     no_update: bool,
     claude_dir: tuple[Path, ...],
     db: Path | None,
@@ -103,8 +175,9 @@ def command(
     """Search prompts, answers, thinking, tool inputs and tool outputs of every session.
 
     Words match whole words (any order), "quoted words" match a phrase, word* matches a
-    prefix, -word excludes, and OR between two terms matches either. Results are ranked best
-    first; each names its session and the message it is in (open it with `cclens serve`).
+    prefix, -word excludes, and OR between two terms matches either (at most 32 different
+    terms). Every match is ranked; the sessions with the best hits come first, each with its
+    hit count and best hits, and each hit names the page that opens at it (`cclens serve`).
     The index is brought up to date first unless --no-update is given.
     """
     filters = SearchFilters(
@@ -114,16 +187,25 @@ def command(
         tool=tool,
         kinds=kinds,
         errors_only=errors,
+        session=session_key,
+        origin="subagent" if origin == "subagent" else "main" if origin == "main" else None,
     )
     roots = resolve_roots(claude_dir)
     with open_index(resolve_db(db, roots)) as index:
         if not no_update:
             report_problems(update(index, roots, show_progress=not as_json))
         try:
-            hits = index.search(query, filters, limit=limit)
+            result = index.search_results(
+                query,
+                filters,
+                offset=offset,
+                limit=1 if session_key else limit,  # one session: one group
+                per_session=per_session or (MAX_SHOWN if session_key else 3),
+                budget=Budget(max_seconds),
+            )
         except SearchError as error:
-            raise click.BadParameter(str(error)) from error
+            raise click.ClickException(str(error)) from None
     if as_json:
-        print_json([hit.as_json() for hit in hits])
+        print_json(result.as_json())
     else:
-        _print(hits)
+        print_result(result)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import secrets
+import signal
 import tempfile
 import threading
 import webbrowser
 from pathlib import Path
+from types import FrameType
 
 import click
 
@@ -60,57 +63,88 @@ def command(
     from ..web.server import bind, run, url
     from ..web.settings import Settings
 
+    # Every way out goes through the `finally` below, a SIGTERM before the server takes the
+    # signals over included: the temporary demo index is never left behind.
+    previous = signal.signal(signal.SIGTERM, _stop)
     temporary: tempfile.TemporaryDirectory[str] | None = None
-    if not demo and not claude_dir and not resolve_roots(claude_dir):
-        click.echo(
-            "cclens: no Claude Code folder found (~/.claude, ~/.config/claude, "
-            "$CLAUDE_CONFIG_DIR): serving the bundled demo sessions",
-            err=True,
-        )
-        demo = True
-    if demo:
-        temporary = tempfile.TemporaryDirectory(prefix="cclens-demo-")
-        roots = [demo_dir()]
-        path = Path(temporary.name) / "index.db"
-    else:
-        # With no Claude folder yet, watch for ~/.claude to appear: the first session shows up
-        # without a restart.
-        roots = resolve_roots(claude_dir) or [Path.home() / ".claude"]
-        path = resolve_db(db, roots)
-    settings = Settings(
-        db_path=path, claude_dirs=roots, host=host, port=port, demo=demo, watch=not no_watch
-    )
-    if not settings.loopback and no_auth:
-        click.echo(
-            f"cclens: warning: listening on {host} without an access token (--no-auth): anyone "
-            "who can reach this address can read every session",
-            err=True,
-        )
-    elif not settings.loopback:
-        settings.token = secrets.token_urlsafe(32)
+    stopped_by: list[int] = []
     try:
-        sock = bind(host, port)
-    except OSError as error:
-        raise click.UsageError(f"cannot listen on {host}:{port}: {error.strerror}") from error
-    settings.port = int(sock.getsockname()[1])
-    address = settings.browser_url(url(settings))
-    click.echo(f"cclens: serving {path} at {address} (Ctrl-C to stop)", err=True)
-    if settings.token:
-        elsewhere = " (with this machine's name or address in place of 127.0.0.1)"
-        wildcard = host in ("0.0.0.0", "::", "[::]")
-        click.echo(
-            f"cclens: listening on {host}: open the address above with its token"
-            f"{elsewhere if wildcard else ''}; requests without it are refused",
-            err=True,
+        if not demo and not claude_dir and not resolve_roots(claude_dir):
+            click.echo(
+                "cclens: no Claude Code folder found (~/.claude, ~/.config/claude, "
+                "$CLAUDE_CONFIG_DIR): serving the bundled demo sessions",
+                err=True,
+            )
+            demo = True
+        if demo:
+            temporary = tempfile.TemporaryDirectory(prefix="cclens-demo-")
+            roots = [demo_dir()]
+            path = Path(temporary.name) / "index.db"
+        else:
+            # With no Claude folder yet, watch for ~/.claude to appear: the first session shows
+            # up without a restart.
+            roots = resolve_roots(claude_dir) or [Path.home() / ".claude"]
+            path = resolve_db(db, roots)
+        settings = Settings(
+            db_path=path, claude_dirs=roots, host=host, port=port, demo=demo, watch=not no_watch
         )
-    if open_browser:
-        threading.Timer(0.5, webbrowser.open, [address]).start()
-    try:
-        run(settings, sock)
-    except IndexUnusable as error:
-        click.echo(f"cclens: {error}", err=True)
-        raise SystemExit(2) from error
+        if not settings.loopback and no_auth:
+            click.echo(
+                f"cclens: warning: listening on {host} without an access token (--no-auth): "
+                "anyone who can reach this address can read every session",
+                err=True,
+            )
+        elif not settings.loopback:
+            settings.token = secrets.token_urlsafe(32)
+        try:
+            sock = bind(host, port)
+        except OSError as error:
+            raise click.ClickException(
+                f"cannot listen on {host}:{port} ({error.strerror}); pass --port with another "
+                "port, or --port 0 for any free one"
+            ) from error
+        settings.port = int(sock.getsockname()[1])
+        address = settings.browser_url(url(settings))
+        click.echo(f"cclens: serving {path} at {address} (Ctrl-C to stop)", err=True)
+        if settings.token:
+            elsewhere = " (with this machine's name or address in place of 127.0.0.1)"
+            wildcard = host in ("0.0.0.0", "::", "[::]")
+            click.echo(
+                f"cclens: listening on {host}: open the address above with its token"
+                f"{elsewhere if wildcard else ''}; requests without it are refused",
+                err=True,
+            )
+        if open_browser:
+            threading.Timer(0.5, _open, [address]).start()
+        try:
+            stopped_by = run(settings, sock)
+        except IndexUnusable as error:
+            raise click.ClickException(str(error)) from error
+        finally:
+            sock.close()
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None  # Ctrl-C before the server took the signals over
     finally:
-        sock.close()
+        signal.signal(signal.SIGTERM, previous)
         if temporary is not None:
             temporary.cleanup()
+        if stopped_by:
+            # The process ends now: the collector's last full pass over everything the server
+            # loaded (parsed sessions, templates) would only delay the exit.
+            gc.freeze()
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM while the server is not running yet: leave through the clean-up."""
+    del frame
+    raise SystemExit(128 + signum)
+
+
+def _open(address: str) -> None:
+    """Open ``address`` in a browser, or say that none could be opened."""
+    try:
+        opened = webbrowser.open(address)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        click.echo(f"cclens: no browser could be opened; open {address} yourself", err=True)

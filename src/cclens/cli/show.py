@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -26,12 +27,15 @@ from ._session import load_session_argument
 )
 @click.option("--no-pager", is_flag=True, help="Print straight to the terminal, without a pager.")
 @click.option(
-    "--root",
+    "--claude-dir",
     "roots",
     multiple=True,
     type=click.Path(path_type=Path),
-    help="Where to look up session ids (default: ~/.claude, ~/.config/claude, $CLAUDE_CONFIG_DIR).",
+    metavar="DIR",
+    help="Where to look up session ids (default: $CLAUDE_CONFIG_DIR, ~/.claude and "
+    "~/.config/claude). Repeatable.",
 )
+@click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path), hidden=True)
 def command(
     session: str,
     details: bool,
@@ -52,6 +56,9 @@ def command(
     out = console()
     renderables = session_renderables(loaded, options)
     if sys.stdout.isatty() and not no_pager:
+        # As git does: unless the person chose their own, less shows colours (R), quits when
+        # the session fits on one screen (F) and leaves it on the screen when done (X).
+        os.environ.setdefault("LESS", "FRX")
         with out.pager(styles=True):
             for renderable in renderables:
                 out.print(renderable)

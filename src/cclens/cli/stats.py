@@ -327,22 +327,23 @@ def command(
     --token-limit N|max flags blocks above N tokens.
 
     With --json, one object with the keys by, since, until, project, timezone, prices (as_of,
-    source, overrides), files_read, sessions_read, responses, total, rows, unpriced, activity,
+    source, overrides), files_read, sessions_read, prompts, responses, tool_calls (calls, ok,
+    error, rejected, interrupted, pending, failed), total, rows, unpriced, activity,
     diagnostics, source (index or transcripts) and token_limit. Each row (and total) has key,
     responses, sessions, tokens (input, output, cache_write_5m, cache_write_1h, cache_read,
-    total), cost (USD, null when no response of the row had a price), unpriced_responses,
-    title and project (sessions), prices (the table entries used), tool (tool rows: calls,
-    results, errors, rejected, interrupted, unpaired, timed, median_seconds, p95_seconds, …)
-    and block (block rows: start, end, first, last, gap, active, minutes_left,
-    tokens_per_hour, cost_per_hour, projected_tokens, projected_cost, over_limit). See
-    docs/stats.md.
+    total, and cache_write_unsplit: the 5-minute writes a response's breakdown did not split),
+    cost (USD, null when no response of the row had a price), unpriced_responses, title and
+    project (sessions), prices (the table entries used), tool (tool rows: calls, results,
+    errors, rejected, interrupted, unpaired, timed, median_seconds, p95_seconds, …) and block
+    (block rows: start, end, first, last, gap, active, minutes_left, tokens_per_hour,
+    cost_per_hour, projected_tokens, projected_cost, over_limit). See docs/stats.md.
     """
     if since and until and since > until:
         raise click.BadParameter("--since is after --until", param_hint="--since")
     try:
         table = load_price_table(pricing)
     except PricingError as error:
-        raise click.UsageError(str(error)) from None
+        raise click.ClickException(str(error)) from None
     period = Period(since=since, until=until)
     direct = [*paths, *claude_dirs]
     if direct:

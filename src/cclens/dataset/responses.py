@@ -1,90 +1,72 @@
-"""Count each API response and each tool call once, however many files repeat it.
+"""Count each API response, tool call and prompt once in its project, whatever file holds it.
 
-A resumed session copies earlier records into its new file, so the same response (and the
-tool calls it made) can be read from several sessions; the first session to claim it keeps it.
-Within one session tree :func:`cclens.analytics.usage.collect_responses` already merges the
-records of a response; this ledger carries the same rules across sessions and across runs: a
-response is identified by ``message.id`` and ``requestId``, a copy without ``requestId`` is the
-same response as any one with its ``message.id``, and a response with neither id by its record
-uuid. A tool call is identified by its ``tool_use`` id. Ids that test fixtures replaced with a
-bracketed placeholder (``[trimmed for fixture]``) are no ids.
+A resumed session copies earlier records into its new file, so the same response (and the tool
+calls and prompts around it) can be read from several sessions of a project; the first session
+in reading order to claim it keeps it. Within one session tree
+:func:`cclens.analytics.usage.collect_responses` already merges the records of a response; this
+ledger carries the same rules (:mod:`cclens.analytics.identity`, the same matcher) across the
+sessions of a project and across runs: rows a machine wrote earlier for the project are claimed
+first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..analytics.identity import ResponseMatcher, real_id, response_fallback
 
-def real_id(text: str | None) -> str | None:
-    """``text``, unless it is empty or a bracketed placeholder."""
-    return text if text and not text.startswith("[") else None
+
+def real_ids(
+    message_id: str | None, request_id: str | None, uuid: str | None
+) -> tuple[str | None, str | None, str | None]:
+    """The ids, without empty ones and bracketed fixture placeholders."""
+    return real_id(message_id), real_id(request_id), real_id(uuid)
 
 
 class Ledger:
-    """Remembers the responses and tool calls already counted."""
+    """Remembers the responses, tool calls and prompts of a project already counted."""
 
     def __init__(self) -> None:
-        self._pairs: set[tuple[str, str]] = set()
-        self._messages: set[str] = set()
-        self._bare_messages: set[str] = set()
-        self._requests: set[str] = set()
-        self._uuids: set[str] = set()
+        self._responses: ResponseMatcher[None] = ResponseMatcher()
         self._tool_calls: set[str] = set()
+        self._prompts: set[str] = set()
 
     def remember_responses(self, keys: Iterable[tuple[str | None, str | None, str | None]]) -> None:
-        """Mark responses as counted: ``(message_id, request_id, uuid)`` triples."""
+        """Mark responses as counted: ``(message_id, request_id, uuid)`` of rows written."""
         for message_id, request_id, uuid in keys:
-            self._add(message_id, request_id, uuid)
+            message_id, request_id, uuid = real_ids(message_id, request_id, uuid)
+            self.claim_response(message_id, request_id, response_fallback(request_id, uuid, "", 0))
 
     def remember_tool_calls(self, ids: Iterable[str | None]) -> None:
         """Mark tool calls as counted, by ``tool_use`` id."""
         self._tool_calls.update(i for i in ids if i)
 
-    def _add(self, message_id: str | None, request_id: str | None, uuid: str | None) -> None:
-        message_id, request_id, uuid = real_id(message_id), real_id(request_id), real_id(uuid)
-        if message_id:
-            self._messages.add(message_id)
-            if request_id:
-                self._pairs.add((message_id, request_id))
-            else:
-                self._bare_messages.add(message_id)
-        elif request_id:
-            self._requests.add(request_id)
-        elif uuid:
-            self._uuids.add(uuid)
+    def remember_prompts(self, keys: Iterable[str | None]) -> None:
+        """Mark prompts as counted, by key (their record's uuid)."""
+        self._prompts.update(k for k in keys if k)
 
-    def seen_response(
-        self, message_id: str | None, request_id: str | None, uuid: str | None = None
-    ) -> bool:
-        """Whether a response with these ids was counted already."""
-        message_id, request_id, uuid = real_id(message_id), real_id(request_id), real_id(uuid)
-        if message_id:
-            if not request_id:
-                return message_id in self._messages
-            return (message_id, request_id) in self._pairs or message_id in self._bare_messages
-        if request_id:
-            return request_id in self._requests
-        return uuid is not None and uuid in self._uuids
+    def claim_response(self, message_id: str | None, request_id: str | None, fallback: str) -> bool:
+        """Count a response (ids as :func:`real_ids` gives them; ``fallback`` its identity
+        without a ``message.id``); ``False`` when it was counted already."""
+        return self._responses.claim(message_id, request_id, fallback, None)
 
-    def claim_response(
-        self, message_id: str | None, request_id: str | None, uuid: str | None = None
-    ) -> bool:
-        """Count a response; ``False`` when it was counted already. A response with no id at
-        all cannot be matched with anything and is always counted."""
-        if self.seen_response(message_id, request_id, uuid):
-            return False
-        self._add(message_id, request_id, uuid)
-        return True
+    def claim_tool_call(self, key: str | None) -> bool:
+        """Count a tool call by key; ``False`` when it was counted already (``None``: no key,
+        always counted)."""
+        return self._claim(self._tool_calls, key)
 
-    def claim_tool_call(self, tool_use_id: str | None) -> bool:
-        """Count a tool call; ``False`` when it was counted already (``None``: no id, always
-        counted)."""
-        if not tool_use_id:
+    def claim_prompt(self, key: str | None) -> bool:
+        """Count a prompt by key; ``False`` when it was counted already."""
+        return self._claim(self._prompts, key)
+
+    @staticmethod
+    def _claim(seen: set[str], key: str | None) -> bool:
+        if not key:
             return True
-        if tool_use_id in self._tool_calls:
+        if key in seen:
             return False
-        self._tool_calls.add(tool_use_id)
+        seen.add(key)
         return True
 
 
-__all__ = ["Ledger", "real_id"]
+__all__ = ["Ledger", "real_ids"]

@@ -18,6 +18,9 @@ from typing import Any
 
 import msgspec
 
+from ..analytics.figures import session_prompts
+from ..analytics.identity import ReadingKey, call_key, session_reading_key
+from ..analytics.pricing import PriceTable, load_price_table, response_cost
 from ..analytics.usage import Response, collect_responses
 from ..model.blocks import ImageBlock, ThinkingBlock, ToolUseBlock
 from ..model.messages import ServerToolUse
@@ -34,8 +37,14 @@ from .turns import inline_entry_ids, own_items, split_turns, turn_index
 
 Row = dict[str, Any]
 
-#: Key of a tool call row holding its real ``tool_use`` id until :func:`count_once` uses it.
-_COUNT_KEY = "_tool_use_block_id"
+#: Key of a tool call row holding its identity (``cclens.analytics.identity.call_key``) until
+#: :func:`count_once` uses it.
+_COUNT_KEY = "_call_key"
+#: Fields of a tool call row that come from its result: a copy with a result gives them to the
+#: row that counts the call when that one has none.
+#: Key of a usage row holding its response's identity until :func:`count_once` uses it.
+_IDENTITY = "_identity"
+_RESULT_FIELDS = ("status", "is_error", "finished", "duration_seconds", "result", "result_chars")
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -61,12 +70,19 @@ def _seconds(start: datetime | None, end: datetime | None) -> float | None:
 
 @dataclass(slots=True)
 class SessionRows:
-    """The rows of one top-level session, by table, and where they go."""
+    """The rows of one top-level session, by table, and where they go.
+
+    ``reading_key`` places the session in reading order (the first session to hold a copied
+    response, call or prompt counts it); ``prompts`` are the keys of its prompts.
+    """
 
     session_id: str
     project: str
     month: str
     tables: dict[str, list[Row]] = field(default_factory=lambda: {name: [] for name in TABLES})
+    reading_key: ReadingKey = ("", 0.0, "", "")
+    prompts: list[str] = field(default_factory=list)
+    counted_prompts: int = 0
 
 
 #: Where each response record was read: (file, line) to (agent id, item, turn). Kept only while
@@ -77,9 +93,12 @@ Places = dict[tuple[Path, int], tuple[str | None, AssistantItem, int | None]]
 class RowBuilder:
     """Turns sessions into rows."""
 
-    def __init__(self, machine: str, redaction: Redaction) -> None:
+    def __init__(
+        self, machine: str, redaction: Redaction, prices: PriceTable | None = None
+    ) -> None:
         self.machine = machine
         self.redaction = redaction
+        self.prices = prices or load_price_table()
 
     def _text(self, value: str | None) -> str | None:
         return self.redaction.text(value) if value else value
@@ -88,12 +107,15 @@ class RowBuilder:
         """Every row of ``session`` and its subagents; totals are left to :func:`count_once`."""
         started = first_activity(session)
         rows = SessionRows(session.session_id, project_slug(session.project), month_of(started))
+        rows.reading_key = session_reading_key(session)
+        rows.prompts = [key for key, _ in session_prompts(session)]
         places: Places = {}
         self._transcript(session, None, rows, places)
         self._subagents(session, rows, places)
         base = {"machine": self.machine, "session_id": session.session_id}
         for response in collect_responses([session]):
-            rows.tables["usage"].append(base | _usage(response, places))
+            rows.tables["usage"].append(base | _usage(response, places, self.prices))
+            rows.tables["usage"][-1][_IDENTITY] = response.identity
         tables = rows.tables
         ended = last_activity(session)
         models = list(dict.fromkeys(m for s in session.all_sessions() for m in s.models))
@@ -114,8 +136,9 @@ class RowBuilder:
                 "duration_seconds": _seconds(started, ended),
                 "turns": sum(1 for turn in split_turns(session) if turn.prompt is not None),
                 "messages": len(tables["messages"]),
-                "responses": sum(1 for m in tables["messages"] if m["role"] == "assistant"),
                 "subagents": len(tables["subagents"]),
+                "orphan": session.orphan,
+                "parent_session_id": session.parent_session_id,
                 "branches": len(tables["branches"]),
                 "compactions": len(tables["compactions"]),
                 "path": self._text(str(session.path)),
@@ -169,7 +192,9 @@ class RowBuilder:
         inline = inline_entry_ids(session)
         for call in session.tool_calls.values():
             if id(call.entry) not in inline:
-                rows.tables["tool_calls"].append({**base, **self._tool_call(call, turns)})
+                row = {**base, **self._tool_call(call, turns)}
+                row[_COUNT_KEY] = call_key(call.block.id, session.path, call.entry.line, call.name)
+                rows.tables["tool_calls"].append(row)
         for index, branch in enumerate(session.branches):
             messages = [i for i in branch.items if isinstance(i, UserItem | AssistantItem)]
             times = [t for i in branch.items if (t := i.timestamp) is not None]
@@ -245,7 +270,6 @@ class RowBuilder:
         result = call.result_text
         raw_input = call.block.input
         return {
-            _COUNT_KEY: call.block.id or None,
             "tool_use_id": call.id,
             "message_uuid": (record.uuid or None) if isinstance(record, ChainRecord) else None,
             "message_id": call.item.message_id,
@@ -268,7 +292,7 @@ class RowBuilder:
         }
 
 
-def _usage(response: Response, places: Places) -> Row:
+def _usage(response: Response, places: Places, prices: PriceTable) -> Row:
     place = places.get((response.path, response.line))
     agent_id, item, turn = place if place is not None else (response.agent_id, None, None)
     usage = item.usage if item is not None else None
@@ -290,6 +314,13 @@ def _usage(response: Response, places: Places) -> Row:
         "cache_write_5m_tokens": tokens.cache_write_5m,
         "cache_write_1h_tokens": tokens.cache_write_1h,
         "total_tokens": tokens.total,
+        "cost_usd": response_cost(
+            prices,
+            response.model,
+            tokens,
+            speed=response.speed,
+            inference_geo=response.inference_geo,
+        ).cost,
         "service_tier": (usage.service_tier or None) if usage is not None else None,
         "web_search_requests": (server.web_search_requests or 0) if server else 0,
         "web_fetch_requests": (server.web_fetch_requests or 0) if server else 0,
@@ -308,19 +339,41 @@ def _token_sums(usage: list[Row]) -> Row:
     return {column: sum(row[column] for row in usage) for column in _TOKEN_COLUMNS}
 
 
-def count_once(rows: SessionRows, ledger: Ledger) -> None:
-    """Drop the responses and tool calls ``ledger`` has counted already, then fill in the
-    totals: the session row gets those of every transcript, each subagent row its own."""
+def count_once(rows: SessionRows, ledger: Ledger, kept: dict[str, Row]) -> None:
+    """Drop the responses and tool calls ``ledger`` has counted already and count the prompts
+    it has not (``rows`` in reading order, a session at a time). ``kept`` maps each counted
+    call's key to its row: a copy with a result gives its result to a counted call without one.
+    """
     tables = rows.tables
-    usage = [
+    tables["usage"] = [
         u
         for u in tables["usage"]
-        if ledger.claim_response(u["message_id"], u["request_id"], u["message_uuid"])
+        if ledger.claim_response(u["message_id"], u["request_id"], u.pop(_IDENTITY))
     ]
-    calls = [c for c in tables["tool_calls"] if ledger.claim_tool_call(c.pop(_COUNT_KEY, None))]
-    tables["usage"], tables["tool_calls"] = usage, calls
+    calls = []
+    for call in tables["tool_calls"]:
+        key = call.pop(_COUNT_KEY)
+        if ledger.claim_tool_call(key):
+            calls.append(call)
+            kept[key] = call
+            continue
+        counted = kept.get(key)
+        if counted is not None and counted["status"] == "pending" and call["status"] != "pending":
+            for name in _RESULT_FIELDS:
+                counted[name] = call[name]
+    tables["tool_calls"] = calls
+    rows.counted_prompts = sum(1 for key in rows.prompts if ledger.claim_prompt(key))
+
+
+def fill_totals(rows: SessionRows) -> None:
+    """The totals of what ``rows`` counts (after :func:`count_once` of its project): the
+    session row gets those of every transcript, each subagent row its own."""
+    tables = rows.tables
+    usage, calls = tables["usage"], tables["tool_calls"]
     for session in tables["sessions"]:
         session.update(_token_sums(usage))
+        session["prompts"] = rows.counted_prompts
+        session["responses"] = len(usage)
         session["tool_calls"] = len(calls)
         session["tool_errors"] = sum(1 for c in calls if c["is_error"])
     for agent in tables["subagents"]:
@@ -333,6 +386,7 @@ __all__ = [
     "RowBuilder",
     "SessionRows",
     "count_once",
+    "fill_totals",
     "month_of",
     "project_slug",
 ]

@@ -69,11 +69,39 @@ SESSIONS = pa.schema(
         _column("started", TIMESTAMP, "First record, subagents included."),
         _column("ended", TIMESTAMP, "Last record, subagents included."),
         _column("duration_seconds", pa.float64(), "`ended - started` in seconds."),
-        _column("turns", pa.int32(), "Prompts and slash commands typed in the main transcript."),
+        _column(
+            "turns",
+            pa.int32(),
+            "Turns of the main transcript: prompts and slash commands typed, copies included.",
+        ),
+        _column(
+            "prompts",
+            pa.int32(),
+            "Prompts and slash commands typed, each counted once in the project (a resumed "
+            "session's copies count for the session they came from).",
+        ),
         _column("messages", pa.int32(), "Rows of `messages` for the session."),
-        _column("responses", pa.int32(), "Model responses: `messages` rows of role assistant."),
+        _column(
+            "responses",
+            pa.int32(),
+            "API responses the session counts: its rows of `usage` (what `cclens stats` counts).",
+        ),
         _column("tool_calls", pa.int32(), "Rows of `tool_calls` for the session."),
-        _column("tool_errors", pa.int32(), "Tool calls that failed, were rejected or interrupted."),
+        _column(
+            "tool_errors",
+            pa.int32(),
+            "Tool calls that failed: ended in an error, a rejection or an interruption.",
+        ),
+        _column(
+            "orphan",
+            pa.bool_(),
+            "A subagent transcript whose session file is gone, kept as a session of its own.",
+        ),
+        _column(
+            "parent_session_id",
+            pa.string(),
+            "For an orphan: the session that spawned it, when its records name it.",
+        ),
         _column("subagents", pa.int32(), "Rows of `subagents` for the session."),
         _column("branches", pa.int32(), "Abandoned branches (rewinds and edited prompts)."),
         _column("compactions", pa.int32(), "Compaction boundaries."),
@@ -159,9 +187,20 @@ USAGE = pa.schema(
         _column("turn", pa.int32(), "Turn number in its transcript."),
         _column("model", pa.string(), "Model that answered."),
         *_TOKENS,
-        _column("cache_write_5m_tokens", pa.int64(), "Cache writes with a 5-minute lifetime."),
+        _column(
+            "cache_write_5m_tokens",
+            pa.int64(),
+            "Cache writes with a 5-minute lifetime (with those the response's breakdown did not "
+            "split: `cache_creation_input_tokens` is authoritative).",
+        ),
         _column("cache_write_1h_tokens", pa.int64(), "Cache writes with a 1-hour lifetime."),
         _column("total_tokens", pa.int64(), "Sum of the four token columns."),
+        _column(
+            "cost_usd",
+            pa.float64(),
+            "What the response cost in US dollars, from cclens's dated price table (as "
+            "`cclens stats`); null for a model without a price.",
+        ),
         _column("service_tier", pa.string(), "API service tier."),
         _column("web_search_requests", pa.int64(), "Server-side web searches."),
         _column("web_fetch_requests", pa.int64(), "Server-side web fetches."),

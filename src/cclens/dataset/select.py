@@ -102,8 +102,9 @@ class Selection:
 
     @property
     def orphans(self) -> int:
-        """Subagent files whose session was not found (they are not exported)."""
-        return len(self.discovery.orphans)
+        """Selected subagent files whose session was not found (each is exported as a session
+        of its own)."""
+        return sum(1 for file in self.files if file.orphan is not None)
 
 
 def select_files(roots: Sequence[Path], wanted: SessionFilter) -> Selection:

@@ -10,23 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..analytics.figures import TURN_STARTS, inline_entry_ids, own_items
+from ..analytics.figures import is_prompt as starts_turn
 from ..parse import AssistantItem, Item, Session, ToolCall, UserItem
 from ..parse.session import parse_time
-
-#: User messages that start a turn: something the person typed (a prompt or a slash command).
-TURN_STARTS: frozenset[str] = frozenset({"prompt", "command"})
-#: Prompts Claude Code writes itself: a background subagent reporting back belongs to the turn
-#: that started it.
-_INJECTED = ("<task-notification>",)
-
-
-def starts_turn(item: Item) -> bool:
-    """Whether ``item`` is a prompt or slash command typed by the person."""
-    return (
-        isinstance(item, UserItem)
-        and item.kind in TURN_STARTS
-        and not item.text.lstrip().startswith(_INJECTED)
-    )
 
 
 @dataclass(eq=False)
@@ -78,24 +65,6 @@ def _item_times(item: Item) -> list[datetime]:
 
 def _session_times(session: Session) -> list[datetime]:
     return [t for s in session.all_sessions() for t in (s.started, s.ended) if t is not None]
-
-
-def inline_entry_ids(session: Session) -> set[int]:
-    """Identities of the entries that belong to inline subagents of ``session``."""
-    return {
-        id(entry)
-        for agent in session.subagents
-        if agent.path == session.path and agent is not session
-        for entry in agent.entries
-    }
-
-
-def own_items(session: Session) -> list[Item]:
-    """The items of ``session`` in file order, without the records of its inline subagents."""
-    inline = inline_entry_ids(session)
-    if not inline:
-        return list(session.items)
-    return [item for item in session.items if id(item.first) not in inline]
 
 
 def split_turns(session: Session) -> list[Turn]:

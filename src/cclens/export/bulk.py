@@ -167,6 +167,7 @@ def _export_one(job: _Job) -> ExportedSession:
         subagents=header.subagents,
         size=len(data),
         malformed=len(header.diagnostics),
+        orphan=session.orphan,
     )
     diagnostics = tuple(str(d) for d in session.diagnostics)
     redacted = dict(redactor.counts) if redactor else {}

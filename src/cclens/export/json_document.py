@@ -43,7 +43,7 @@ from ..parse.session import (
     ToolCall,
     UserItem,
 )
-from ..render.context import own_items, token_totals
+from ..render.context import response_totals
 from .transform import JsonTransform, Transform, transform_session
 
 __all__ = ["FORMAT", "VERSION", "export_json", "session_document"]
@@ -129,7 +129,7 @@ def _call(call: ToolCall) -> dict[str, Any]:
 
 
 def _session(session: Session) -> dict[str, Any]:
-    tokens = token_totals(own_items(session))
+    tokens = response_totals(session)[0]
     claimed = {id(a) for call in session.tool_calls.values() for a in call.subagents}
     return {
         "session": {

@@ -11,7 +11,7 @@ from contextlib import suppress
 from pathlib import Path
 from urllib.parse import quote
 
-from .schema import APPLICATION_ID, FORMAT_KEY, FORMAT_VALUE, LATEST, applied, migrate
+from .schema import APPLICATION_ID, FORMAT_KEY, FORMAT_VALUE, LATEST, applied, migrate, pending
 
 REBUILD_HINT = "run `cclens index --rebuild` to move it aside and build a new index"
 #: The page size of a new index file (SQLite's default is 4 KB).
@@ -271,7 +271,7 @@ def connect(path: Path, *, writer: bool = True) -> sqlite3.Connection:
             # A new file: 16 KB pages hold the stored transcripts and the full-text index in
             # a quarter of the pages (the size can only be chosen before the first table).
             connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-        if version < LATEST:
+        if version < LATEST or pending(connection):
             if not writer:
                 raise IndexUnusable(path, "needs migrating", "run `cclens index` to update it")
             migrate(connection)

@@ -7,13 +7,14 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from ..analytics.inventory import CallFact
 from ..analytics.usage import Response
 from ..parse import Session
-from . import queries, usage_query
+from . import queries, session_list, usage_query
 from .connection import (
     READ_ONLY_HINT,
     IndexReadOnly,
@@ -27,8 +28,17 @@ from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .locking import UpdateLockError
 from .pool import POOL_SIZE, ChangeCounter, ConnectionPool
 from .queries import ProjectSummary, SessionSummary, Totals
-from .search import SearchFilters, SearchHit, search
-from .session_list import SessionListing, list_sessions
+from .search import (
+    Budget,
+    ProjectChoice,
+    SearchFilters,
+    project_choices,
+    search,
+    search_results,
+)
+from .search_facts import DocumentFacts
+from .search_result import SearchHit, SearchResult
+from .session_list import SessionFilters, SessionPage
 from .stored import build_stored, read_stored, restore_files
 from .usage_query import QUARTER_HOUR, BucketSum, UsageSelection
 from .versions import SessionVersion, list_versions
@@ -47,6 +57,8 @@ class Index:
     def __init__(self, path: Path | str, *, pool_size: int = POOL_SIZE) -> None:
         self.path = Path(path)
         self._update_lock = threading.Lock()
+        #: What searches learnt about documents, kept for the next ones (see DocumentFacts).
+        self._search_facts = DocumentFacts()
         #: On a medium cclens cannot write (a read-only file, folder or file system), the index
         #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
         self.read_only = False
@@ -187,19 +199,71 @@ class Index:
             except sqlite3.DatabaseError as error:
                 raise problem(self.path, error) from error
 
-    def projects(self) -> list[ProjectSummary]:
-        """Every project, the most recently active first."""
-        return list(self._remembered("projects", queries.list_projects))
+    def projects(
+        self,
+        filters: SessionFilters | None = None,
+        *,
+        sort: str = "last_activity",
+        order: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[ProjectSummary]:
+        """Every project with a session ``filters`` keep (all by default), its figures added
+        up over those sessions, the most recently active first unless ``sort`` (a key of
+        :data:`~cclens.index.session_list.PROJECT_SORTS`) and ``order`` (``asc`` or
+        ``desc``) say otherwise; ``limit`` of them (``None``: all) from ``offset``. Raises
+        :class:`~cclens.index.ListError` for an unknown key. The whole list, unfiltered, is
+        worked out again only after the index changed."""
+        if filters is None and (sort, order, limit, offset) == ("last_activity", None, None, 0):
+            return list(self._remembered("projects", session_list.list_projects))
+        with self.connection() as connection:
+            return session_list.list_projects(
+                connection, filters, sort=sort, order=order, limit=limit, offset=offset
+            )
+
+    def count_projects(self, filters: SessionFilters | None = None) -> int:
+        """How many projects have a session ``filters`` keep."""
+        with self.connection() as connection:
+            return session_list.count_projects(connection, filters)
 
     def project(self, slug: str) -> ProjectSummary | None:
         """One project by its folder name."""
         with self.connection() as connection:
             return queries.get_project(connection, slug)
 
-    def sessions(self, project: str) -> list[SessionSummary]:
-        """A project's sessions, the most recent first."""
+    def sessions(
+        self,
+        filters: SessionFilters | None = None,
+        *,
+        sort: str = "last_activity",
+        order: str | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> SessionPage:
+        """The sessions of every project that ``filters`` keep, a page at a time.
+
+        ``sort`` is a key of :data:`~cclens.index.session_list.SESSION_SORTS`
+        (``last_activity`` by default, the most recent first), ``order`` ``asc`` or ``desc``
+        (``None``: the key's natural order, largest or latest first for figures and times,
+        A to Z for text), ``limit`` how many to return (``None``: all) from ``offset``. The
+        page says how many sessions match in all (``total``) and iterates over its sessions.
+        Raises :class:`~cclens.index.ListError` for an unknown key or order. This is the one
+        listing of sessions: the web pages, the JSON API and ``cclens sessions`` call it.
+        """
         with self.connection() as connection:
-            return queries.project_sessions(connection, project)
+            return session_list.list_sessions(
+                connection, filters, sort=sort, order=order, limit=limit, offset=offset
+            )
+
+    def branches(self) -> list[str]:
+        """Every git branch a session was last on, most used first (worked out again only
+        after the index changed)."""
+        return list(self._remembered("branches", session_list.branches))
+
+    def models(self) -> list[str]:
+        """Every model a session used, most used first (worked out again only after the index
+        changed)."""
+        return list(self._remembered("models", session_list.models))
 
     def session(self, key: str) -> SessionSummary | None:
         """One session's summary by its key."""
@@ -212,12 +276,22 @@ class Index:
             return queries.find_sessions(connection, text)
 
     def load(self, key: str) -> Session | None:
-        """The whole session, assembled from the stored bytes (archived sessions too)."""
+        """The whole session, assembled from the stored bytes (archived sessions too).
+
+        Its title is the index's, which also sees summaries written in other files of the
+        project (see :mod:`cclens.index.titles`).
+        """
         with self.connection() as connection:
             row = queries.session_row(connection, key)
             stored = read_stored(connection, row) if row is not None else None
+            titled = connection.execute(
+                "SELECT title, title_source FROM sessions WHERE id = ?", (row,)
+            ).fetchone()
         # Assembled after the connection went back to the pool: that is the slow part.
-        return build_stored(stored) if stored is not None else None
+        session = build_stored(stored) if stored is not None else None
+        if session is not None and titled is not None:
+            session.title, session.title_source = titled[0], titled[1]
+        return session
 
     def file_lines(self, key: str) -> dict[str, int]:
         """For each stored file of a session, the line number stored up to."""
@@ -231,10 +305,55 @@ class Index:
         *,
         limit: int = 50,
         offset: int = 0,
+        budget: Budget | None = None,
     ) -> list[SearchHit]:
-        """The best matches for ``text`` (see :func:`cclens.index.search.search`)."""
+        """The best hits for ``text``, not grouped (see :func:`cclens.index.search.search`)."""
         with self.connection() as connection:
-            return search(connection, text, filters, limit=limit, offset=offset)
+            return search(
+                connection,
+                text,
+                filters,
+                limit=limit,
+                offset=offset,
+                budget=budget,
+                facts=self._search_facts,
+            )
+
+    def search_results(
+        self,
+        text: str,
+        filters: SearchFilters | None = None,
+        *,
+        offset: int = 0,
+        limit: int = 10,
+        per_session: int = 3,
+        budget: Budget | None = None,
+    ) -> SearchResult:
+        """Hits grouped by session, with totals and facets (see
+        :func:`cclens.index.search.search_results`)."""
+        with self.connection() as connection:
+            return search_results(
+                connection,
+                text,
+                filters,
+                offset=offset,
+                limit=limit,
+                per_session=per_session,
+                budget=budget,
+                facts=self._search_facts,
+            )
+
+    def project_choices(self) -> list[ProjectChoice]:
+        """The projects a search can be narrowed to, by name."""
+        with self.connection() as connection:
+            return project_choices(connection)
+
+    def learn_search_facts(self) -> None:
+        """Read what search groups and counts by for every document now (see
+        :class:`~cclens.index.search_facts.DocumentFacts`): the web app does it once at start,
+        so that its first searches are as fast as the next ones."""
+        with self.connection() as connection:
+            self._search_facts.learn_all(connection)
 
     def restore(
         self, key: str, out_dir: Path, *, overwrite: bool = False, version: int | None = None
@@ -279,6 +398,19 @@ class Index:
         with self.connection() as connection:
             return usage_query.counted_calls(connection, selection)
 
+    def usage_prompts(self, selection: UsageSelection) -> list[datetime | None]:
+        """When each selected prompt was typed (each once)."""
+        with self.connection() as connection:
+            return usage_query.prompt_times(connection, selection)
+
+    def usage_counts(self, selection: UsageSelection) -> tuple[int, dict[str, int]]:
+        """The selected prompts, and tool calls by status, each once."""
+        with self.connection() as connection:
+            return (
+                usage_query.prompt_count(connection, selection),
+                usage_query.call_statuses(connection, selection),
+            )
+
     def usage_costs_current(self) -> bool:
         """Whether the stored costs come from this cclens's bundled price table."""
         with self.connection() as connection:
@@ -293,11 +425,6 @@ class Index:
         """Sessions and transcript files held for ``projects`` (all when ``None``)."""
         with self.connection() as connection:
             return usage_query.selected_sessions(connection, projects)
-
-    def session_list(self, **filters: Any) -> SessionListing:
-        """Sessions with filters, sorted and paged (see :func:`.session_list.list_sessions`)."""
-        with self.connection() as connection:
-            return list_sessions(connection, **filters)
 
     def totals(self) -> Totals:
         """How much the index holds."""

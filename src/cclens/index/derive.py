@@ -19,21 +19,31 @@ from typing import Any
 
 import msgspec
 
-from ..analytics.inventory import CallFact, call_key
+from ..analytics.figures import TURN_STARTS, is_injected
+from ..analytics.identity import call_key, prompt_key, real_id
+from ..analytics.inventory import CallMerger, is_failed
+from ..analytics.tokens import TokenCounts
+from ..analytics.usage import SYNTHETIC_MODEL, Occurrence, Owner, ResponseCollector, counted_record
 from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
-from ..model.records import AssistantRecord
-from ..parse.assemble import choose_title, clean_prompt, text_kind
+from ..model.records import AssistantRecord, ProgressRecord
+from ..parse.assemble import text_kind
 from ..parse.session import ToolStatus, parse_time, tool_status
+from ..parse.titles import PromptPicker, choose_title, tips
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
+from .costs import CostTally
 from .extract import (
-    PIECE,
+    Claim,
     DocumentRow,
     DocumentUpdate,
     SessionDigest,
+    call_claim,
     clean_text,
     input_text,
-    pieces,
+    prompt_claim,
+    response_claim,
+    text_pieces,
+    tool_target,
 )
 from .view import (
     CHAIN_KINDS,
@@ -49,7 +59,6 @@ from .view import (
 )
 
 _PROMPT_KINDS = frozenset({"prompt", "command", "command_output"})
-_SPLIT_ABOVE = PIECE * 3 // 2
 
 Entry = tuple[int, ViewRecord, int, int]
 
@@ -86,12 +95,19 @@ class _Call:
     )
 
     def __init__(
-        self, call_id: str, block_id: str | None, name: str, value: Any, line: int, time: str | None
+        self,
+        call_id: str,
+        block_id: str | None,
+        name: str,
+        value: Any,
+        line: int,
+        time: str | None,
     ) -> None:
         self.id = call_id
         self.block_id = block_id
         self.name = name
         self.input = value
+        #: The line and time of the record the ``tool_use`` block was first found in.
         self.line = line
         self.time = time
         self.result: ViewToolResult | None = None
@@ -110,8 +126,19 @@ class _Call:
 
     @property
     def is_error(self) -> bool:
-        """Failed, rejected or interrupted (as :attr:`cclens.parse.ToolCall.is_error`)."""
-        return self.status not in ("ok", "pending")
+        """Failed: an error, a rejection or an interruption (see :func:`is_failed`)."""
+        return is_failed(self.status)
+
+    def claim(self, key: str) -> Claim:
+        """The call's claim (as :func:`cclens.index.extract.digest` makes it)."""
+        started = parse_time(self.time)
+        finished = parse_time(self.result_time) if self.result is not None else None
+        seconds = (
+            (finished - started).total_seconds()
+            if started is not None and finished is not None
+            else None
+        )
+        return call_claim(key, self.status, self.name, started, seconds)
 
     def _find_status(self) -> ToolStatus:
         result = self.result
@@ -124,23 +151,6 @@ class _Call:
             isinstance(raw, ViewResultObject) and raw.interrupted is True,
             self.rejected,
             result.is_error is True,
-        )
-
-    def fact(self, path: Path) -> CallFact:
-        """What the tool figures keep of the call (as ``analytics.inventory.call_fact``)."""
-        started = parse_time(self.time)
-        finished = parse_time(self.result_time) if self.result is not None else None
-        seconds = (
-            (finished - started).total_seconds()
-            if started is not None and finished is not None
-            else None
-        )
-        return CallFact(
-            key=call_key(self.block_id, path, self.line, self.name),
-            name=self.name,
-            status=self.status,
-            started=started,
-            seconds=seconds,
         )
 
 
@@ -356,8 +366,9 @@ def _main_flags(built: _Built) -> list[bool]:
     return main_line(links, roles, results, calls).main
 
 
-def _inline_subagents(view: ViewFile, built: _Built) -> int:
-    """How many subagent runs the session file keeps inline (Claude Code 1.x sidechains).
+def _inline_subagents(view: ViewFile, built: _Built) -> dict[int, str]:
+    """The subagent runs the session file keeps inline (Claude Code 1.x sidechains): the root
+    of the run each line belongs to.
 
     The parser assembles each as a subagent of its own, from the same records; such a subagent
     adds nothing to the summary or the search documents as long as each of its responses is
@@ -372,7 +383,7 @@ def _inline_subagents(view: ViewFile, built: _Built) -> int:
             if record.is_sidechain:
                 side.append((record.uuid or None, record.parent_uuid or None, line))
     if not side or len(side) == chained:
-        return 0
+        return {}
     roots = sidechain_roots(side)
     root_of = {line: root for (_, _, line), root in zip(side, roots, strict=True)}
     for item in built.items:
@@ -381,7 +392,7 @@ def _inline_subagents(view: ViewFile, built: _Built) -> int:
         found = {root_of.get(entry[0]) for entry in item.entries}
         if len(found) > 1:
             raise NeedsAssembly(f"{view.path}: a response spans several subagent runs")
-    return len(set(roots))
+    return root_of
 
 
 def _epoch(text: str | None) -> float | None:
@@ -390,42 +401,56 @@ def _epoch(text: str | None) -> float | None:
 
 
 def _rows(
-    kind: str, text: str, anchor: str, tool: str | None, error: bool, moment: float | None
+    kind: str,
+    text: str,
+    anchor: str,
+    target: str,
+    tool: str | None,
+    error: bool,
+    subagent: bool,
+    moment: float | None,
 ) -> Iterator[DocumentRow]:
-    text = clean_text(text)
-    if len(text) <= _SPLIT_ABOVE:
-        yield (anchor, kind, tool, error, moment, text)
-        return
-    for part in pieces(text):
-        yield (anchor, kind, tool, error, moment, part)
+    for piece, part in enumerate(text_pieces(clean_text(text))):
+        yield (anchor, target, kind, tool, error, subagent, moment, piece, part)
 
 
-def _item_rows(item: _Item) -> Iterator[DocumentRow]:
+def _item_rows(item: _Item, subagent: bool) -> Iterator[DocumentRow]:
     if item.role == OTHER:
         return
     record = item.record
     anchor = item.anchor
     moment = _epoch(record.timestamp)
+    subagent = subagent or bool(record.is_sidechain)
     if item.role == USER:
         if item.kind in _PROMPT_KINDS:
             text = _user_text(record)
             if text.strip():
-                yield from _rows("prompt", text, anchor, None, False, moment)
+                yield from _rows("prompt", text, anchor, anchor, None, False, subagent, moment)
         return
     failed = any(entry[1].is_api_error_message for entry in item.entries)
     for kind, text, _, _ in item.blocks:
         if text.strip():
             yield from _rows(
-                "assistant" if kind == "text" else "thinking", text, anchor, None, failed, moment
+                "assistant" if kind == "text" else "thinking",
+                text,
+                anchor,
+                anchor,
+                None,
+                failed,
+                subagent,
+                moment,
             )
     for call in item.calls:
         error = call.is_error
+        target = tool_target(call.id)
         text = input_text(call.input)
         if text.strip():
-            yield from _rows("tool_input", text, anchor, call.name, error, moment)
+            yield from _rows("tool_input", text, anchor, target, call.name, error, subagent, moment)
         result = call.result.text if call.result is not None else ""
         if result.strip():
-            yield from _rows("tool_output", result, anchor, call.name, error, moment)
+            yield from _rows(
+                "tool_output", result, anchor, target, call.name, error, subagent, moment
+            )
 
 
 def _changed(item: _Item, since: int) -> bool:
@@ -434,7 +459,7 @@ def _changed(item: _Item, since: int) -> bool:
     return any(call.result is not None and call.result_line > since for call in item.calls)
 
 
-def _documents(path: str, built: _Built, limit: int | None) -> DocumentUpdate:
+def _documents(path: str, built: _Built, limit: int | None, subagent: bool) -> DocumentUpdate:
     update = DocumentUpdate(path, None if limit is None else set())
     seen: set[str] = set()
     rows = update.rows
@@ -448,53 +473,128 @@ def _documents(path: str, built: _Built, limit: int | None) -> DocumentUpdate:
                 continue
             assert update.replaced is not None
             update.replaced.add(anchor)
-        rows.extend(_item_rows(item))
+        rows.extend(_item_rows(item, subagent))
     return update
 
 
-def _response_usage(item: _Item) -> Any:
-    best = None
-    best_key = (-1, -1)
-    for entry in item.entries:
-        message = entry[1].message
-        usage = message.usage if message is not None else None
-        if usage is not None:
-            total = (
-                (usage.input_tokens or 0)
-                + (usage.output_tokens or 0)
-                + (usage.cache_creation_input_tokens or 0)
-                + (usage.cache_read_input_tokens or 0)
-            )
-            key = (usage.output_tokens or 0, total)
-            if key >= best_key:
-                best, best_key = usage, key
-    return best
-
-
-def _count_usage(
-    found: SessionDigest, path: Path, built: _Built, counted: set[str], models: dict[str, None]
-) -> None:
+def _models(built: _Built, models: dict[str, None]) -> None:
     for item in built.items:
         if item.role != ASSISTANT:
             continue
-        first = item.record.message
-        message_id = (first.id or None) if first is not None else None
-        request_id = next((e[1].request_id for e in item.entries if e[1].request_id), None)
         model = next(
             (e[1].message.model for e in item.entries if e[1].message and e[1].message.model),
             None,
         )
-        if model and model != "<synthetic>":
+        if model and model != SYNTHETIC_MODEL:
             models.setdefault(model, None)
-        key = message_id or request_id or f"{path}:{item.anchor}"
-        usage = _response_usage(item)
-        if key in counted or usage is None:
+
+
+_NO_OWNER = Owner("", "", "", Path())
+_MIRROR_MARK = b"agent_progress"
+_AGENT_PREFIX = "agent-"
+
+
+def _agent(view: ViewFile) -> str | None:
+    """The agent a subagent's file (or an orphan's, a session of its own) belongs to."""
+    name = view.path.stem
+    return name.removeprefix(_AGENT_PREFIX) if name.startswith(_AGENT_PREFIX) else None
+
+
+def _occurrences(view: ViewFile, runs: Mapping[int, str]) -> Iterator[Occurrence]:
+    """The records of a file that carry a response's usage, as
+    :func:`cclens.analytics.usage.collect_responses` reads them (``runs``: the inline
+    subagent run of a line, see :func:`_inline_subagents`)."""
+    path = view.path
+    agent = _agent(view)
+    for entry in view.read.entries:
+        line, record, start, end = entry
+        if record.type == "assistant":
+            message = record.message
+            usage = message.usage if message is not None else None
+            if message is None or usage is None or message.model == SYNTHETIC_MODEL:
+                continue
+            split = usage.cache_creation
+            yield Occurrence(
+                message_id=real_id(message.id),
+                request_id=real_id(record.request_id),
+                uuid=real_id(record.uuid),
+                model=message.model or None,
+                timestamp=record.timestamp or None,
+                tokens=TokenCounts.from_counts(
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usage.cache_creation_input_tokens,
+                    usage.cache_read_input_tokens,
+                    split.ephemeral_5m_input_tokens if split is not None else None,
+                    split.ephemeral_1h_input_tokens if split is not None else None,
+                ),
+                size=(
+                    usage.output_tokens or 0,
+                    (usage.input_tokens or 0)
+                    + (usage.output_tokens or 0)
+                    + (usage.cache_creation_input_tokens or 0)
+                    + (usage.cache_read_input_tokens or 0),
+                ),
+                speed=usage.speed or None,
+                inference_geo=usage.inference_geo or None,
+                path=path,
+                line=line,
+                agent_id=(f"sidechain-{runs[line]}" if line in runs else agent)
+                or record.agent_id
+                or None,
+                tool_uses=[
+                    (block.id or None, block.name)
+                    for block in _blocks(record)
+                    if isinstance(block, ViewToolUse)
+                ],
+            )
+        elif record.type == "progress" and view.data.find(_MIRROR_MARK, start, end) >= 0:
+            # A subagent's response mirrored in this transcript: read as the full model does.
+            full = full_record(path, view.data, entry)
+            if isinstance(full, ProgressRecord):
+                found = counted_record(full, agent)
+                if found is not None:
+                    yield Occurrence.of(found[0], found[1], path, line, found[2])
+
+
+def _prompt_claims(view: ViewFile, built: _Built, inline: bool) -> Iterator[Claim]:
+    """The prompts of the session's own transcript (not its inline subagents')."""
+    for item in built.items:
+        if item.role != USER or item.kind not in TURN_STARTS:
             continue
-        counted.add(key)
-        found.input_tokens += usage.input_tokens or 0
-        found.output_tokens += usage.output_tokens or 0
-        found.cache_read_tokens += usage.cache_read_input_tokens or 0
-        found.cache_write_tokens += usage.cache_creation_input_tokens or 0
+        record = item.record
+        if inline and record.is_sidechain:
+            continue
+        if is_injected(_user_text(record)):
+            continue
+        yield prompt_claim(
+            prompt_key(record.uuid, view.path, item.entries[0][0]), parse_time(record.timestamp)
+        )
+
+
+def _claims(
+    views: Sequence[ViewFile], builts: Sequence[_Built], runs: Mapping[int, str], costs: CostTally
+) -> list[Claim]:
+    """What the session counts (as :func:`cclens.index.extract.digest` lists it); its
+    responses are priced into ``costs``."""
+    claims = list(_prompt_claims(views[0], builts[0], bool(runs)))
+    collector = ResponseCollector()
+    for position, view in enumerate(views):
+        for found in _occurrences(view, runs if position == 0 else {}):
+            collector.add(found, _NO_OWNER)
+    claims += [
+        response_claim(response, costs.add_response(response)) for response in collector.responses()
+    ]
+    merger: CallMerger[None, _Call] = CallMerger(lambda call: call.status)
+    keys: list[str] = []
+    for view, built in zip(views, builts, strict=True):
+        for call in built.calls.values():
+            key = call_key(call.block_id, view.path, call.line, call.name)
+            keys.append(key)
+            merger.add(None, key, call)
+    calls = [call for _, call in merger.calls()]
+    claims += [call.claim(key) for key, call in zip(dict.fromkeys(keys), calls, strict=True)]
+    return claims
 
 
 def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
@@ -502,16 +602,19 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
     entries = view.read.entries
     custom: list[object] = []
     ai: list[object] = []
-    summaries: list[tuple[object, str | None]] = []
+    summaries: list[tuple[object, str | None, int]] = []
     uuids: set[str] = set()
+    messages: list[tuple[str | None, str | None]] = []
     branches: dict[str, None] = {}
     versions: dict[str, None] = {}
     times = []
-    for _, record, _, _ in entries:
+    for line, record, _, _ in entries:
         kind = record.type
         if kind in CHAIN_KINDS:
             if record.uuid:
                 uuids.add(record.uuid)
+            if kind in ("user", "assistant"):
+                messages.append((record.uuid or None, record.parent_uuid or None))
             if found.cwd is None and record.cwd:
                 found.cwd = record.cwd
             if record.git_branch:
@@ -523,7 +626,7 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
         elif kind == "ai-title":
             ai.append(record.ai_title)
         elif kind == "summary":
-            summaries.append((record.summary, record.leaf_uuid))
+            summaries.append((record.summary, record.leaf_uuid, line))
         if kind in RECORD_TYPES:
             moment = parse_time(record.timestamp)
             if moment is not None:
@@ -534,7 +637,7 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
         found.started = min(times).timestamp()
         found.ended = max(times).timestamp()
     main = _main_flags(built)
-    first_prompt = ""
+    picker = PromptPicker()
     for item, on_main in zip(built.items, main, strict=True):
         if not on_main:
             continue
@@ -542,52 +645,55 @@ def _summary(view: ViewFile, built: _Built, found: SessionDigest) -> None:
             found.messages += 1
         elif item.role == USER and item.kind in ("prompt", "command"):
             found.messages += 1
-            if not first_prompt:
-                first_prompt = clean_prompt(_user_text(item.record))
-    kept = [text for text, leaf in summaries if not leaf or leaf in uuids]
-    found.title, found.title_source = choose_title(custom, ai, kept, first_prompt)
-    found.first_prompt = first_prompt[:2000]
-    found.tool_calls = len(built.calls)
-    found.errors = sum(1 for call in built.calls.values() if call.is_error)
+            if not picker.done:
+                picker.add(item.kind, _user_text(item.record))
+    kept = [text for text, leaf, _ in summaries if not leaf or leaf in uuids]
+    found.title, found.title_source = choose_title(custom, ai, kept, picker.title_text)
+    found.first_prompt = picker.preview
+    found.tips = tips(messages)
+    found.summaries = [
+        (leaf, text, line)
+        for text, leaf, line in summaries
+        if isinstance(text, str) and text.strip() and leaf
+    ]
 
 
 def derive(
-    files: Sequence[ViewFile],
-    since: Mapping[str, int] | None = None,
-    calls: list[CallFact] | None = None,
+    files: Sequence[ViewFile], since: Mapping[str, int] | None = None
 ) -> tuple[SessionDigest, dict[str, DocumentUpdate]]:
     """The summary and the documents of a session (its transcript first, then its subagents).
 
-    ``since`` as in :func:`cclens.index.extract.documents`. ``calls``, when given, receives
-    every tool call of the session tree once (see :func:`cclens.index.extract.call_facts`).
-    Raises :class:`NeedsAssembly` when only the assembled session can say.
+    ``since`` as in :func:`cclens.index.extract.documents`. Raises :class:`NeedsAssembly` when
+    only the assembled session can say.
     """
-    seen_calls: set[str] = set()
     since = since or {}
     found = SessionDigest()
     updates: dict[str, DocumentUpdate] = {}
-    counted: set[str] = set()
     models: dict[str, None] = {}
     malformed = 0
+    builts: list[_Built] = []
+    runs: dict[int, str] = {}
     for view in files:
         built = _build(view)
+        builts.append(built)
         if view.role == "session":
             _summary(view, built, found)
-            found.subagents += _inline_subagents(view, built)
+            # An orphan subagent file (a session of its own) keeps no subagents inline.
+            if not view.path.name.startswith("agent-"):
+                runs = _inline_subagents(view, built)
+                found.subagents += len(set(runs.values()))
         else:
             found.subagents += 1
         malformed += len(view.read.diagnostics)
-        _count_usage(found, view.path, built, counted, models)
-        if calls is not None:
-            for call in built.calls.values():
-                fact = call.fact(view.path)
-                if fact.key not in seen_calls:
-                    seen_calls.add(fact.key)
-                    calls.append(fact)
+        _models(built, models)
         path = str(view.path)
-        updates[path] = _documents(path, built, since.get(path))
+        updates[path] = _documents(path, built, since.get(path), view.role != "session")
     found.models = list(models)
     found.malformed = malformed
+    if files and files[0].role == "session":
+        costs = CostTally()
+        found.count(_claims(files, builts, runs, costs))
+        found.cost, found.unpriced = costs.cost, costs.unpriced
     return found, updates
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..parse.read import Diagnostic
+from .costs import prices_changed, prices_recorded
+from .counted import settle
 from .locking import end_with_parent, update_lock
 from .plan import Plan, SessionTask, make_plan, scan_sizes
 from .schema import drop_bulk_indexes, restore_bulk_indexes
@@ -213,6 +215,10 @@ def _update(
     paths = None if changed is None else {str(Path(p).absolute()) for p in changed}
     pool: ProcessPoolExecutor | None = None
     restore_bulk_indexes(connection)  # a first index that was cut short left them out
+    if not prices_recorded(connection):
+        with _transaction(connection):
+            if prices_changed(connection):  # stored costs came from another price table
+                connection.execute("UPDATE sessions SET doc_version = 0")
     first = _is_empty(connection)
     try:
         scan = None
@@ -360,7 +366,11 @@ def _write(
                 progress(done, total)
         writer.flush()
         report.archived = mark_missing(connection, plan.missing, time.time())
+        if not (bulk and first):
+            settle(connection, writer.touched, writer.shared_before)
         connection.execute("COMMIT")
+        touched = set(report.added) | set(report.updated)
+        report.updated.extend(key for key in dict.fromkeys(writer.retitled) if key not in touched)
     except BaseException:
         _rollback(connection)
         raise
@@ -368,5 +378,9 @@ def _write(
         if bulk and first:
             with _transaction(connection):
                 restore_bulk_indexes(connection)
+    if bulk and first:
+        # The claims' index was built just now: settle what every session shares, once.
+        with _transaction(connection):
+            settle(connection, None)
     if progress is not None:
         progress(total, total)

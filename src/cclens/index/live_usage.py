@@ -12,7 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .schema import RESPONSE_FIELDS
+from .schema import COUNTS_COPY as COPY
+from .schema import COUNTS_MERGED as MERGED
+
+#: ``counted.kind`` of a response (:data:`cclens.index.extract.CLAIM_RESPONSE`; not imported,
+#: to keep this module light).
+_RESPONSE = 1
+#: The columns :func:`session_responses` reads, in order.
+RESPONSE_COLUMNS = (
+    "counts, key, request, model, time, agent, input, output, cache_write_5m, cache_write_1h, "
+    "cache_read, cache_write_unsplit, speed, inference_geo, cost, price, reason, tools"
+)
 
 
 def connect_reader(path: Path) -> sqlite3.Connection:
@@ -47,12 +57,14 @@ def stored_file(connection: sqlite3.Connection, path: str) -> StoredFile | None:
     return StoredFile(row[0], row[1], row[2], row[3], row[4], bytes(row[5] or b""))
 
 
-def session_rows(connection: sqlite3.Connection, session_row: int) -> list[tuple[Any, ...]]:
-    """The session's stored responses: ``(counted, cost, key, <RESPONSE_FIELDS>)`` each."""
-    fields = ", ".join(name.strip() for name in RESPONSE_FIELDS.split(","))
+def session_responses(connection: sqlite3.Connection, session_row: int) -> list[tuple[Any, ...]]:
+    """The session's stored responses (:data:`RESPONSE_COLUMNS` each): those it holds
+    (``counts`` 0 for a copy another session counts, 1 for one it counts as it is) and those
+    several sessions hold that it counts (``counts`` 2, merged; see
+    :mod:`cclens.index.counted`)."""
     return connection.execute(
-        f"SELECT counted, cost, key, {fields} FROM usage_responses WHERE session = ? ORDER BY id",
-        (session_row,),
+        f"SELECT {RESPONSE_COLUMNS} FROM counted WHERE session = ? AND kind = ? ORDER BY rowid",
+        (session_row, _RESPONSE),
     ).fetchall()
 
 
@@ -61,27 +73,32 @@ def others_since(
 ) -> list[tuple[Any, ...]]:
     """Every other session's responses since ``start`` (epoch seconds), each once, summed per
     minute and price: ``(minute, responses, input, output, cache_write_5m, cache_write_1h,
-    cache_read, cost, price, model)``."""
+    cache_read, cache_write_unsplit, cost, price, model)``."""
     return connection.execute(
         "SELECT CAST(time / 60 AS INTEGER) * 60 AS minute, count(*), sum(input), sum(output), "
-        "sum(cache_write_5m), sum(cache_write_1h), sum(cache_read), sum(cost), price, model "
-        "FROM usage_counted WHERE time >= ? AND session IS NOT ? "
+        "sum(cache_write_5m), sum(cache_write_1h), sum(cache_read), sum(cache_write_unsplit), "
+        "sum(cost), price, model FROM counted "
+        "WHERE kind = ? AND counts > 0 AND time >= ? AND session IS NOT ? "
         "GROUP BY minute, price, model ORDER BY minute",
-        (start, session_row),
+        (_RESPONSE, start, session_row),
     ).fetchall()
 
 
 def prices_fingerprint(connection: sqlite3.Connection) -> str | None:
-    """The fingerprint of the price table the stored costs come from."""
-    row = connection.execute("SELECT value FROM meta WHERE key = 'usage_prices'").fetchone()
+    """The signature of the price table the stored costs come from (see
+    :func:`cclens.index.costs.prices_signature`)."""
+    row = connection.execute("SELECT value FROM meta WHERE key = 'prices'").fetchone()
     return str(row[0]) if row else None
 
 
 __all__ = [
+    "COPY",
+    "MERGED",
+    "RESPONSE_COLUMNS",
     "StoredFile",
     "connect_reader",
     "others_since",
     "prices_fingerprint",
-    "session_rows",
+    "session_responses",
     "stored_file",
 ]

@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..parse import SessionFile, SubagentFile, discover
+from ..parse import SessionFile, discover
 from .extract import EXTRACT_VERSION
-from .responses import RESPONSES_VERSION
 
 #: How many leading bytes of each file are kept to notice that it was rewritten.
 HEAD_BYTES = 1024
@@ -122,8 +121,6 @@ class _KnownSession:
     project: str
     doc_version: int
     archived: bool
-    #: The version of its usage rows (see :mod:`.responses`).
-    usage_version: int = 0
 
 
 def _relative(path: Path, folder: Path) -> str:
@@ -131,15 +128,6 @@ def _relative(path: Path, folder: Path) -> str:
         return path.relative_to(folder).as_posix()
     except ValueError:
         return path.name
-
-
-def _orphan_identity(agent: SubagentFile) -> tuple[str, str]:
-    """A session id and project for a subagent file whose session is not on disk."""
-    for ancestor in agent.path.parents:
-        if ancestor.name == "subagents":
-            session_dir = ancestor.parent
-            return agent.path.stem, session_dir.parent.name
-    return agent.path.stem, agent.path.parent.name
 
 
 def _head_matches(path: str, head: bytes) -> bool:
@@ -186,7 +174,7 @@ _FILE_COLUMNS = (
     "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing, "
     "f.digest"
 )
-_SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived, s.usage_version"
+_SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived"
 
 
 def _known_file(row: tuple[Any, ...]) -> _Known:
@@ -235,7 +223,7 @@ def _load_known(
         ).fetchall()
     files = {row[2]: _known_file(row) for row in file_rows}
     sessions = [
-        _KnownSession(row[0], row[1], row[2], row[3], row[4], row[5] is not None, row[6])
+        _KnownSession(row[0], row[1], row[2], row[3], row[4], row[5] is not None)
         for row in session_rows
     ]
     return files, sessions
@@ -264,6 +252,13 @@ def _task_from_known(known: _Known) -> FileTask:
 def _session_files(session: SessionFile) -> list[FileTask]:
     folder = session.path.parent
     found = [FileTask(str(session.path), "session", session.path.name, 0)]
+    if session.orphan is not None:  # a subagent transcript kept as a session of its own
+        orphan = session.orphan
+        found[0].agent_id, found[0].layout = orphan.agent_id, orphan.layout
+        found[0].workflow_run, found[0].parent_session_id = (
+            orphan.workflow_run,
+            orphan.parent_session_id,
+        )
     for position, agent in enumerate(session.subagents, start=1):
         found.append(
             FileTask(
@@ -285,7 +280,7 @@ def _session_files(session: SessionFile) -> list[FileTask]:
 
 @dataclass(slots=True)
 class _Candidate:
-    """A session found on disk (or an orphan subagent file, kept as a session of its own)."""
+    """A session found on disk (an orphan subagent file is one, see :mod:`cclens.parse`)."""
 
     path: str
     session_id: str
@@ -298,14 +293,9 @@ def _candidates(roots: list[Path], plan: Plan) -> list[_Candidate]:
         return []
     found = discover(*roots)
     plan.errors.extend(found.errors)
-    candidates = [
+    return [
         _Candidate(str(s.path), s.session_id, s.project, _session_files(s)) for s in found.sessions
     ]
-    for orphan in found.orphans:
-        session_id, project = _orphan_identity(orphan)
-        task = FileTask(str(orphan.path), "session", orphan.path.name, 0)
-        candidates.append(_Candidate(str(orphan.path), session_id, project, [task]))
-    return candidates
 
 
 @dataclass(slots=True)
@@ -531,26 +521,17 @@ def make_plan(
         if not os.path.exists(known.path):
             plan.missing.append((known.file_id, known.session_row, known.role))
 
-    # Sessions whose documents predate the current extraction (or whose usage rows predate
-    # the current ones), wherever their files are: they are derived again from the stored bytes.
+    # Sessions whose documents predate the current extraction, wherever their files are: they
+    # are derived again from the stored bytes.
     planned = {task.session_row for task in plan.tasks}
     for session in stored.sessions:
-        stale_documents = session.doc_version < EXTRACT_VERSION
-        if session.row in planned or not (
-            stale_documents or session.usage_version < RESPONSES_VERSION
-        ):
+        if session.row in planned or session.doc_version >= EXTRACT_VERSION:
             continue
         files = [_task_from_known(known) for known in stored.files_of.get(session.row, [])]
         files.sort(key=lambda t: (t.position, t.path))
         plan.tasks.append(
             SessionTask(
-                "",
-                session.path,
-                session.session_id,
-                session.project,
-                session.row,
-                files,
-                stale_documents,
+                "", session.path, session.session_id, session.project, session.row, files, True
             )
         )
     for task in plan.tasks:

@@ -194,10 +194,172 @@ def _versions(connection: sqlite3.Connection) -> None:
     )
 
 
+def _counted(connection: sqlite3.Connection) -> None:
+    """Each session's figures counted once across sessions.
+
+    ``counted`` lists what each session holds (a row per prompt, response and tool call, see
+    :data:`cclens.index.extract.Claim`); when sessions share one (a resumed session copies
+    earlier records), the first in reading order counts it and the session's figures say so.
+    Sessions get prompt and response counts and 1-hour cache writes; every session is derived
+    again on the next update (``EXTRACT_VERSION`` 2), from the stored lines.
+    """
+    _run(
+        connection,
+        """
+        CREATE TABLE counted (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            request TEXT,
+            status TEXT,
+            input INTEGER NOT NULL DEFAULT 0,
+            output INTEGER NOT NULL DEFAULT 0,
+            cache_write_5m INTEGER NOT NULL DEFAULT 0,
+            cache_write_1h INTEGER NOT NULL DEFAULT 0,
+            cache_read INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX counted_by_session ON counted(session);
+        CREATE INDEX counted_by_key ON counted(key);
+        ALTER TABLE sessions ADD COLUMN prompts INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN responses INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN cache_write_1h_tokens INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET doc_version = 0
+        """,
+    )
+
+
+def _search_targets(connection: sqlite3.Connection) -> None:
+    """Search documents that name their finest element and their text.
+
+    ``target`` is the element id a hit opens (the item's anchor, or ``tool-<id>`` for a tool
+    call's input and output), ``part`` the id of the first document of the same text (a long
+    text is cut into overlapping pieces, which count as one hit), ``subagent`` whether the text
+    is a subagent's. The documents are made again from the stored lines on the next update
+    (``doc_version = 0``), archived sessions included, so the old tables are dropped.
+    """
+    connection.execute("DROP TABLE documents_text")
+    _run(
+        connection,
+        """
+        DROP TABLE documents;
+        CREATE TABLE documents (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            file INTEGER NOT NULL REFERENCES files(id),
+            project INTEGER NOT NULL REFERENCES projects(id),
+            anchor TEXT NOT NULL,
+            target TEXT NOT NULL,
+            part INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            tool TEXT,
+            error INTEGER NOT NULL DEFAULT 0,
+            subagent INTEGER NOT NULL DEFAULT 0,
+            time REAL
+        );
+        CREATE INDEX documents_by_file ON documents(file, anchor);
+        CREATE VIRTUAL TABLE documents_text USING fts5(
+            text, tokenize = 'unicode61 remove_diacritics 2'
+        );
+        UPDATE sessions SET doc_version = 0;
+        """,
+    )
+    _search_segments(connection)
+
+
+def _session_list(connection: sqlite3.Connection) -> None:
+    """The sessions view: cost, the highest Claude Code version, and what titles
+    need (the title from the session's own file, where its conversations end, the summary
+    records of its file; see :mod:`cclens.index.titles`). ``claim_costs`` keeps each response's
+    cost by its identity (see :mod:`cclens.index.costs`).
+
+    The new columns are filled when sessions are derived again from their stored lines, which
+    the extraction version that came with this migration asks for.
+    """
+    _run(
+        connection,
+        """
+        ALTER TABLE sessions ADD COLUMN cost REAL;
+        ALTER TABLE sessions ADD COLUMN unpriced INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN own_title TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN own_title_source TEXT NOT NULL DEFAULT 'none';
+        ALTER TABLE sessions ADD COLUMN version TEXT;
+        ALTER TABLE sessions ADD COLUMN version_key TEXT;
+        UPDATE sessions SET own_title = title, own_title_source = title_source;
+        CREATE INDEX sessions_by_activity ON sessions(coalesce(ended, started));
+        CREATE TABLE session_tips (
+            uuid TEXT NOT NULL,
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            PRIMARY KEY (uuid, session)
+        ) WITHOUT ROWID;
+        CREATE INDEX session_tips_by_session ON session_tips(session);
+        CREATE TABLE session_summaries (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            line INTEGER NOT NULL,
+            leaf TEXT NOT NULL,
+            summary TEXT NOT NULL,
+            PRIMARY KEY (session, line)
+        ) WITHOUT ROWID;
+        CREATE INDEX session_summaries_by_leaf ON session_summaries(leaf);
+        CREATE TABLE claim_costs (
+            session INTEGER NOT NULL REFERENCES sessions(id),
+            key TEXT NOT NULL,
+            cost REAL,
+            PRIMARY KEY (session, key)
+        ) WITHOUT ROWID;
+        """,
+    )
+
+
+#: What ``counted.counts`` says of a row (migration 7, see :mod:`cclens.index.counted`): a copy
+#: another row counts for, a claim that counts as it is, a row merged from several copies.
+COUNTS_COPY, COUNTS_AS_IS, COUNTS_MERGED = 0, 1, 2
+
+
+def _usage(connection: sqlite3.Connection) -> None:
+    """Usage from the index: each claim keeps what the figures by time, model and tool need,
+    and which copy counts.
+
+    Every row of ``counted`` (migration 8) gets its moment (``time``: a prompt's, a response's
+    earliest record's, a call's ``tool_use``), a response's ``model``, ``agent`` (a subagent's
+    response), ``speed`` and ``inference_geo``, its cost priced with the bundled table
+    (``cost``; ``price`` names the table entry, ``reason`` says why there is none) and the
+    ``tools`` it called (names, one per line), the part of its cache writes its breakdown did
+    not split (``cache_write_unsplit``), and a call's tool ``name`` and ``seconds`` to its
+    result. ``counts`` says how a row counts (see :mod:`cclens.index.counted`): 1, as it is; 0,
+    a copy another row counts for; 2, a response, call or prompt several sessions hold, merged
+    once for the session that counts it (not a claim of its own). A response's cost lives only
+    here, so ``claim_costs`` goes. Applied after migration 8 (which made ``counted``) whatever
+    the order the index met them in; every session is derived again from its stored lines.
+    """
+    _run(
+        connection,
+        """
+        ALTER TABLE counted ADD COLUMN counts INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE counted ADD COLUMN time REAL;
+        ALTER TABLE counted ADD COLUMN model TEXT;
+        ALTER TABLE counted ADD COLUMN agent TEXT;
+        ALTER TABLE counted ADD COLUMN name TEXT;
+        ALTER TABLE counted ADD COLUMN seconds REAL;
+        ALTER TABLE counted ADD COLUMN speed TEXT;
+        ALTER TABLE counted ADD COLUMN inference_geo TEXT;
+        ALTER TABLE counted ADD COLUMN cost REAL;
+        ALTER TABLE counted ADD COLUMN price TEXT;
+        ALTER TABLE counted ADD COLUMN reason TEXT;
+        ALTER TABLE counted ADD COLUMN tools TEXT;
+        ALTER TABLE counted ADD COLUMN cache_write_unsplit INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX counted_by_time ON counted(time);
+        DROP TABLE claim_costs;
+        UPDATE sessions SET doc_version = 0
+        """,
+    )
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
     "documents_by_file": "CREATE INDEX documents_by_file ON documents(file, anchor)",
+    "counted_by_key": "CREATE INDEX counted_by_key ON counted(key)",
+    "counted_by_time": "CREATE INDEX counted_by_time ON counted(time)",
 }
 
 
@@ -217,102 +379,21 @@ def restore_bulk_indexes(connection: sqlite3.Connection) -> None:
             connection.execute(statement)
 
 
-_RESPONSE_COLUMNS = """
-    key TEXT NOT NULL,
-    message_id TEXT,
-    request_id TEXT,
-    uuid TEXT,
-    model TEXT,
-    time REAL,
-    agent_id TEXT,
-    input INTEGER NOT NULL,
-    output INTEGER NOT NULL,
-    cache_write_5m INTEGER NOT NULL,
-    cache_write_1h INTEGER NOT NULL,
-    cache_read INTEGER NOT NULL,
-    speed TEXT,
-    inference_geo TEXT,
-    path TEXT NOT NULL,
-    line INTEGER NOT NULL,
-    tools TEXT,
-    cost REAL,
-    price TEXT,
-    reason TEXT
-"""
-
-
-#: The columns :func:`cclens.index.responses.row_response` reads, in order.
-RESPONSE_FIELDS = (
-    "message_id, request_id, uuid, model, time, agent_id, input, output, cache_write_5m, "
-    "cache_write_1h, cache_read, speed, inference_geo, path, line, tools"
-)
-_RESPONSE_NAMES = ", ".join(
-    line.strip().split()[0] for line in _RESPONSE_COLUMNS.strip().splitlines()
-)
-
-
-def _usage(connection: sqlite3.Connection) -> None:
-    """Usage figures from the index: each session's API responses and tool calls.
-
-    ``usage_responses`` holds what :func:`cclens.analytics.usage.session_responses` finds in
-    each session tree, priced with the bundled table. A response recorded by several sessions
-    (a resumed session copies earlier records) has its rows marked ``counted = 0`` and is
-    counted once, merged, in ``usage_merged`` (``place``: the row of the session's own
-    response it was first met as); ``usage_counted`` is every response once, and ``place``
-    orders a session's responses as the analytics list them.
-    ``usage_calls`` holds each session's tool calls; a call met in several sessions is counted
-    for the first. Every session is marked for its rows to be derived from the stored lines.
-    """
-    _run(
-        connection,
-        f"""
-        CREATE TABLE usage_responses (
-            id INTEGER PRIMARY KEY,
-            session INTEGER NOT NULL REFERENCES sessions(id),
-            counted INTEGER NOT NULL DEFAULT 1,
-            {_RESPONSE_COLUMNS}
-        );
-        CREATE INDEX usage_responses_by_session ON usage_responses(session);
-        CREATE INDEX usage_responses_by_key ON usage_responses(key);
-        CREATE INDEX usage_responses_by_time ON usage_responses(time);
-        CREATE TABLE usage_merged (
-            id INTEGER PRIMARY KEY,
-            session INTEGER NOT NULL REFERENCES sessions(id),
-            place INTEGER NOT NULL,
-            {_RESPONSE_COLUMNS}
-        );
-        CREATE INDEX usage_merged_by_key ON usage_merged(key);
-        CREATE INDEX usage_merged_by_session ON usage_merged(session);
-        CREATE INDEX usage_merged_by_time ON usage_merged(time);
-        CREATE VIEW usage_counted AS
-            SELECT session, id AS place, {_RESPONSE_NAMES} FROM usage_responses WHERE counted
-            UNION ALL SELECT session, place, {_RESPONSE_NAMES} FROM usage_merged;
-        CREATE TABLE usage_calls (
-            id INTEGER PRIMARY KEY,
-            session INTEGER NOT NULL REFERENCES sessions(id),
-            counted INTEGER NOT NULL DEFAULT 1,
-            key TEXT NOT NULL,
-            name TEXT NOT NULL,
-            status TEXT NOT NULL,
-            started REAL,
-            seconds REAL
-        );
-        CREATE INDEX usage_calls_by_session ON usage_calls(session);
-        CREATE INDEX usage_calls_by_key ON usage_calls(key);
-        ALTER TABLE sessions ADD COLUMN usage_version INTEGER NOT NULL DEFAULT 0
-        """,
-    )
-
-
-#: Every migration, in order. Append only.
+#: Every migration, in the order applied. Append only: numbers were handed out to lines of work
+#: ahead of time, so they need not be in order (7 comes after 8, which made the table 7
+#: extends); an index that lacks any of them gets it, in this order.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core: projects, sessions, files and their stored bytes", _core),
     Migration(2, "search: documents and their full-text index", _search),
     Migration(3, "search: a larger buffer of terms in memory", _search_segments),
     Migration(4, "versions: a rewritten file keeps its old bytes", _versions),
-    Migration(7, "usage: responses and tool calls of each session", _usage),
+    Migration(5, "search: documents name the element they are shown in", _search_targets),
+    Migration(6, "sessions: cost, version, titles from other files", _session_list),
+    Migration(8, "figures: what each session counts, once across sessions", _counted),
+    Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
 )
-LATEST = MIGRATIONS[-1].number
+#: The highest migration number this cclens knows.
+LATEST = max(migration.number for migration in MIGRATIONS)
 
 
 def applied(connection: sqlite3.Connection) -> int:
@@ -326,17 +407,30 @@ def applied(connection: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
+def pending(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
+    """The migrations up to ``target`` the database has not had, in order.
+
+    Numbers are not contiguous (each line of work has its own), and an index may have had a
+    later one before an earlier one existed: every known number missing from the
+    ``migrations`` table is pending, not only those after the highest applied.
+    """
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    done: set[int] = set()
+    if exists:
+        done = {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+    return [m for m in MIGRATIONS if m.number not in done and m.number <= target]
+
+
 def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
-    """Apply the migrations after the database's own, up to ``target``; return those applied.
+    """Apply the :func:`pending` migrations up to ``target``; return those applied.
 
     Each runs in its own transaction together with its ``migrations`` row, so a failure leaves
     the database at the previous step.
     """
     done: list[Migration] = []
-    current = applied(connection)
-    for migration in MIGRATIONS:
-        if migration.number <= current or migration.number > target:
-            continue
+    for migration in pending(connection, target=target):
         connection.execute("BEGIN IMMEDIATE")
         try:
             if migration.number == 1:

@@ -67,6 +67,8 @@ class StoredFile:
     #: Line number reached in the file (resumes an incremental read).
     lines: int = 0
     size: int = 0
+    #: When the file was last seen written (seconds since the epoch).
+    mtime: float = 0.0
 
     @property
     def meta_json(self) -> dict[str, Any] | None:
@@ -118,6 +120,13 @@ def build_session(stored: StoredSession) -> Session:
         file_size=result.end_offset,
         lines=result.lines,
     )
+    session.mtime = main.mtime
+    if main.agent_id is not None or main.path.name.startswith("agent-"):
+        # An orphan subagent transcript, kept as a session of its own (see cclens.parse).
+        info = main.subagent_file()
+        session.agent_id, session.agent_meta = info.agent_id, info.meta
+        session.orphan, session.parent_session_id = True, info.parent_session_id
+        return session
     attach_subagents(session, [])  # the file's own sidechains
     for stored_file in stored.files:
         if stored_file.role != "subagent":
@@ -152,7 +161,7 @@ def file_bytes(connection: sqlite3.Connection, file_id: int) -> bytes:
 
 _FILE_COLUMNS = (
     "id, path, role, relative, agent_id, layout, workflow_run, parent_session_id, meta, "
-    "offset, lines"
+    "offset, lines, mtime_ns"
 )
 
 
@@ -166,7 +175,7 @@ def stored_files(
         (session_row,),
     ).fetchall()
     for row in rows:
-        file_id, path, role, relative, agent, layout, run, parent, meta, offset, lines = row
+        file_id, path, role, relative, agent, layout, run, parent, meta, offset, lines, ns = row
         stored = StoredFile(
             Path(path),
             role,
@@ -178,6 +187,7 @@ def stored_files(
             meta,
             lines=lines,
             size=offset,
+            mtime=ns / 1e9,
         )
         found.append((file_id, stored, file_bytes(connection, file_id)))
     return found

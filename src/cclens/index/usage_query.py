@@ -1,7 +1,8 @@
-"""Read usage back from the index: each API response once, summed in SQL or one by one.
+"""Read usage back from the index: each prompt, API response and tool call once, summed in SQL.
 
-The rows were counted by the analytics' functions when they were written (see
-:mod:`.usage_store`); here they are only selected (a time range, some projects) and summed.
+What counts was decided when the rows were written and settled (:mod:`.counted`: a row counts
+when ``counts > 0``); here rows are only selected (a time range, some projects or sessions) and
+summed, or read back one by one for what SQL cannot sum (another price table).
 """
 
 from __future__ import annotations
@@ -10,36 +11,37 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from ..analytics.inventory import CallFact
 from ..analytics.tokens import TokenCounts
 from ..analytics.usage import Response
-from .responses import bundled_prices, row_response
-from .schema import RESPONSE_FIELDS
-from .usage_store import stored_prices
+from .costs import prices_recorded
+from .extract import CLAIM_CALL, CLAIM_PROMPT, CLAIM_RESPONSE
 
 
 @dataclass(frozen=True, slots=True)
 class UsageSelection:
-    """Which responses: those timed in ``[start, end)`` (epoch seconds; ``None`` is open, and
-    a response without a time is kept only when both are), of the projects ``projects``
-    (folder names; ``None`` for all) or of the sessions ``sessions`` (index keys)."""
+    """Which rows: those timed in ``[start, end)`` (epoch seconds; ``None`` is open, and a row
+    without a time is kept only when both are), of the projects ``projects`` (folder names;
+    ``None`` for all) or of the sessions ``sessions`` (index keys)."""
 
     start: float | None = None
     end: float | None = None
     projects: tuple[str, ...] | None = None
     sessions: tuple[str, ...] | None = None
 
-    def where(self, time_column: str = "u.time") -> tuple[str, list[Any]]:
-        """The SQL condition (over ``u``, ``s`` and ``p``) and its parameters."""
-        clauses: list[str] = []
-        values: list[Any] = []
+    def where(self, kind: int) -> tuple[str, list[Any]]:
+        """The SQL condition (over ``u``, ``s`` and ``p``) selecting the counted rows of
+        ``kind``, and its parameters."""
+        clauses = ["u.kind = ?", "u.counts > 0"]
+        values: list[Any] = [kind]
         if self.start is not None:
-            clauses.append(f"{time_column} >= ?")
+            clauses.append("u.time >= ?")
             values.append(self.start)
         if self.end is not None:
-            clauses.append(f"{time_column} < ?")
+            clauses.append("u.time < ?")
             values.append(self.end)
         if self.projects is not None:
             clauses.append(f"p.slug IN ({', '.join('?' * len(self.projects))})")
@@ -47,17 +49,31 @@ class UsageSelection:
         if self.sessions is not None:
             clauses.append(f"s.key IN ({', '.join('?' * len(self.sessions))})")
             values.extend(self.sessions)
-        return (" AND ".join(clauses) or "1"), values
+        return " AND ".join(clauses), values
 
 
-_FROM = (
-    "FROM usage_counted u JOIN sessions s ON s.id = u.session JOIN projects p ON p.id = s.project"
-)
+_FROM = "FROM counted u JOIN sessions s ON s.id = u.session JOIN projects p ON p.id = s.project"
+#: The token columns, in :class:`TokenCounts` order (with the unsplit cache writes last).
+_TOKENS = "input, output, cache_write_5m, cache_write_1h, cache_read, cache_write_unsplit"
+_SUM_TOKENS = ", ".join(f"sum(u.{name.strip()})" for name in _TOKENS.split(","))
+
+
+def token_counts(values: Sequence[Any]) -> TokenCounts:
+    """Six numbers in the order of the token columns as :class:`TokenCounts`."""
+    i, o, w5, w1, r, unsplit = values
+    return TokenCounts(
+        input=i,
+        output=o,
+        cache_write_5m=w5,
+        cache_write_1h=w1,
+        cache_read=r,
+        cache_write_unsplit=unsplit,
+    )
 
 
 def costs_current(connection: sqlite3.Connection) -> bool:
     """Whether the stored costs come from the bundled price table of this cclens."""
-    return stored_prices(connection) == bundled_prices()[1]
+    return prices_recorded(connection)
 
 
 #: Seconds in the time buckets responses are summed in: every time zone's offset is a whole
@@ -87,59 +103,83 @@ def bucket_sums(
 ) -> list[BucketSum]:
     """The selected responses summed per ``seconds`` bucket, session, model and price, with
     the costs stored (the bundled table's)."""
-    where, values = selection.where()
+    where, values = selection.where(CLAIM_RESPONSE)
     rows = connection.execute(
         f"SELECT CAST(u.time / {seconds} AS INTEGER) * {seconds} AS bucket, s.session_id, "
-        "p.slug, s.title, u.model, u.price, u.reason, count(*), sum(u.input), sum(u.output), "
-        "sum(u.cache_write_5m), sum(u.cache_write_1h), sum(u.cache_read), sum(u.cost) "
+        f"p.slug, s.title, u.model, u.price, u.reason, count(*), {_SUM_TOKENS}, sum(u.cost) "
         f"{_FROM} WHERE {where} GROUP BY bucket, u.session, u.model, u.price, u.reason",
         values,
     )
-    sums = []
-    for bucket, session_id, project, title, model, price, reason, count, *totals in rows:
-        i, o, w5, w1, r, cost = totals
-        sums.append(
-            BucketSum(
-                bucket=bucket,
-                session_id=session_id,
-                project=project,
-                title=title,
-                model=model,
-                price=price,
-                reason=reason,
-                responses=count,
-                tokens=TokenCounts(
-                    input=i, output=o, cache_write_5m=w5, cache_write_1h=w1, cache_read=r
-                ),
-                cost=cost,
-            )
-        )
-    return sums
-
-
-def counted_responses(connection: sqlite3.Connection, selection: UsageSelection) -> list[Response]:
-    """The selected responses, each once, as the analytics' :class:`Response` (reading order:
-    the oldest session first)."""
-    where, values = selection.where()
-    fields = ", ".join("u." + name.strip() for name in RESPONSE_FIELDS.split(","))
-    rows = connection.execute(
-        f"SELECT s.session_id, p.slug, s.title, {fields} {_FROM} WHERE {where} "
-        "ORDER BY s.started IS NULL, s.started, s.path, u.place",
-        values,
-    )
     return [
-        row_response(row[3:], session_id=row[0], project=row[1], title=row[2], tz=UTC)
-        for row in rows
+        BucketSum(
+            bucket=bucket,
+            session_id=session_id,
+            project=project,
+            title=title,
+            model=model,
+            price=price,
+            reason=reason,
+            responses=count,
+            tokens=token_counts(rest[:6]),
+            cost=rest[6],
+        )
+        for bucket, session_id, project, title, model, price, reason, count, *rest in rows
     ]
 
 
-def counted_calls(connection: sqlite3.Connection, selection: UsageSelection) -> list[CallFact]:
-    """The selected sessions' tool calls, each once (timed by when the call was made)."""
-    where, values = selection.where("c.started")
+#: The analytics' order (:mod:`cclens.analytics.identity`): project, then sessions in reading
+#: order, then each session's rows as its files list them; a merged row (``counts`` 2) stands
+#: where the session's own copy does. Sums of costs come out the same to the last bit.
+_READING_ORDER = (
+    "p.slug, (SELECT f.mtime_ns FROM files f WHERE f.session = s.id AND f.role = 'session'), "
+    "s.session_id, s.path, CASE WHEN u.counts = 2 THEN (SELECT min(c.rowid) FROM counted c "
+    "WHERE c.key = u.key AND c.session = u.session AND c.counts = 0) ELSE u.rowid END"
+)
+
+
+def counted_responses(connection: sqlite3.Connection, selection: UsageSelection) -> list[Response]:
+    """The selected responses, each once, as the analytics' :class:`Response` (in reading
+    order; a response's calls are known by their tools' names only)."""
+    where, values = selection.where(CLAIM_RESPONSE)
     rows = connection.execute(
-        "SELECT c.key, c.name, c.status, c.started, c.seconds FROM usage_calls c "
-        "JOIN sessions s ON s.id = c.session JOIN projects p ON p.id = s.project "
-        f"WHERE c.counted AND {where} ORDER BY s.started IS NULL, s.started, s.path, c.id",
+        f"SELECT s.session_id, p.slug, s.title, s.path, u.key, u.request, u.model, u.time, "
+        f"u.agent, u.speed, u.inference_geo, u.tools, {_TOKENS} "
+        f"{_FROM} WHERE {where} ORDER BY {_READING_ORDER}",
+        values,
+    )
+    paths: dict[str, Path] = {}
+    found = []
+    for session_id, project, title, path, key, request, model, moment, agent, *rest in rows:
+        speed, geo, tools = rest[:3]
+        found.append(
+            Response(
+                message_id=None if key.startswith(("request:", "uuid:", "line:")) else key,
+                request_id=request,
+                model=model,
+                timestamp=datetime.fromtimestamp(moment, UTC) if moment is not None else None,
+                session_id=session_id,
+                project=project,
+                session_title=title,
+                agent_id=agent,
+                tokens=token_counts(rest[3:]),
+                speed=speed,
+                inference_geo=geo,
+                path=paths.setdefault(path, Path(path)),
+                line=0,
+                tool_calls=[("", name) for name in tools.split("\n")] if tools else [],
+                session_path=paths[path],
+                identity=key,
+            )
+        )
+    return found
+
+
+def counted_calls(connection: sqlite3.Connection, selection: UsageSelection) -> list[CallFact]:
+    """The selected tool calls, each once (timed by when the call was made)."""
+    where, values = selection.where(CLAIM_CALL)
+    rows = connection.execute(
+        f"SELECT u.key, u.name, u.status, u.time, u.seconds {_FROM} WHERE {where} "
+        f"ORDER BY {_READING_ORDER}",
         values,
     )
     return [
@@ -154,13 +194,41 @@ def counted_calls(connection: sqlite3.Connection, selection: UsageSelection) -> 
     ]
 
 
+def call_statuses(connection: sqlite3.Connection, selection: UsageSelection) -> dict[str, int]:
+    """How many selected tool calls ended in each status."""
+    where, values = selection.where(CLAIM_CALL)
+    rows = connection.execute(
+        f"SELECT u.status, count(*) {_FROM} WHERE {where} GROUP BY u.status", values
+    )
+    return {str(status): int(count) for status, count in rows}
+
+
+def prompt_count(connection: sqlite3.Connection, selection: UsageSelection) -> int:
+    """How many selected prompts (each once)."""
+    where, values = selection.where(CLAIM_PROMPT)
+    return int(connection.execute(f"SELECT count(*) {_FROM} WHERE {where}", values).fetchone()[0])
+
+
+def prompt_times(
+    connection: sqlite3.Connection, selection: UsageSelection
+) -> list[datetime | None]:
+    """When each selected prompt (each once) was typed."""
+    where, values = selection.where(CLAIM_PROMPT)
+    return [
+        datetime.fromtimestamp(moment, UTC) if moment is not None else None
+        for (moment,) in connection.execute(f"SELECT u.time {_FROM} WHERE {where}", values)
+    ]
+
+
 def selected_sessions(
     connection: sqlite3.Connection, projects: Sequence[str] | None
 ) -> tuple[int, int]:
     """How many sessions, and transcript files (sessions' and subagents'), the index holds for
     ``projects`` (all when ``None``)."""
-    selection = UsageSelection(projects=tuple(projects) if projects is not None else None)
-    where, values = selection.where()
+    where, values = "1", []
+    if projects is not None:
+        where = f"p.slug IN ({', '.join('?' * len(projects))})"
+        values = list(projects)
     row = connection.execute(
         "SELECT count(DISTINCT s.id), count(f.id) FROM sessions s "
         "JOIN projects p ON p.id = s.project "
@@ -181,9 +249,13 @@ __all__ = [
     "BucketSum",
     "UsageSelection",
     "bucket_sums",
+    "call_statuses",
     "costs_current",
     "counted_calls",
     "counted_responses",
     "project_slugs",
+    "prompt_count",
+    "prompt_times",
     "selected_sessions",
+    "token_counts",
 ]

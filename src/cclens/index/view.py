@@ -38,6 +38,7 @@ from ..model.blocks import (
     ToolUseBlock,
     UnknownBlock,
 )
+from ..model.messages import CacheCreation
 from ..model.records import (
     AiTitleRecord,
     AssistantRecord,
@@ -55,13 +56,23 @@ _BOM = b"\xef\xbb\xbf"
 _UNKNOWN_TAG = "__unknown__"
 
 
+class ViewCacheCreation(msgspec.Struct, gc=False):
+    """Cache writes split by lifetime."""
+
+    ephemeral_5m_input_tokens: int | None = None
+    ephemeral_1h_input_tokens: int | None = None
+
+
 class ViewUsage(msgspec.Struct, gc=False):
-    """The token counts of one response."""
+    """The token counts of one response, and what its price depends on."""
 
     input_tokens: int | None = None
     output_tokens: int | None = None
     cache_creation_input_tokens: int | None = None
     cache_read_input_tokens: int | None = None
+    cache_creation: ViewCacheCreation | None = None
+    speed: str | None = None
+    inference_geo: str | None = None
 
 
 class ViewBlockBase(msgspec.Struct, tag_field="type", gc=False):
@@ -186,6 +197,7 @@ class ViewRecord(msgspec.Struct, rename="camel", gc=False):
     version: str | None = None
     git_branch: str | None = None
     request_id: str | None = None
+    agent_id: str | None = None
     # user and assistant
     message: ViewMessage | None = None
     tool_use_result: ViewToolUseResult = msgspec.UNSET
@@ -253,6 +265,13 @@ def from_record(record: AnyRecord) -> ViewRecord:
                 _opt(usage.output_tokens),
                 _opt(usage.cache_creation_input_tokens),
                 _opt(usage.cache_read_input_tokens),
+                ViewCacheCreation(
+                    _opt(split.ephemeral_5m_input_tokens), _opt(split.ephemeral_1h_input_tokens)
+                )
+                if isinstance(split := usage.cache_creation, CacheCreation)
+                else None,
+                _opt(usage.speed),
+                _opt(usage.inference_geo),
             )
             if isinstance(usage, Usage)
             else None,
@@ -383,6 +402,7 @@ def full_record(
 __all__ = [
     "CHAIN_KINDS",
     "ViewBlock",
+    "ViewCacheCreation",
     "ViewMessage",
     "ViewOther",
     "ViewRead",

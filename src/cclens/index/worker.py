@@ -12,12 +12,10 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..analytics.inventory import CallFact
 from ..parse.read import Diagnostic, ReadResult, read_data
 from .derive import NeedsAssembly, ViewFile, derive
-from .extract import DocumentUpdate, SessionDigest, call_facts, digest, documents
+from .extract import DocumentUpdate, SessionDigest, digest, documents
 from .plan import HEAD_BYTES, FileTask, SessionTask
-from .responses import CallRow, ResponseRow, call_rows, response_rows, usage_entries
 from .stored import StoredFile, StoredSession, build_session, compress, file_bytes
 from .versions import content_digest
 from .view import ViewRead, read_view
@@ -58,10 +56,6 @@ class SessionOutcome:
     documents: dict[str, DocumentUpdate] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     bytes_read: int = 0
-    #: The session tree's API responses and tool calls (see :mod:`.responses`); ``None`` when
-    #: the session was not derived.
-    responses: list[ResponseRow] | None = None
-    calls: list[CallRow] | None = None
 
 
 @dataclass(slots=True)
@@ -216,11 +210,7 @@ def _full_read(kept: _Bytes) -> ReadResult:
 
 
 def _assembled(
-    task: SessionTask,
-    tasks: list[FileTask],
-    kept: list[_Bytes],
-    since: dict[str, int],
-    calls: list[CallFact],
+    task: SessionTask, tasks: list[FileTask], kept: list[_Bytes], since: dict[str, int]
 ) -> tuple[SessionDigest, dict[str, DocumentUpdate]]:
     """The summary and documents of the assembled session, for what the view cannot settle."""
     stored = StoredSession(task.session_id, task.project)
@@ -237,7 +227,6 @@ def _assembled(
         stored_file.read = _full_read(file_bytes_)
         stored.files.append(stored_file)
     session = build_session(stored)
-    calls.extend(call_facts(session))
     return digest(session), documents(session, since)
 
 
@@ -258,23 +247,12 @@ def process(task: SessionTask) -> SessionOutcome:
     read.sort(key=lambda entry: entry[0].role != "session")
     if not read or read[0][0].role != "session":
         return outcome
-    calls: list[CallFact] = []
     try:
-        outcome.digest, outcome.documents = derive([view for _, view, _ in read], since, calls)
+        outcome.digest, outcome.documents = derive([view for _, view, _ in read], since)
     except NeedsAssembly:
-        calls.clear()
         tasks = [file_task for file_task, _, _ in read]
         kept = [file_bytes_ for _, _, file_bytes_ in read]
-        outcome.digest, outcome.documents = _assembled(task, tasks, kept, since, calls)
-    outcome.calls = call_rows(calls)
-    outcome.responses = response_rows(
-        (
-            (view.path, usage_entries(view.path, view.read, view.data), file_task.agent_id)
-            for file_task, view, _ in read
-        ),
-        task.session_id,
-        task.project,
-    )
+        outcome.digest, outcome.documents = _assembled(task, tasks, kept, since)
     return outcome
 
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 import msgspec
 
-from .extract import EXTRACT_VERSION, DocumentRow, DocumentUpdate, SessionDigest
+from . import titles
+from .counted import sharing, store_claims
+from .extract import EXTRACT_VERSION, Claim, DocumentRow, DocumentUpdate, SessionDigest
 from .plan import FileTask, SessionTask
-from .responses import CallRow, ResponseRow
 from .stored import compress, decompress
-from .usage_store import UsageWriter
 from .versions import archive_version
 from .worker import FileOutcome, SessionOutcome
 
@@ -24,11 +24,13 @@ MAX_CHUNKS = 32
 _SESSION_COLUMNS = (
     "project, title, title_source, first_prompt, cwd, git_branch, started, ended, messages, "
     "tool_calls, errors, subagents, input_tokens, output_tokens, cache_read_tokens, "
-    "cache_write_tokens, models, versions, malformed"
+    "cache_write_tokens, models, versions, malformed, prompts, responses, cache_write_1h_tokens, "
+    "cost, unpriced, own_title, own_title_source, version, version_key"
 )
+_SUMMARY_COUNT = _SESSION_COLUMNS.count(",") + 1
 _NEW_SESSION = (
     f"INSERT INTO sessions(id, key, session_id, path, {_SESSION_COLUMNS}, archived, revision, "
-    "doc_version, updated) VALUES (" + ", ".join("?" * 27) + ")"
+    "doc_version, updated) VALUES (" + ", ".join("?" * (_SUMMARY_COUNT + 8)) + ")"
 )
 _NEW_FILE = (
     "INSERT INTO files(id, session, path, relative, role, position, agent_id, layout, "
@@ -182,8 +184,20 @@ def _delete_documents(
     connection.executemany("DELETE FROM documents WHERE file = ? AND anchor = ?", pairs)
 
 
+def _version_key(version: str) -> str:
+    """A version that sorts as text: each number zero-padded (``2.1.9`` before ``2.1.114``)."""
+    return ".".join(part.zfill(8) if part.isdigit() else part for part in version.split("."))
+
+
+def latest_version(versions: list[str]) -> str | None:
+    """The highest of the Claude Code versions a session was written by."""
+    return max(versions, key=_version_key) if versions else None
+
+
 def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
-    """The values of :data:`_SESSION_COLUMNS`, in order."""
+    """The values of :data:`_SESSION_COLUMNS`, in order (the title is the session's own until
+    :func:`cclens.index.titles.resolve_titles` looks at other files)."""
+    version = latest_version(summary.versions)
     return (
         project,
         summary.title,
@@ -204,6 +218,15 @@ def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
         msgspec.json.encode(summary.models).decode(),
         msgspec.json.encode(summary.versions).decode(),
         summary.malformed,
+        summary.prompts,
+        summary.responses,
+        summary.cache_write_1h_tokens,
+        summary.cost,
+        summary.unpriced,
+        summary.title,
+        summary.title_source,
+        version,
+        _version_key(version) if version else None,
     )
 
 
@@ -218,7 +241,12 @@ class _Ids:
 
     def take(self) -> int:
         if self._next is None:
-            row = self.connection.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {self.table}")
+            # An AUTOINCREMENT table (documents) never hands an id out twice, even after its
+            # last rows were deleted: search keeps facts about documents by id.
+            row = self.connection.execute(
+                f"SELECT max(coalesce(max(id), 0), coalesce((SELECT seq FROM sqlite_sequence "
+                f"WHERE name = '{self.table}'), 0)) + 1 FROM {self.table}"
+            )
             self._next = int(row.fetchone()[0])
         taken = self._next
         self._next += 1
@@ -249,7 +277,20 @@ class Writer:
         self._session_ids = _Ids(connection, "sessions")
         self._file_ids = _Ids(connection, "files")
         self._projects: dict[str, tuple[int, str | None]] = {}
-        self.usage = UsageWriter(connection)
+        self._claims: dict[int, list[Claim]] = {}
+        self._known: set[int] = set()
+        #: Sessions written, and the sessions that shared claims with what they held before:
+        #: their figures are settled at the end (:func:`cclens.index.counted.settle`).
+        self.touched: set[int] = set()
+        self.shared_before: set[int] = set()
+        self._tips: list[titles.TipRow] = []
+        self._summaries: list[titles.SummaryRow] = []
+        #: Sessions written since the last flush, and leaves their summaries point (or
+        #: pointed) at: their titles are looked at again when the rows are in.
+        self._written: set[int] = set()
+        self._leaves: set[str] = set()
+        #: Keys of sessions whose title changed because of another session's file.
+        self.retitled: list[str] = []
 
     def _project(self, slug: str, cwd: str | None) -> int:
         known = self._projects.get(slug)
@@ -262,10 +303,26 @@ class Writer:
         documents = self._documents
         texts = self._texts
         take = self._document_ids.take
-        for anchor, kind, tool, error, moment, text in rows:
+        part = 0
+        for anchor, target, kind, tool, error, subagent, moment, piece, text in rows:
             number = take()
+            if piece == 0:
+                part = number  # the pieces of one text follow its first
             documents.append(
-                (number, session_row, file_id, project, anchor, kind, tool, error, moment)
+                (
+                    number,
+                    session_row,
+                    file_id,
+                    project,
+                    anchor,
+                    target,
+                    part,
+                    kind,
+                    tool,
+                    error,
+                    subagent,
+                    moment,
+                )
             )
             texts.append((number, text))
 
@@ -286,18 +343,40 @@ class Writer:
             )
         if self._documents:
             connection.executemany(
-                "INSERT INTO documents(id, session, file, project, anchor, kind, tool, error, "
-                "time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO documents(id, session, file, project, anchor, target, part, kind, "
+                "tool, error, subagent, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 self._documents,
             )
             connection.executemany(
                 "INSERT INTO documents_text(rowid, text) VALUES (?, ?)", self._texts
             )
-        self.usage.flush()
+        if self._claims:
+            if self._known:
+                self.shared_before |= sharing(connection, self._known) - self._known
+            for session_row, claims in self._claims.items():
+                store_claims(connection, session_row, claims)
+            self.touched.update(self._claims)
+        self._claims.clear()
+        self._known.clear()
+        titles.insert(connection, self._tips, self._summaries)
+        self.retitled.extend(titles.resolve_titles(connection, self._written, self._leaves))
         for held in (self._sessions, self._files, self._chunks, self._documents, self._texts):
             held.clear()
+        for pending in (self._tips, self._summaries, self._written, self._leaves):
+            pending.clear()
         for ids in (self._document_ids, self._session_ids, self._file_ids):
             ids.reset()
+
+    def _queue_titles(self, session_row: int, summary: SessionDigest, *, new: bool) -> None:
+        """Hold back the session's tips and summaries (replacing those stored)."""
+        if not new:
+            self._leaves |= titles.forget(self.connection, session_row)
+        self._tips.extend((uuid, session_row) for uuid in summary.tips)
+        self._summaries.extend(
+            (session_row, line, leaf, text) for leaf, text, line in summary.summaries
+        )
+        self._leaves.update(leaf for leaf, _, _ in summary.summaries)
+        self._written.add(session_row)
 
     def _queue_documents(
         self,
@@ -325,8 +404,6 @@ class Writer:
         project: int,
         summary: SessionDigest,
         now: float,
-        responses: list[ResponseRow] | None,
-        calls: list[CallRow] | None,
     ) -> Written:
         """Hold back the rows of a session new to the index."""
         key = task.key or task.session_id
@@ -356,7 +433,8 @@ class Writer:
                     (file_id, file_outcome.chunk_start, file_outcome.chunk_size, file_outcome.chunk)
                 )
         self._queue_documents(task, documents, session_row, project, file_ids)
-        self.usage.queue(session_row, responses, calls, new=True)
+        self._queue_titles(session_row, summary, new=True)
+        self._claims[session_row] = summary.claims
         self._sessions.append(
             (
                 session_row,
@@ -387,16 +465,7 @@ class Writer:
             return None  # never read: nothing to keep yet
         project = self._project(task.project, summary.cwd)
         if task.session_row is None:
-            return self._add_new(
-                task,
-                files,
-                outcome.documents,
-                project,
-                summary,
-                now,
-                outcome.responses,
-                outcome.calls,
-            )
+            return self._add_new(task, files, outcome.documents, project, summary, now)
         session_row = task.session_row
         key = connection.execute(
             "SELECT key FROM sessions WHERE id = ?", (session_row,)
@@ -413,12 +482,14 @@ class Writer:
             file_ids[file_task.path] = written_id
             _store_chunk(connection, written_id, file_outcome)
         self._queue_documents(task, outcome.documents, session_row, project, file_ids)
-        self.usage.queue(session_row, outcome.responses, outcome.calls, new=False)
         # Reading the transcript now proves it is on disk: a session that was archived is back.
         keep_archived = not (main_task.read and not main_outcome.failed)
+        self._queue_titles(session_row, summary, new=False)
+        self._claims[session_row] = summary.claims
+        self._known.add(session_row)
         connection.execute(
             f"UPDATE sessions SET ({_SESSION_COLUMNS}) = ("
-            + ", ".join("?" * 19)
+            + ", ".join("?" * _SUMMARY_COUNT)
             + "), archived = CASE WHEN ? THEN archived ELSE NULL END, "
             "revision = revision + 1, doc_version = ?, updated = ? WHERE id = ?",
             (*_summary_values(project, summary), keep_archived, EXTRACT_VERSION, now, session_row),

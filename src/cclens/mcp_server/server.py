@@ -40,6 +40,25 @@ Answers are bounded in size and paged (`next_offset`/`next_start`); each item ci
 session key, its message uuid and a `url` where `cclens serve` shows it. Secrets are redacted.
 """
 
+#: The sort keys of the sessions view (:data:`cclens.index.session_list.SESSION_SORTS`; a test
+#: checks they are the same).
+SessionSort = Literal[
+    "last_activity",
+    "started",
+    "title",
+    "project",
+    "duration",
+    "prompts",
+    "tool_calls",
+    "failures",
+    "tokens",
+    "cost",
+    "models",
+    "branch",
+    "version",
+    "archived",
+]
+
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 
 Session = Annotated[
@@ -100,9 +119,13 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             "Full-text search over every session: prompts, answers, thinking, tool inputs and "
             "tool outputs. Query language of `cclens search`: words match whole words in any "
             'order, "quoted words" a phrase, word* a prefix, -word excludes, OR between two '
-            f"terms matches either. Best matches first; at most {MAX_HITS} per call, paged "
-            "with offset. Each hit has the session, the message uuid, a snippet and a url. "
-            "group_by_session gathers the hits of a page by session."
+            "terms matches either. The answer is what `cclens search --json` prints: sessions "
+            "with the best hits first (`groups`, each with its hit count and best hits "
+            "`shown`), the totals, and facets (projects, kinds, tools, months) to narrow by. "
+            "Each hit names its session, its message (`anchor`) and element (`target`), a "
+            "snippet, and a `url` that opens the session at it. At most "
+            f"{MAX_HITS} sessions per call, paged with offset; session= lists one session's "
+            "hits."
         ),
     )
     def search(
@@ -120,11 +143,18 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
         errors_only: Annotated[
             bool, Field(description="Only failed tool calls and API errors.")
         ] = False,
-        group_by_session: Annotated[
-            bool, Field(description="Gather the page's hits by session.")
-        ] = False,
-        limit: Annotated[int, Field(ge=1, le=MAX_HITS, description="Hits per page.")] = 10,
-        offset: Annotated[int, Field(ge=0, description="Hits to skip (paging).")] = 0,
+        origin: Annotated[
+            Literal["main", "subagent"] | None,
+            Field(description="Only the main conversations, or only subagents'."),
+        ] = None,
+        session: Annotated[
+            str | None, Field(description="Only this session (its key or id): all its hits.")
+        ] = None,
+        limit: Annotated[int, Field(ge=1, le=MAX_HITS, description="Sessions per page.")] = 10,
+        per_session: Annotated[
+            int, Field(ge=1, le=MAX_HITS, description="Hits shown per session.")
+        ] = 3,
+        offset: Annotated[int, Field(ge=0, description="Sessions to skip (paging).")] = 0,
     ) -> dict[str, Any]:
         return _answer(
             redact,
@@ -136,8 +166,10 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
                 tool=tool,
                 kinds=kinds,
                 errors_only=errors_only,
-                group_by_session=group_by_session,
+                origin=origin,
+                session=session,
                 limit=limit,
+                per_session=per_session,
                 offset=offset,
             ),
         )
@@ -146,12 +178,21 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
         name="list_sessions",
         annotations=_READ_ONLY,
         description=(
-            "List sessions with their title, project, working directory, branch, times, "
-            "models, message and tool-call counts, tokens and cost; the most recent first "
-            f"(or oldest, cost, tokens). At most {MAX_SESSIONS} per call, paged with offset."
+            "The sessions view of cclens: sessions with their title, project, working "
+            "directory, branch, times, models, prompts, responses, tool calls and failures, "
+            "tokens and cost (each counted once), filtered and sorted as the view does. The "
+            "most recently active first by default. At most "
+            f"{MAX_SESSIONS} per call, paged with offset (`total` says how many match)."
         ),
     )
     def list_sessions(
+        text: Annotated[
+            str | None,
+            Field(
+                description="Words that must each appear in the title, first prompt, working "
+                "directory, project or session id."
+            ),
+        ] = None,
         project: Project = None,
         since: Annotated[
             str | None, Field(description="Only sessions active on or after this date.")
@@ -159,31 +200,44 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
         until: Annotated[
             str | None, Field(description="Only sessions active on or before this date.")
         ] = None,
-        title: Annotated[
-            str | None, Field(description="Only sessions whose title or first prompt holds this.")
-        ] = None,
         model: Annotated[
             str | None, Field(description="Only sessions that used this model (part of its id).")
         ] = None,
-        include_archived: Annotated[
-            bool, Field(description="Include sessions whose transcript Claude Code deleted.")
-        ] = True,
-        sort: Annotated[
-            Literal["recent", "oldest", "cost", "tokens"], Field(description="Order.")
-        ] = "recent",
+        branch: Annotated[
+            str | None, Field(description="Only sessions last on this git branch.")
+        ] = None,
+        errors: Annotated[
+            bool | None,
+            Field(description="true: only sessions with a failed tool call; false: without."),
+        ] = None,
+        archived: Annotated[
+            bool | None,
+            Field(
+                description="true: only sessions whose transcript Claude Code deleted; "
+                "false: only those still on disk."
+            ),
+        ] = None,
+        sort: Annotated[SessionSort, Field(description="What to sort by.")] = "last_activity",
+        order: Annotated[
+            Literal["asc", "desc"] | None,
+            Field(description="asc or desc (default: latest or largest first, text A to Z)."),
+        ] = None,
         limit: Annotated[int, Field(ge=1, le=MAX_SESSIONS, description="Sessions per page.")] = 20,
         offset: Annotated[int, Field(ge=0, description="Sessions to skip (paging).")] = 0,
     ) -> dict[str, Any]:
         return _answer(
             redact,
             lambda: tools.list_sessions(
+                text=text,
                 project=project,
                 since=since,
                 until=until,
-                title=title,
                 model=model,
-                include_archived=include_archived,
+                branch=branch,
+                errors=errors,
+                archived=archived,
                 sort=sort,
+                order=order,
                 limit=limit,
                 offset=offset,
             ),

@@ -24,9 +24,8 @@ from ..analytics.aggregate import UsageRow
 from ..analytics.blocks import active_block
 from ..analytics.period import DateError, Period, parse_date
 from ..analytics.permission_audit import permission_audit
-from ..analytics.stats import index_selection, index_stats, project_matches
-from ..index import Index, SearchError, SearchFilters, SessionSummary
-from ..index.session_list import SessionListing
+from ..analytics.stats import index_stats
+from ..index import Index, ListError, SearchError, SearchFilters, SessionFilters, SessionSummary
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import AssistantItem, Item, Session, SystemItem, ToolCall, UserItem
 from ..permissions import claude_config_dir
@@ -38,6 +37,8 @@ MAX_MESSAGES = 100
 MAX_CALLS = 100
 MAX_FILES = 500
 MAX_ROWS = 100
+#: The most recent sessions of a project the permission audit reads.
+MAX_AUDITED = 200
 MAX_TEXT = 20_000
 SNIPPET = 400
 #: An answer's JSON stops growing at about this many characters (items after it are left
@@ -143,25 +144,18 @@ class Tools:
         return session
 
     def _summary(self, summary: SessionSummary) -> dict[str, Any]:
-        return {
-            "session": summary.key,
-            "session_id": summary.session_id,
-            "title": summary.title,
-            "project": summary.project,
-            "cwd": summary.cwd,
-            "git_branch": summary.git_branch,
-            "started": _iso(summary.started),
-            "ended": _iso(summary.ended),
-            "messages": summary.messages,
-            "tool_calls": summary.tool_calls,
-            "errors": summary.errors,
-            "subagents": summary.subagents,
-            "models": summary.models,
-            "archived": summary.archived,
-            "url": self.url(summary.key),
-        }
+        """The session as the sessions view lists it (its figures counted once:
+        :mod:`cclens.analytics.figures`), with a full link."""
+        found = summary.as_json()
+        found["url"] = self.absolute(found["url"])
+        found["first_prompt"], _ = cut(found["first_prompt"], 1000)
+        return found
 
     # --- search -------------------------------------------------------------------------------
+
+    def absolute(self, address: str) -> str:
+        """A ``cclens serve`` page (``/sessions/…``) as a full address."""
+        return self.serve_url.rstrip("/") + address if address.startswith("/") else address
 
     def search(
         self,
@@ -173,16 +167,20 @@ class Tools:
         tool: str | None = None,
         kinds: Sequence[str] = (),
         errors_only: bool = False,
-        group_by_session: bool = False,
+        origin: Literal["main", "subagent"] | None = None,
+        session: str | None = None,
         limit: int = 10,
+        per_session: int = 3,
         offset: int = 0,
     ) -> dict[str, Any]:
-        """The best matches for ``query`` (the query language of ``cclens search``)."""
+        """The sessions with the best matches for ``query`` (the query language, filters and
+        grouping of ``cclens search``; the answer is what ``cclens search --json`` prints, its
+        links full ``cclens serve`` addresses that open at the matching element)."""
         if not any(character.isalnum() for character in query):
             raise ToolProblem(
                 'bad query: it holds no word to look for (give words, "a phrase" or prefix*)'
             )
-        limit = max(1, min(limit, MAX_HITS))
+        key = self.resolve(session).key if session else None
         filters = SearchFilters(
             project=project or None,
             since=_moment(since, "since", end=False),
@@ -190,59 +188,28 @@ class Tools:
             tool=tool or None,
             kinds=tuple(kinds),
             errors_only=errors_only,
+            session=key,
+            origin=origin,
         )
         try:
-            hits = self.index.search(query, filters, limit=limit + 1, offset=max(offset, 0))
+            result = self.index.search_results(
+                query,
+                filters,
+                offset=max(offset, 0),
+                limit=1 if key else max(1, min(limit, MAX_HITS)),
+                per_session=max(1, min(per_session, MAX_HITS)),
+            )
         except SearchError as error:
             raise ToolProblem(f"bad query: {error}") from None
-        more = len(hits) > limit
-        found: list[dict[str, Any]] = []
-        for hit in hits[:limit]:
-            text = "".join(part for part, _ in hit.snippet_parts())
-            snippet, _ = cut(" ".join(text.split()), SNIPPET)
-            found.append(
-                {
-                    "session": hit.session_key,
-                    "title": hit.session_title,
-                    "project": hit.project,
-                    "uuid": hit.anchor,
-                    "kind": hit.kind,
-                    "tool": hit.tool,
-                    "error": hit.error,
-                    "time": _iso(hit.time),
-                    "in_subagent": hit.in_subagent,
-                    "archived": hit.archived,
-                    "snippet": snippet,
-                    "url": self.url(hit.session_key, hit.anchor),
-                }
-            )
-        answer: dict[str, Any] = {
-            "query": query,
-            "offset": offset,
-            "next_offset": offset + limit if more else None,
-        }
-        if group_by_session:
-            groups: dict[str, dict[str, Any]] = {}
-            for each in found:
-                group = groups.setdefault(
-                    each["session"],
-                    {
-                        "session": each["session"],
-                        "title": each["title"],
-                        "project": each["project"],
-                        "url": self.url(each["session"]),
-                        "hits": [],
-                    },
-                )
-                group["hits"].append(
-                    {k: v for k, v in each.items() if k not in ("session", "title", "project")}
-                )
-            answer["sessions"] = list(groups.values())
-        else:
-            answer["hits"] = found
+        answer = result.as_json()
+        for group in answer["groups"]:
+            group["url"] = self.absolute(group["url"])
+            for hit in group["shown"]:
+                hit["url"] = self.absolute(hit["url"])
+        answer["next_offset"] = result.offset + len(result.groups) if result.more else None
         answer["hint"] = (
-            "Read around a hit with get_messages(session, around=uuid); "
-            "a session's outline with get_session."
+            "Read around a hit with get_messages(session, around=anchor); a session's outline "
+            "with get_session; more hits of one session with search(query, session=...)."
         )
         return answer
 
@@ -251,50 +218,50 @@ class Tools:
     def list_sessions(
         self,
         *,
+        text: str | None = None,
         project: str | None = None,
         since: str | None = None,
         until: str | None = None,
-        title: str | None = None,
         model: str | None = None,
-        include_archived: bool = True,
-        sort: Literal["recent", "oldest", "cost", "tokens"] = "recent",
+        branch: str | None = None,
+        errors: bool | None = None,
+        archived: bool | None = None,
+        sort: str = "last_activity",
+        order: Literal["asc", "desc"] | None = None,
         limit: int = 20,
         offset: int = 0,
     ) -> dict[str, Any]:
-        """Sessions, the most recent first, with their cost and tokens."""
+        """A page of the sessions view (its filters and sorts; the most recently active first
+        by default): what ``/api/sessions`` answers, with full ``cclens serve`` links."""
         limit = max(1, min(limit, MAX_SESSIONS))
-        projects = None
-        if project:
-            projects = [
-                slug for slug in self.index.usage_projects() if project_matches(slug, project)
-            ]
-            if not projects:
-                raise ToolProblem(f"no project matches {project!r}; list_sessions shows them")
-        listing: SessionListing = self.index.session_list(
-            projects=projects,
+        filters = SessionFilters(
+            text=text or None,
+            project=project or None,
             since=_moment(since, "since", end=False),
             until=_moment(until, "until", end=True),
-            title=title or None,
             model=model or None,
-            include_archived=include_archived,
-            sort=sort,
-            limit=limit,
-            offset=max(offset, 0),
+            branch=branch or None,
+            errors=errors,
+            archived=archived,
         )
-        rows = []
-        for summary, tokens, cost in listing.sessions:
-            row = self._summary(summary)
-            row["tokens"] = tokens
-            row["cost"] = cost
-            rows.append(row)
-        return {"sessions": rows, **_page(rows, max(offset, 0), limit, listing.total)}
+        try:
+            page = self.index.sessions(
+                filters, sort=sort, order=order, limit=limit, offset=max(offset, 0)
+            )
+        except ListError as error:
+            raise ToolProblem(str(error)) from None
+        answer = page.as_json()
+        for row in answer["sessions"]:
+            row["url"] = self.absolute(row["url"])
+            row["first_prompt"], _ = cut(row["first_prompt"], SNIPPET)
+        answer["next_offset"] = page.offset + len(page) if page.more else None
+        return answer
 
     def session_overview(self, session: str) -> dict[str, Any]:
         """One session's outline: where, when, which models, what it cost, what it did."""
         summary = self.resolve(session)
         loaded = self._load(summary)
         overview = self._summary(summary)
-        overview["usage"] = self._session_usage(summary)
         calls = _all_calls(loaded)
         tools: dict[str, dict[str, int]] = {}
         for call in calls:
@@ -326,37 +293,11 @@ class Tools:
             }
             for compaction in loaded.compactions[:20]
         ]
-        overview["first_prompt"], _ = cut(summary.first_prompt, 1000)
         overview["hint"] = (
             "Read it with get_messages(session); its calls with get_tool_calls; "
             "its files with get_session_files."
         )
         return overview
-
-    def _session_usage(self, summary: SessionSummary) -> dict[str, Any]:
-        selection = index_selection(self.index, Period(), None, sessions=[summary.key])
-        sums = self.index.usage_sums(selection)
-        tokens: dict[str, int] = {
-            "input": 0,
-            "output": 0,
-            "cache_write": 0,
-            "cache_read": 0,
-            "total": 0,
-        }
-        cost = 0.0
-        priced = False
-        responses = 0
-        for each in sums:
-            responses += each.responses
-            tokens["input"] += each.tokens.input
-            tokens["output"] += each.tokens.output
-            tokens["cache_write"] += each.tokens.cache_write
-            tokens["cache_read"] += each.tokens.cache_read
-            tokens["total"] += each.tokens.total
-            if each.cost is not None:
-                cost += each.cost
-                priced = True
-        return {"responses": responses, "tokens": tokens, "cost": cost if priced else None}
 
     # --- messages -----------------------------------------------------------------------------
 
@@ -563,7 +504,9 @@ class Tools:
             "project": project,
             "timezone": report.timezone,
             "prices_as_of": report.prices.as_of,
+            "prompts": report.prompts,
             "responses": report.responses,
+            "tool_calls": msgspec.to_builtins(report.tool_calls),
             "total": _row_json(report.total),
             "rows": [_row_json(row) for row in rows],
             "rows_total": len(report.rows),
@@ -580,17 +523,16 @@ class Tools:
     def permission_audit(self, project: str, *, limit: int = 20) -> dict[str, Any]:
         """What today's permission rules decide for a project's recorded tool calls."""
         limit = max(1, min(limit, 50))
-        slugs = [slug for slug in self.index.usage_projects() if project_matches(slug, project)]
-        if not slugs:
+        page = self.index.sessions(SessionFilters(project=project), limit=MAX_AUDITED)
+        if not page.total:
             raise ToolProblem(f"no project matches {project!r}; list_sessions shows them")
         sessions: list[Session] = []
         keys: dict[str, str] = {}
-        for slug in slugs:
-            for summary in self.index.sessions(slug)[:200]:
-                loaded = self.index.load(summary.key)
-                if loaded is not None:
-                    sessions.append(loaded)
-                    keys[loaded.session_id] = summary.key
+        for summary in page:
+            loaded = self.index.load(summary.key)
+            if loaded is not None:
+                sessions.append(loaded)
+                keys[loaded.session_id] = summary.key
         home = os.path.expanduser("~")
         claude_dir = (
             str(self.claude_dirs[0])

@@ -53,25 +53,6 @@ class Usage(Model):
     output_tokens_details: Opt[OutputTokensDetails] = UNSET
 
     @property
-    def cache_write_5m(self) -> int:
-        """Cache writes with a 5-minute lifetime (all writes when no split is recorded)."""
-        split = self.cache_creation
-        if isinstance(split, CacheCreation) and (
-            split.ephemeral_5m_input_tokens not in (None, UNSET)
-            or split.ephemeral_1h_input_tokens not in (None, UNSET)
-        ):
-            return value(split.ephemeral_5m_input_tokens, 0)
-        return value(self.cache_creation_input_tokens, 0)
-
-    @property
-    def cache_write_1h(self) -> int:
-        """Cache writes with a 1-hour lifetime."""
-        split = self.cache_creation
-        if isinstance(split, CacheCreation):
-            return value(split.ephemeral_1h_input_tokens, 0)
-        return 0
-
-    @property
     def total_tokens(self) -> int:
         """Every token counted in this response: input, output, cache writes and reads."""
         return (

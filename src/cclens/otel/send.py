@@ -109,8 +109,7 @@ def send_sessions(
     try:
         with _exporter_messages() as messages:
             failures = 0
-            for session in sessions:
-                spans = builder.session(session)
+            for session, spans in builder.traces(sessions):
                 report.sessions += 1
                 for start in range(0, len(spans), BATCH):
                     del messages[:]

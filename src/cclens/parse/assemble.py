@@ -38,9 +38,17 @@ from .session import (
     UserItem,
     UserKind,
 )
+from .titles import (
+    OWN_SOURCES,
+    LeafSummary,
+    PromptPicker,
+    choose_title,
+    pointing_summary,
+    tips,
+    with_summary,
+)
 from .tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
 
-_TITLE_LENGTH = 100
 _COMMAND_MARKERS = ("<command-name>", "<command-message>", "<bash-input>")
 _OUTPUT_MARKERS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>")
 
@@ -222,42 +230,8 @@ def _compactions(items: Sequence[Item]) -> list[Compaction]:
     return found
 
 
-def clean_prompt(text: str) -> str:
-    """A prompt reduced to readable text: command wrappers become ``/command args``."""
-    if "<command-name>" in text:
-        name = _between(text, "<command-name>", "</command-name>")
-        args = _between(text, "<command-args>", "</command-args>")
-        return f"{name} {args}".strip()
-    return " ".join(text.split())
-
-
-def _between(text: str, start: str, end: str) -> str:
-    head, found, tail = text.partition(start)
-    del head
-    return tail.partition(end)[0].strip() if found else ""
-
-
-def choose_title(
-    custom: Sequence[object], ai: Sequence[object], summaries: Sequence[object], first_prompt: str
-) -> tuple[str, TitleSource]:
-    """A session's title and where it comes from.
-
-    The last non-blank custom title (``/rename``), else AI title, else summary; else the first
-    line of the first prompt (already cleaned, see :func:`clean_prompt`), shortened.
-    """
-    for values, source in ((custom, "custom"), (ai, "ai"), (summaries, "summary")):
-        chosen = [v for v in values if isinstance(v, str) and v.strip()]
-        if chosen:
-            return chosen[-1].strip(), source  # type: ignore[return-value]
-    if first_prompt:
-        title = first_prompt.splitlines()[0]
-        if len(title) > _TITLE_LENGTH:
-            title = title[: _TITLE_LENGTH - 1].rstrip() + "…"
-        return title, "first-prompt"
-    return "", "none"
-
-
 def _title(entries: Sequence[Entry], items: Sequence[Item]) -> tuple[str, TitleSource, str]:
+    """The title from this file alone, and the first real prompt (see :mod:`.titles`)."""
     custom = [e.record.custom_title for e in entries if isinstance(e.record, CustomTitleRecord)]
     ai = [e.record.ai_title for e in entries if isinstance(e.record, AiTitleRecord)]
     uuids = {e.record.uuid for e in entries if isinstance(e.record, ChainRecord) and e.record.uuid}
@@ -267,14 +241,32 @@ def _title(entries: Sequence[Entry], items: Sequence[Item]) -> tuple[str, TitleS
         if isinstance(e.record, SummaryRecord)
         and (not e.record.leaf_uuid or e.record.leaf_uuid in uuids)
     ]
-    first_prompt = ""
+    picker = PromptPicker()
     for item in items:
         if isinstance(item, UserItem) and item.main and item.kind in ("prompt", "command"):
-            first_prompt = clean_prompt(item.text)
-            if first_prompt:
+            picker.add(item.kind, item.text)
+            if picker.done:
                 break
-    title, source = choose_title(custom, ai, summaries, first_prompt)
-    return title, source, first_prompt
+    title, source = choose_title(custom, ai, summaries, picker.title_text)
+    return title, source, picker.preview
+
+
+def session_tips(entries: Sequence[Entry]) -> list[str]:
+    """The uuids a summary written in another file can point at (see :func:`.titles.tips`)."""
+    return tips(
+        (record.uuid or None, record.parent_uuid or None)
+        for entry in entries
+        if isinstance(record := entry.record, UserRecord | AssistantRecord)
+    )
+
+
+def apply_summaries(session: Session, summaries: Iterable[LeafSummary]) -> None:
+    """Title ``session`` by a summary written in another file pointing at one of its tips,
+    when its own file gave it no better title (see :mod:`.titles`)."""
+    if session.title_source in OWN_SOURCES:
+        return
+    found = pointing_summary(summaries, session_tips(session.entries))
+    session.title, session.title_source = with_summary(session.title, session.title_source, found)
 
 
 def assemble_entries(
@@ -468,11 +460,11 @@ def attach_subagents(session: Session, files: Iterable[SubagentFile]) -> None:
 
 
 __all__ = [
+    "apply_summaries",
     "assemble_entries",
     "attach_subagent",
     "attach_subagents",
-    "choose_title",
-    "clean_prompt",
     "load_subagent",
+    "session_tips",
     "text_kind",
 ]

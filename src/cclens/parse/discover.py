@@ -10,7 +10,10 @@ Layouts handled (under ``<claude dir>/projects/<project-slug>/``, or any directo
 * ``<session-id>/subagents/workflows/<run-id>/agent-<id>.jsonl``: the agents of a Workflow run,
   with the run's ``journal.jsonl`` beside them.
 
-Subagent files are never reported as sessions of their own.
+A subagent file is part of its session. One whose session file is gone (Claude Code cleaned
+it, or it was never copied) is an *orphan*: it is listed in ``Discovery.orphans`` and, as a
+session of its own marked as a subagent without its parent, in ``Discovery.sessions``, so
+every command and page counts the same sessions.
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ class SessionFile:
     mtime: float
     subagents: list[SubagentFile] = field(default_factory=list)
     journals: list[Path] = field(default_factory=list)
+    #: Set for an orphan subagent transcript shown as a session of its own.
+    orphan: SubagentFile | None = None
 
 
 @dataclass(slots=True)
@@ -71,8 +76,9 @@ class Discovery:
     """Everything found under some roots."""
 
     roots: list[Path]
+    #: Every session: session files, and orphan subagent files as sessions of their own.
     sessions: list[SessionFile] = field(default_factory=list)
-    #: Subagent files whose session was not found.
+    #: Subagent files whose session was not found (also in ``sessions``).
     orphans: list[SubagentFile] = field(default_factory=list)
     #: Workflow journals whose session was not found.
     orphan_journals: list[Path] = field(default_factory=list)
@@ -235,17 +241,26 @@ def discover(*roots: Path | str) -> Discovery:
                     found.errors.append((path, error.strerror or str(error)))
                     continue
                 sessions[path] = SessionFile(
-                    path, path.stem, path.parent.name, stat.st_size, stat.st_mtime
+                    path, path.stem, path.parent.name, stat.st_size, stat.st_mtime_ns / 1e9
                 )
     by_folder: dict[tuple[Path, str], SessionFile] = {
         (s.path.parent, s.session_id): s for s in sessions.values()
     }
     for agent in subagents:
         owner = _owner(agent, by_folder)
-        if owner is None:
-            found.orphans.append(agent)
-        else:
+        if owner is not None:
             owner.subagents.append(agent)
+            continue
+        found.orphans.append(agent)
+        try:
+            stat = agent.path.stat()
+        except OSError as error:
+            found.errors.append((agent.path, error.strerror or str(error)))
+            continue
+        session_id, project = orphan_identity(agent)
+        orphan = SessionFile(agent.path, session_id, project, stat.st_size, stat.st_mtime_ns / 1e9)
+        orphan.orphan = agent
+        sessions[agent.path] = orphan
     for journal in journals:
         owner = _journal_owner(journal, by_folder)
         if owner is None:
@@ -254,6 +269,19 @@ def discover(*roots: Path | str) -> Discovery:
             owner.journals.append(journal)
     found.sessions = sorted(sessions.values(), key=lambda s: (s.project, s.mtime, s.session_id))
     return found
+
+
+def orphan_identity(agent: SubagentFile) -> tuple[str, str]:
+    """The session id and project folder of an orphan subagent file shown as a session.
+
+    The id is the file's name without ``.jsonl`` (``agent-<id>``: it cannot clash with a
+    session's uuid); the project is the folder of sessions it sits in (for the nested layout,
+    the folder holding ``<session-id>/subagents/``).
+    """
+    for ancestor in agent.path.parents:
+        if ancestor.name == "subagents":
+            return agent.path.stem, ancestor.parent.parent.name
+    return agent.path.stem, agent.path.parent.name
 
 
 def _owner(

@@ -396,6 +396,13 @@ class Session:
     parent_tool_use_id: str | None = None
     file_size: int = 0
     lines: int = 0
+    #: When the transcript file was last written (seconds since the epoch; 0 when unknown). It
+    #: orders sessions: see :func:`cclens.analytics.identity.reading_order`.
+    mtime: float = 0.0
+    #: A subagent transcript whose session file is gone, shown as a session of its own.
+    orphan: bool = False
+    #: For an orphan: the id of the session that spawned it, when its records or folder say.
+    parent_session_id: str | None = None
 
     @property
     def main_line(self) -> list[Item]:

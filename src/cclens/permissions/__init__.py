@@ -18,7 +18,16 @@ from .settings import (
     read_settings_file,
     settings_paths,
 )
-from .suggest import RecordedCall, Suggestion, merge_suggestions, natural_prefix, suggest
+from .suggest import (
+    RecordedCall,
+    Suggestion,
+    merge_same,
+    merge_suggestions,
+    natural_prefix,
+    rank,
+    suggest,
+    valid_rule,
+)
 from .tools import canonical_tool_name
 from .types import (
     DESTINATIONS,
@@ -72,15 +81,18 @@ __all__ = [
     "is_destructive_command",
     "is_sensitive_path",
     "load_settings",
+    "merge_same",
     "merge_suggestions",
     "natural_prefix",
     "parse_permission_update",
     "parse_rule",
     "parse_settings",
     "path_matches",
+    "rank",
     "read_settings_file",
     "rule_matches",
     "settings_paths",
     "sourced_rules",
     "suggest",
+    "valid_rule",
 ]

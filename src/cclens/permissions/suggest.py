@@ -16,6 +16,19 @@ Destination: ``projectSettings`` for rules a whole team shares (project commands
 absolute or home paths; file rules inside the project, written relative to it);
 ``localSettings`` for everything personal (paths outside the project, web domains, web search,
 MCP tools, skills), which is also where Claude Code itself saves "don't ask again" approvals.
+
+Every suggested rule is one Claude Code reads back as written: it is checked with the rule
+parser (:func:`~cclens.permissions.rules.parse_rule` gives back the same rule), holds no line
+break, and a file rule holds no backslash. Windows paths (``C:\\repo\\src\\app.cs``) are
+read as such: inside the project they give the same relative rules as anywhere
+(``Edit(./src/**)``); outside it they get no rule.
+
+Ranking (:func:`rank`): rules that would have saved more than one prompt come first, ordered
+by prompts saved weighted by how general the rule is (a shared command prefix, a whole
+directory, a web domain or a whole tool counts twice an exact command or file: it also covers
+the next call of its kind), then by prompts saved; one-offs (an exact rule for a single prompt,
+such as ``Bash(sort)``) come last. Suggestions of the same rule for the same settings file
+are one suggestion (:func:`merge_same`).
 """
 
 from __future__ import annotations
@@ -33,7 +46,7 @@ import msgspec
 from .danger import is_destructive_command, is_sensitive_path
 from .match import rule_matches, simple_command_matches
 from .modes import WorkingDirectories, is_navigation, is_protected_path
-from .rules import format_rule
+from .rules import format_rule, parse_rule
 from .shell import SimpleCommand, literal_word, normalize_command, parse_command
 from .tools import (
     EDIT_TOOLS,
@@ -76,6 +89,16 @@ class Suggestion(msgspec.Struct, frozen=True, kw_only=True):
     examples: tuple[str, ...]
     #: Why this shape and this destination.
     reason: str
+    #: Whether the rule covers more than the calls seen (a prefix, a directory, a domain, a
+    #: whole tool) rather than one exact command or file.
+    general: bool = False
+    #: The settings file the rule goes in, when known (the audit names it).
+    settings_path: str | None = None
+
+    @property
+    def rule_line(self) -> str:
+        """The rule as it goes in the ``permissions.allow`` list of its file (a JSON string)."""
+        return msgspec.json.encode(self.rule).decode()
 
 
 # Commands that never get a prefix rule: each runs arbitrary code, reaches the network, moves
@@ -189,6 +212,14 @@ _DANGEROUS_PREFIXES = frozenset(
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_@%+=,.:/\-]+")
 _SUBCOMMAND = re.compile(r"[a-z][a-z0-9:_\-]*")
 _NEVER_SUGGESTED_TOOLS = frozenset({"AskUserQuestion", "EnterPlanMode", "ExitPlanMode"})
+#: Input fields of the file tools that hold a path.
+_PATH_KEYS = frozenset({"file_path", "notebook_path", "path"})
+
+
+def _paths_in(tool_input: Mapping[str, Any]) -> list[str]:
+    return [v for k, v in tool_input.items() if k in _PATH_KEYS and isinstance(v, str)]
+
+
 _MAX_EXAMPLES = 3
 
 
@@ -401,19 +432,29 @@ class _Suggester:
         )
 
     def _path_need(self, index: int, tool: str, call: RecordedCall) -> _Need | None:
-        path = target_path(tool, call.tool_input, cwd=call.cwd)
+        cwd, project_dir, tool_input = call.cwd, call.project_dir, call.tool_input
+        windows = any(is_windows_path(p) for p in (cwd, project_dir, *_paths_in(tool_input)))
+        if windows:
+            cwd, project_dir = posix_from_windows(cwd), posix_from_windows(project_dir)
+            tool_input = {
+                key: posix_from_windows(value)
+                if key in _PATH_KEYS and isinstance(value, str)
+                else value
+                for key, value in tool_input.items()
+            }
+        path = target_path(tool, tool_input, cwd=cwd)
         if path is None or is_sensitive_path(path):
             return None
         editing = tool in EDIT_TOOLS
         rule_tool = "Edit" if editing else "Read"
-        inside_project = is_within(path, call.project_dir)
+        inside_project = is_within(path, project_dir)
         if editing and (not inside_project or is_protected_path(path)):
             return None  # Writes outside the project, or to .git/.claude, stay prompted.
+        if windows and not inside_project:
+            return None  # No rule form for a Windows path outside the project is sure to match.
         is_directory = tool in ("Glob", "Grep", "LS")
         if inside_project:
-            root, anchor = (
-                (call.cwd, "./") if is_within(path, call.cwd) else (call.project_dir, "/")
-            )
+            root, anchor = (cwd, "./") if is_within(path, cwd) else (project_dir, "/")
             relative = posixpath.relpath(path, root)
             parts = [] if relative == "." else relative.split("/")
             if parts and (is_directory or len(parts) > 1):
@@ -498,13 +539,43 @@ def _choose(needs: Sequence[_Need], suggester: _Suggester) -> dict[int, Permissi
         distinct = {needs[position].distinct for position in positions}
         # A command prefix needs two different commands behind it; one command is exact.
         shared = not is_command or len(distinct) > 1
-        if shared and suggester.safe(general):
+        if shared and valid_rule(general) and suggester.safe(general):
             for position in positions:
                 chosen[position] = general
     for position, need in enumerate(needs):
-        if position not in chosen and suggester.safe(need.exact):
+        if position not in chosen and valid_rule(need.exact) and suggester.safe(need.exact):
             chosen[position] = need.exact
     return chosen
+
+
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]|\\\\")
+# A drive letter as a path component: a Windows path that slipped into a rule.
+_DRIVE = re.compile(r"(?:^|/)[A-Za-z]:(?:/|$)")
+_FILE_RULE_TOOLS = frozenset({"Read", "Edit"})
+
+
+def is_windows_path(path: str) -> bool:
+    """Whether ``path`` is written the Windows way (``C:\\x``, ``C:/x``, a UNC path)."""
+    return _WINDOWS_PATH.match(path) is not None or ("\\" in path and "/" not in path)
+
+
+def posix_from_windows(path: str) -> str:
+    """A Windows path as a POSIX one the rule logic can compare: ``C:\\a\\b`` → ``/C:/a/b``."""
+    path = path.replace("\\", "/")
+    return "/" + path if re.match(r"[A-Za-z]:/", path) else path
+
+
+def valid_rule(rule: PermissionRuleValue) -> bool:
+    """Whether Claude Code reads ``rule`` back as written: the parser gives back the same rule,
+    it holds no line break, and a file rule holds no backslash or drive letter (a Windows
+    path written as it came)."""
+    content = rule.rule_content
+    if content is not None:
+        if "\n" in content or "\r" in content:
+            return False
+        if rule.tool_name in _FILE_RULE_TOOLS and ("\\" in content or _DRIVE.search(content)):
+            return False
+    return parse_rule(format_rule(rule)) == rule
 
 
 def _shape(rule: PermissionRuleValue, need: _Need) -> str:
@@ -539,6 +610,7 @@ def suggest(
     chosen = _choose(flat, suggester)
 
     plan = _Plan()
+    exact: set[PermissionRuleValue] = set()
     position = 0
     for needs in needs_by_call.values():
         positions = range(position, position + len(needs))
@@ -549,6 +621,8 @@ def suggest(
                 need = flat[index]
                 rule = chosen[index]
                 plan.add(rule, need, f"{_shape(rule, need)}; {need.reason}")
+                if rule == need.exact and need.tool in (*SHELL_TOOLS, "Read", "Edit"):
+                    exact.add(rule)  # one command or one file, not a kind of call
 
     existing = {rule.rule for rule in rules if rule.behavior == "allow"}
     suggestions = [
@@ -558,12 +632,42 @@ def suggest(
             prompts_saved=len(call_indexes),
             examples=tuple(plan.examples[rule][:_MAX_EXAMPLES]),
             reason=plan.info[rule][1],
+            general=rule not in exact,
         )
         for rule, call_indexes in plan.calls_by_rule.items()
         if rule not in existing
     ]
-    suggestions.sort(key=lambda suggestion: (-suggestion.prompts_saved, suggestion.rule))
+    suggestions.sort(key=rank)
     return suggestions
+
+
+def rank(suggestion: Suggestion) -> tuple[int, int, int, str]:
+    """Where a suggestion goes in a list (see the module docstring): the more prompts saved,
+    weighted by generality, the earlier; one-offs last."""
+    one_off = suggestion.prompts_saved <= 1
+    weight = 2 if suggestion.general else 1
+    return (one_off, -suggestion.prompts_saved * weight, -suggestion.prompts_saved, suggestion.rule)
+
+
+def merge_same(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
+    """One suggestion per rule and settings file (their prompts added, their examples pooled),
+    in :func:`rank` order: audits of several working directories of one project can each
+    suggest the same rule for the same file."""
+    merged: dict[tuple[str, str, str | None], Suggestion] = {}
+    for suggestion in suggestions:
+        key = (suggestion.rule, suggestion.update.destination, suggestion.settings_path)
+        found = merged.get(key)
+        if found is None:
+            merged[key] = suggestion
+            continue
+        examples = tuple(dict.fromkeys((*found.examples, *suggestion.examples)))[:_MAX_EXAMPLES]
+        merged[key] = msgspec.structs.replace(
+            found,
+            prompts_saved=found.prompts_saved + suggestion.prompts_saved,
+            examples=examples,
+            general=found.general or suggestion.general,
+        )
+    return sorted(merged.values(), key=rank)
 
 
 def merge_suggestions(suggestions: Iterable[Suggestion]) -> tuple[AddRules, ...]:

@@ -17,7 +17,9 @@ Deliberately not reported, because in transcripts they are almost always identif
 * hexadecimal strings of any length: git commit ids (40 hex), SHA-256 digests, UUIDs, Docker
   digests, lock-file checksums. Hex secrets are still caught when they are assigned to a
   secret-named field or carry a provider prefix;
-* Anthropic and OpenAI object ids (``toolu_…``, ``msg_…``, ``req_…``) and integrity hashes;
+* ids Claude Code and the model APIs generate (``toolu_…``, ``msg_…``, ``req_…``: ``ids.py``),
+  wherever they stand, even glued to other text: the scanner protects them, and a run is judged
+  in the pieces around them; and integrity hashes;
 * runs longer than 1,024 characters: inline images and file blobs, not keys;
 * paths, URLs and model names: a run with a word between slashes is judged segment by
   segment, so ``/Users/alice/miniconda3/envs`` and ``Qwen/Qwen3-Next-80B-A3B-Instruct`` stay
@@ -33,6 +35,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Final
 
+from cclens.redact.ids import PREFIXES
 from cclens.redact.scanner import Finding
 
 HIGH_ENTROPY: Final = "high-entropy"
@@ -42,10 +45,7 @@ MAX_LENGTH: Final = 1024
 
 _CANDIDATE: Final = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}")
 _HEX: Final = re.compile(r"[0-9a-fA-F-]+")
-_IDENTIFIER_PREFIX: Final = re.compile(
-    r"(?:srvtoolu|toolu|msg|msgbatch|req|file|call|chatcmpl|resp|run|thread|asst|step|vs|batch)"
-    r"[_-]"
-)
+_IDENTIFIER_PREFIX: Final = re.compile(rf"(?:{'|'.join(PREFIXES)})[_-]")
 # A word between slashes ("com", "status", "envs", "Qwen" in "Qwen/Qwen3-Next-80B") marks a
 # path, URL or model name, whose segments are judged one by one.
 _PATH_WORD: Final = re.compile(r"[A-Za-z][a-z0-9._-]{2,}")

@@ -46,6 +46,9 @@ _KEY_NOT_SECRET: Final = frozenset(
         "storage", "session", "menu", "react", "s",
     }
 )  # fmt: skip
+# A ``token`` after one of these is a position in a list, not a credential: an API's
+# ``next_page_token``, ``continuation_token``, ``sync_token``, ``cursor_token``.
+_TOKEN_NOT_SECRET: Final = frozenset({"page", "continuation", "sync", "cursor", "pagination"})
 # Words that may follow the secret word without changing what the name holds.
 _HARMLESS_AFTER: Final = frozenset(
     {
@@ -118,6 +121,8 @@ def _is_secret_word(words: list[str], index: int, *, upper: bool, name: str) -> 
     if word == "pass":
         # "if the tests pass: …" is prose; ``DB_PASS``, ``dbPass`` and ``PASS`` are not.
         return previous is not None or name.lstrip("-$.") == "PASS"
+    if word == "token" and previous in _TOKEN_NOT_SECRET:
+        return False
     if word in _SECRET_WORDS:
         return True
     if word == "key":

@@ -1,7 +1,9 @@
 """The rule set, in the order that decides ties at one position.
 
-Provider formats come first (a ``sk-ant-…`` key is an Anthropic key before it is a high-entropy
-string or the value of ``API_KEY=``), then structures, then secret-named assignments.
+Ids Claude Code and the model APIs generate come first (protected, never redacted: see
+``ids.py``); then provider formats (a ``sk-ant-…`` key is an Anthropic key before it is a
+high-entropy string or the value of ``API_KEY=``), then structures, then secret-named
+assignments.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable
 from typing import Final
 
 from cclens.redact.assignments import assignment_rules
+from cclens.redact.ids import id_rules
 from cclens.redact.patterns import TOKEN_PATTERNS, TokenPattern
 from cclens.redact.scanner import Hit, Outcome, Rule
 from cclens.redact.structures import STRUCTURE_RULES
@@ -54,6 +57,7 @@ def token_rule(pattern: TokenPattern) -> Rule:
 def all_rules() -> tuple[Rule, ...]:
     """Every rule the scanner runs, in priority order."""
     return (
+        *id_rules(),
         *(token_rule(pattern) for pattern in TOKEN_PATTERNS),
         *STRUCTURE_RULES,
         *assignment_rules(),

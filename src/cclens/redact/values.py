@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from cclens.redact.ids import is_generated_id
+
 MARKER_PREFIX: Final = "[REDACTED:"
 
 
@@ -61,9 +63,12 @@ def is_reference(value: str) -> bool:
 
 def is_inert(value: str) -> bool:
     """True when ``value`` cannot be a secret worth hiding: empty, a reference, a config word,
-    a short number, a filesystem path or a public key."""
+    a short number, a filesystem path, a public key or an id Claude Code or a model API
+    generated (``toolu_…``, ``msg_…``, ``req_…``: see ``ids.py``)."""
     stripped = value.strip()
     if len(stripped) < 3 or is_reference(stripped) or not any(c.isalnum() for c in stripped):
+        return True
+    if is_generated_id(stripped):
         return True
     if stripped.lower() in IGNORED_VALUES:
         return True

@@ -9,11 +9,14 @@ done in Python, where it can be tested.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from ..analytics.figures import Figures, own_items, session_figures
+from ..analytics.tokens import TokenCounts
+from ..analytics.usage import collect_responses
 from ..model import ContentBlock
 from ..model.blocks import (
     BashCodeExecutionToolResultBlock,
@@ -46,6 +49,7 @@ from ..parse.session import (
     ToolCall,
     UserItem,
 )
+from ..resume import resume_command
 from .commands import CommandOutput, CommandView, parse_command, parse_command_output
 from .events import EventView, event_view
 
@@ -60,20 +64,26 @@ __all__ = [
     "item_views",
     "own_items",
     "page_context",
+    "response_totals",
     "session_header",
-    "token_totals",
 ]
 
 
 @dataclass(frozen=True)
 class TokenTotals:
-    """Tokens of a set of responses, each response counted once (by message id or request id)."""
+    """Tokens of a set of responses, each response counted once (see
+    :mod:`cclens.analytics.usage`); ``cache_write`` is both cache lifetimes."""
 
     input: int = 0
     output: int = 0
     cache_read: int = 0
     cache_write: int = 0
     responses: int = 0
+
+    @classmethod
+    def of(cls, tokens: TokenCounts, responses: int) -> TokenTotals:
+        """The totals of ``responses`` responses that used ``tokens``."""
+        return cls(tokens.input, tokens.output, tokens.cache_read, tokens.cache_write, responses)
 
     @property
     def total(self) -> int:
@@ -89,26 +99,16 @@ class TokenTotals:
         )
 
 
-def token_totals(items: Iterable[Item]) -> TokenTotals:
-    """The usage of the assistant responses among ``items``, counted once per response."""
-    seen: set[str] = set()
-    totals = [0, 0, 0, 0, 0]
-    for item in items:
-        if not isinstance(item, AssistantItem):
-            continue
-        usage = item.usage
-        if usage is None:
-            continue
-        key = item.message_id or item.request_id or f"item-{id(item)}"
-        if key in seen:
-            continue
-        seen.add(key)
-        totals[0] += usage.input_tokens or 0
-        totals[1] += usage.output_tokens or 0
-        totals[2] += usage.cache_read_input_tokens or 0
-        totals[3] += usage.cache_creation_input_tokens or 0
-        totals[4] += 1
-    return TokenTotals(*totals)
+def response_totals(session: Session) -> tuple[TokenTotals, TokenTotals]:
+    """The tokens of ``session``'s own responses, and of its subagents' responses."""
+    own: list[TokenCounts] = []
+    agents: list[TokenCounts] = []
+    for response in collect_responses([session]):
+        (own if response.agent_id == session.agent_id else agents).append(response.tokens)
+    return (
+        TokenTotals.of(sum(own, TokenCounts()), len(own)),
+        TokenTotals.of(sum(agents, TokenCounts()), len(agents)),
+    )
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,8 @@ class SessionHeader:
 
     ``tokens`` counts the session's own responses (main line and branches), ``subagent_tokens``
     those of every subagent below it. ``resume_command`` is what resumes the session in Claude
-    Code. ``diagnostics`` are the file's malformed lines.
+    Code, in the directory it ran in (:func:`cclens.resume.resume_command`). ``diagnostics`` are
+    the file's malformed lines.
     """
 
     title: str
@@ -143,23 +144,21 @@ class SessionHeader:
     branches: int
     compactions: int
     diagnostics: list[Diagnostic]
+    #: Every figure of the session (subagents included), as every surface counts them.
+    figures: Figures = field(default_factory=Figures)
 
 
-def own_items(session: Session) -> list[Item]:
-    """The session's own items: without the sidechain records that belong to its subagents."""
-    if session.is_subagent:
-        return list(session.items)
-    return [item for item in session.items if not item.is_sidechain]
+def session_header(session: Session, figures: Figures | None = None) -> SessionHeader:
+    """The header facts of ``session``.
 
-
-def session_header(session: Session) -> SessionHeader:
-    """The header facts of ``session``."""
-    own = own_items(session)
+    ``figures`` are the session's figures when they are known from elsewhere (the index counts
+    each response, call and prompt once across sessions: a resumed session's copies are counted
+    for the session they came from); by default the session's own
+    (:func:`cclens.analytics.figures.session_figures`).
+    """
+    figures = figures or session_figures(session)
     agents = [agent for top in session.subagents for agent in top.all_sessions()]
-    subagent_tokens = TokenTotals()
-    for agent in agents:
-        subagent_tokens = subagent_tokens + token_totals(agent.items)
-    calls = list(session.tool_calls.values())
+    own_tokens, subagent_tokens = response_totals(session)
     return SessionHeader(
         title=session.title or session.session_id,
         session_id=session.session_id,
@@ -172,18 +171,19 @@ def session_header(session: Session) -> SessionHeader:
         duration=session.duration,
         models=session.models,
         versions=session.versions,
-        tokens=token_totals(own),
+        tokens=own_tokens,
         subagent_tokens=subagent_tokens,
-        resume_command=f"claude --resume {session.session_id}",
+        resume_command=resume_command(session.session_id, session.cwd).shell,
         path=str(session.path),
-        prompts=sum(1 for i in session.main_line if isinstance(i, UserItem) and i.kind == "prompt"),
-        responses=sum(1 for i in session.main_line if isinstance(i, AssistantItem)),
-        tool_calls=len(calls),
-        tool_errors=sum(1 for c in calls if c.status == "error"),
+        prompts=figures.prompts,
+        responses=figures.responses,
+        tool_calls=figures.tool_calls.calls,
+        tool_errors=figures.tool_calls.failed,
         subagents=len(agents),
         branches=len(session.branches),
         compactions=len(session.compactions),
         diagnostics=list(session.diagnostics),
+        figures=figures,
     )
 
 
@@ -374,8 +374,10 @@ def page_context(
     *,
     show_branches: bool = True,
     views: Callable[[Sequence[Item], dict[str, ToolCall]], list[ItemView]] = item_views,
+    figures: Figures | None = None,
 ) -> PageContext:
-    """The context of ``session``'s page (see :class:`PageContext`)."""
+    """The context of ``session``'s page (see :class:`PageContext`); ``figures`` as in
+    :func:`session_header`."""
     calls = session.tool_calls
     main = views(session.main_line, calls)
     trailing: list[BranchView] = []
@@ -398,4 +400,4 @@ def page_context(
                 host.branches.append(branch_view)
     claimed = {id(agent) for call in calls.values() for agent in call.subagents}
     orphans = [agent for agent in session.subagents if id(agent) not in claimed]
-    return PageContext(session_header(session), main, trailing, orphans, session)
+    return PageContext(session_header(session, figures), main, trailing, orphans, session)

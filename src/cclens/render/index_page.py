@@ -37,6 +37,8 @@ class IndexEntry:
     size: int = 0
     malformed: int = 0
     error: str = ""
+    #: A subagent transcript whose session file is gone, exported as a session of its own.
+    orphan: bool = False
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..analytics.figures import Figures
 
 __all__ = ["DEFAULT_OPTIONS", "THEMES", "RenderOptions"]
 
@@ -24,7 +28,9 @@ class RenderOptions:
     place. ``chunk_items``: how many items of the conversation one chunk holds (the first is drawn
     with the page, the others as the reader scrolls to them). ``embed_parts``: the page carries
     every folded part, compressed (default: when ``standalone``; the pages of a bulk export link
-    shared CSS and JavaScript but carry their parts).
+    shared CSS and JavaScript but carry their parts). ``figures``: the session's figures when
+    known from elsewhere (the web app's index counts each response, call and prompt once across
+    sessions), shown in the header instead of the session's own.
     """
 
     standalone: bool = True
@@ -35,6 +41,7 @@ class RenderOptions:
     lazy: bool = True
     chunk_items: int = 40
     embed_parts: bool | None = None
+    figures: Figures | None = None
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:

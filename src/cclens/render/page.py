@@ -48,7 +48,7 @@ class SessionRenderer:
         self.view_failures: list[str] = []
         self.parts = PartStore()
         # Page contexts by session: the page, its parts and its map share them.
-        self._contexts: dict[int, PageContext] = {}
+        self._contexts: dict[tuple[int, bool], PageContext] = {}
         # The subagent sessions being drawn, outermost first (by part id, or object id when
         # drawn in place): a part drawn later is drawn in the nesting it was registered in.
         self._scope: tuple[str, ...] = ()
@@ -156,12 +156,15 @@ class SessionRenderer:
 
     # Sessions --------------------------------------------------------------------------------
 
-    def context(self, session: Session) -> PageContext:
-        """The page context of ``session`` with these options (made once per session)."""
-        found = self._contexts.get(id(session))
+    def context(self, session: Session, *, top: bool = True) -> PageContext:
+        """The page context of ``session`` with these options, made once per session (``top``:
+        the page's own session, whose header shows ``options.figures`` when given)."""
+        key = (id(session), top)
+        found = self._contexts.get(key)
         if found is None or found.session is not session:
-            found = page_context(session, show_branches=self.options.show_branches)
-            self._contexts[id(session)] = found
+            figures = self.options.figures if top else None
+            found = page_context(session, show_branches=self.options.show_branches, figures=figures)
+            self._contexts[key] = found
         return found
 
     def _nested(self, session: Session) -> Part | None:
@@ -174,7 +177,7 @@ class SessionRenderer:
         outer = self._scope
         self._scope = inner
         try:
-            return self.part(key, "_nested_items.html", page=self.context(session))
+            return self.part(key, "_nested_items.html", page=self.context(session, top=False))
         finally:
             self._scope = outer
 
@@ -206,7 +209,7 @@ class SessionRenderer:
 
     def page_map(self, session: Session) -> PageMap:
         """Where each item and tool call of ``session`` is drawn (see :mod:`.page_map`)."""
-        return page_map(session, self.options, self.context)
+        return page_map(session, self.options, lambda s: self.context(s, top=s is session))
 
     def body(self, session: Session) -> Markup:
         """The ``<main>`` element of ``session``'s page (folded parts registered, not drawn)."""

@@ -8,11 +8,9 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from ..index import ProjectSummary, SearchError, SessionSummary
 from ..model import to_builtins
 from ..parse import AssistantItem, Item, Session, UserItem
-from .state import app_state, search_request
-from .templating import path_part
+from .state import app_state
 
 
 class JSONResponse(Response):
@@ -26,65 +24,6 @@ class JSONResponse(Response):
 
 def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
-
-
-def project_json(project: ProjectSummary) -> dict[str, Any]:
-    """A project as the API returns it."""
-    return {
-        "id": project.slug,
-        "name": project.name,
-        "cwd": project.cwd,
-        "sessions": project.sessions,
-        "archived_sessions": project.archived,
-        "first_activity": _iso(project.first_activity),
-        "last_activity": _iso(project.last_activity),
-        "messages": project.messages,
-        "tool_calls": project.tool_calls,
-        "tokens": {
-            "total": project.tokens,
-            "input": project.input_tokens,
-            "output": project.output_tokens,
-            "cache_read": project.cache_read_tokens,
-            "cache_write": project.cache_write_tokens,
-        },
-        "url": f"/projects/{path_part(project.slug)}",
-    }
-
-
-def session_json(session: SessionSummary) -> dict[str, Any]:
-    """A session's summary as the API returns it."""
-    return {
-        "id": session.key,
-        "session_id": session.session_id,
-        "project": session.project,
-        "path": session.path,
-        "title": session.title,
-        "title_source": session.title_source,
-        "first_prompt": session.first_prompt,
-        "cwd": session.cwd,
-        "git_branch": session.git_branch,
-        "started": _iso(session.started),
-        "ended": _iso(session.ended),
-        "duration_seconds": session.duration_seconds,
-        "messages": session.messages,
-        "tool_calls": session.tool_calls,
-        "errors": session.errors,
-        "subagents": session.subagents,
-        "tokens": {
-            "total": session.tokens,
-            "input": session.input_tokens,
-            "output": session.output_tokens,
-            "cache_read": session.cache_read_tokens,
-            "cache_write": session.cache_write_tokens,
-        },
-        "models": session.models,
-        "versions": session.versions,
-        "malformed_lines": session.malformed,
-        "archived": session.archived,
-        "archived_at": _iso(session.archived_at),
-        "revision": session.revision,
-        "url": f"/sessions/{path_part(session.key)}",
-    }
 
 
 def item_json(item: Item) -> dict[str, Any]:
@@ -136,26 +75,6 @@ def _missing(what: str) -> JSONResponse:
     return JSONResponse({"error": f"no {what}"}, status_code=404)
 
 
-def projects(request: Request) -> Response:
-    """``GET /api/projects``."""
-    return JSONResponse([project_json(p) for p in app_state(request).index.projects()])
-
-
-def project_sessions(request: Request) -> Response:
-    """``GET /api/projects/{id}/sessions``."""
-    index = app_state(request).index
-    slug = request.path_params["slug"]
-    summary = index.project(slug)
-    if summary is None:
-        return _missing(f"project {slug}")
-    return JSONResponse(
-        {
-            "project": project_json(summary),
-            "sessions": [session_json(s) for s in index.sessions(slug)],
-        }
-    )
-
-
 def session(request: Request) -> Response:
     """``GET /api/sessions/{id}``: the summary and the whole transcript."""
     state = app_state(request)
@@ -165,28 +84,7 @@ def session(request: Request) -> Response:
     if summary is None or loaded is None:
         return _missing(f"session {key}")
     return JSONResponse(
-        {"session": session_json(summary), "transcript": transcript_json(loaded.session)}
-    )
-
-
-def search(request: Request) -> Response:
-    """``GET /api/search?q=...``."""
-    wanted = search_request(request)
-    if wanted.problem:
-        return JSONResponse({"error": wanted.problem}, status_code=400)
-    try:
-        hits = app_state(request).index.search(
-            wanted.query, wanted.filters, limit=wanted.limit, offset=wanted.offset
-        )
-    except SearchError as error:
-        return JSONResponse({"error": str(error)}, status_code=400)
-    return JSONResponse(
-        {
-            "query": wanted.query,
-            "offset": wanted.offset,
-            "limit": wanted.limit,
-            "hits": [hit.as_json() for hit in hits],
-        }
+        {"session": summary.as_json(), "transcript": transcript_json(loaded.session)}
     )
 
 
@@ -207,6 +105,8 @@ def status(request: Request) -> Response:
             "projects": totals.projects,
             "sessions": totals.sessions,
             "archived_sessions": totals.archived,
+            "searches": state.searches,
+            "searches_cancelled": state.searches_cancelled,
         }
     )
 

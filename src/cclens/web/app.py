@@ -14,7 +14,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..index import Index, IndexUnusable
-from . import api, dashboard, live_block, pages, permissions_pages, timeline_api
+from . import api, dashboard, lists, live_block, pages, permissions_pages, search, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
 from .listing import IndexListing
@@ -68,21 +68,25 @@ def _not_found(request: Request, exc: Exception) -> Response:
 
 
 ROUTES = [
-    Route("/", pages.home),
-    Route("/projects/{slug}", pages.project),
+    Route("/", lists.home),
+    Route("/sessions", lists.sessions),
+    Route("/projects", lists.projects),
+    Route("/projects/{slug}", lists.project),
     Route("/sessions/{key}", pages.session),
     Route("/sessions/{key}/updates", pages.session_updates),
     Route("/sessions/{key}/parts/{part:path}", pages.session_part),
-    Route("/search", pages.search),
+    Route("/search", search.search_page),
     Route("/stats", dashboard.stats_page),
     Route("/permissions", permissions_pages.permissions_page),
     Route("/projects/{slug}/permissions", permissions_pages.project_permissions_page),
-    Route("/api/projects", api.projects),
-    Route("/api/projects/{slug}/sessions", api.project_sessions),
+    Route("/api/projects", lists.api_projects),
+    Route("/api/projects/{slug}/sessions", lists.api_project_sessions),
+    Route("/api/sessions", lists.api_sessions),
     Route("/api/sessions/{key}", api.session),
+    Route("/api/sessions/{key}/resume", lists.api_resume),
     Route("/api/sessions/{key}/events", api.session_events),
     Route("/api/sessions/{key}/timeline", timeline_api.timeline),
-    Route("/api/search", api.search),
+    Route("/api/search", search.search_api),
     Route("/api/stats", dashboard.stats_api),
     Route("/api/blocks", live_block.blocks_api),
     Route("/api/permissions", permissions_pages.permissions_api),
@@ -139,9 +143,11 @@ def create_app(settings: Settings) -> Starlette:
         anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         broker.bind(asyncio.get_running_loop())
         indexer.start()
+        search.learn_when_indexed(state)
         try:
             yield
         finally:
+            state.stopping.set()
             broker.close()
             stats_worker.close()
             permissions_worker.close()

@@ -9,6 +9,7 @@ stats --json`` row for the same sessions and days.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 import msgspec
 
@@ -21,7 +22,8 @@ from ..analytics.aggregate import (
     total_row,
     unpriced_models,
 )
-from ..analytics.inventory import CallFact, facts_usage
+from ..analytics.figures import CallCounts
+from ..analytics.inventory import CallFact, calls_usage
 from ..analytics.pricing import PriceTable
 from ..analytics.stats import PriceInfo
 from .filters import TimeGrouping, UsageFilters
@@ -42,8 +44,9 @@ class DashboardFigures(msgspec.Struct, kw_only=True):
     ``over_time`` is grouped by ``filters.by``; ``days`` by day (its ``sessions`` are the
     sessions active each day); ``tools`` by tool (tokens split among a response's calls, and
     each tool's calls, errors and durations in ``tool``); ``models`` by model. ``activity``
-    counts responses per local weekday (Monday first) and hour. ``generation`` grows each time
-    the index's sessions change.
+    counts responses per local weekday (Monday first) and hour. ``prompts`` and ``tool_calls``
+    (by status) are counted as ``cclens stats`` counts them. ``generation`` grows each time the
+    index's sessions change.
     """
 
     filters: FiltersUsed
@@ -51,7 +54,9 @@ class DashboardFigures(msgspec.Struct, kw_only=True):
     timezone: str
     prices: PriceInfo
     sessions: int
+    prompts: int
     responses: int
+    tool_calls: CallCounts
     total: UsageRow
     over_time: list[UsageRow]
     days: list[UsageRow]
@@ -70,6 +75,7 @@ class Selection:
     sessions: int
     priced: list[PricedResponse]
     calls: list[CallFact]
+    prompts: list[datetime | None]
 
 
 def figures(
@@ -78,7 +84,8 @@ def figures(
     """The figures of ``selection`` for the days of ``filters``, grouped by ``filters.by``."""
     period = filters.period
     items = [item for item in selection.priced if period.contains(item.response.timestamp)]
-    tools = facts_usage(call for call in selection.calls if period.contains(call.started))
+    calls = [call for call in selection.calls if period.contains(call.started)]
+    tools = calls_usage(calls)
     over_time = aggregate(items, filters.by, period=period)
     return DashboardFigures(
         filters=FiltersUsed(
@@ -91,7 +98,9 @@ def figures(
         timezone=period.zone_name,
         prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
         sessions=selection.sessions,
+        prompts=sum(1 for when in selection.prompts if period.contains(when)),
         responses=len(items),
+        tool_calls=CallCounts.of(call.status for call in calls),
         total=total_row(items),
         over_time=over_time,
         days=over_time if filters.by == "day" else aggregate(items, "day", period=period),

@@ -41,7 +41,8 @@ class UsageFilters:
     @property
     def period(self) -> Period:
         """The days chosen, in the machine's local time (``FilterError`` for a bad date)."""
-        return Period(since=_day("since", self.since), until=_day("until", self.until))
+        since, until = day_parameter("since", self.since), day_parameter("until", self.until)
+        return Period(since=since, until=until)
 
     def query(self, **changes: str) -> dict[str, str]:
         """The parameters that give these filters (with ``changes``), empty ones left out."""
@@ -51,7 +52,9 @@ class UsageFilters:
         return {name: value for name, value in values.items() if value}
 
 
-def _day(name: str, text: str) -> date | None:
+def day_parameter(name: str, text: str) -> date | None:
+    """The day a query parameter names (``None`` when empty); :class:`FilterError` naming the
+    parameter when it is not a date."""
     if not text:
         return None
     try:
@@ -67,8 +70,8 @@ def usage_filters(params: QueryParams) -> UsageFilters:
     if grouping is None:
         raise FilterError(f"by: {by!r} is not one of {', '.join(TIME_GROUPINGS)}")
     since, until = params.get("since", "").strip(), params.get("until", "").strip()
-    _day("since", since)  # raise now, so the caller can say what is wrong
-    _day("until", until)
+    day_parameter("since", since)  # raise now, so the caller can say what is wrong
+    day_parameter("until", until)
     return UsageFilters(
         project=params.get("project", "").strip(), since=since, until=until, by=grouping
     )
@@ -99,6 +102,7 @@ __all__ = [
     "FilterError",
     "TimeGrouping",
     "UsageFilters",
+    "day_parameter",
     "matching_projects",
     "usage_filters",
 ]

@@ -1,4 +1,5 @@
-"""HTML pages: all projects, one project, one session, search; and live session fragments.
+"""HTML pages: one session; and live session fragments (lists: :mod:`.lists`, search:
+:mod:`.search`).
 
 Each page is drawn by one template from a small documented context; no HTML is built here.
 """
@@ -7,19 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
 
 import msgspec
 from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from ..index import DOCUMENT_KINDS, ProjectSummary, SearchError, SearchHit, SessionSummary, Totals
-from ..parse import claude_dirs
+from ..index import ProjectSummary, SessionSummary
 from .api import JSONResponse
-from .live import Status
-from .session_view import changed_items, page_state, parse_state, top_level
-from .state import AppState, SearchRequest, app_state, search_request
+from .session_view import changed_items, page_state, parse_state, summary_figures, top_level
+from .state import AppState, app_state
 
 
 def page(state: AppState, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
@@ -33,42 +31,6 @@ def page(state: AppState, template: str, status_code: int = 200, **context: Any)
 def not_found(state: AppState, what: str) -> HTMLResponse:
     """The 404 page."""
     return page(state, "not_found.html", 404, what=what)
-
-
-@dataclass(frozen=True, slots=True)
-class HomeContext:
-    """``projects.html``: every project, or (when the index is empty) where sessions come from."""
-
-    projects: list[ProjectSummary]
-    totals: Totals
-    #: The folders read (given, or Claude Code's defaults when they exist).
-    roots: list[str]
-    #: Claude Code's default folders, to explain where transcripts come from.
-    default_roots: list[str]
-    status: Status
-
-
-def home(request: Request) -> Response:
-    """``/``: every project (see :class:`HomeContext`)."""
-    state = app_state(request)
-    context = HomeContext(
-        projects=state.index.projects(),
-        totals=state.index.totals(),
-        roots=[str(root) for root in state.settings.claude_dirs],
-        default_roots=[str(root) for root in claude_dirs()],
-        status=state.indexer.status,
-    )
-    return page(state, "projects.html", home=context)
-
-
-def project(request: Request) -> Response:
-    """``/projects/{slug}``: ``project.html`` with the project and its ``sessions``."""
-    state = app_state(request)
-    slug = request.path_params["slug"]
-    summary = state.index.project(slug)
-    if summary is None:
-        return not_found(state, f"project {slug}")
-    return page(state, "project.html", project=summary, sessions=state.index.sessions(slug))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +60,7 @@ def session(request: Request) -> Response:
     state = app_state(request)
     key = request.path_params["key"]
     summary = state.index.session(key)
-    rendered = state.rendered(key, summary.revision) if summary else None
+    rendered = state.rendered(key, summary.revision, summary_figures(summary)) if summary else None
     if summary is None or rendered is None:
         return not_found(state, f"session {key}")
     shown = rendered.session
@@ -161,45 +123,3 @@ def session_updates(request: Request) -> Response:
             "html": html,
         }
     )
-
-
-@dataclass(frozen=True, slots=True)
-class SearchContext:
-    """``search.html``: the form's values, the choices it offers, and the hits."""
-
-    request: SearchRequest
-    hits: list[SearchHit]
-    projects: list[ProjectSummary]
-    kinds: tuple[str, ...]
-    error: str
-    more: str
-
-
-def search(request: Request) -> Response:
-    """``/search``: the form and the hits (see :class:`SearchContext`)."""
-    state = app_state(request)
-    wanted = search_request(request)
-    hits: list[SearchHit] = []
-    error = wanted.problem
-    try:
-        if not error:
-            hits = state.index.search(
-                wanted.query, wanted.filters, limit=wanted.limit + 1, offset=wanted.offset
-            )
-    except SearchError as problem:
-        error = str(problem)
-    more = ""
-    if len(hits) > wanted.limit:
-        hits = hits[: wanted.limit]
-        params = [(k, v) for k, v in request.query_params.multi_items() if k != "offset"]
-        params.append(("offset", str(wanted.offset + wanted.limit)))
-        more = "/search?" + urlencode(params)
-    context = SearchContext(
-        request=wanted,
-        hits=hits,
-        projects=state.index.projects(),
-        kinds=DOCUMENT_KINDS,
-        error=error,
-        more=more,
-    )
-    return page(state, "search.html", 400 if wanted.problem else 200, search=context)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..analytics.permission_audit import ProjectAudit, permission_audit
 from ..index import Index, ProjectSummary, SessionSummary
-from ..permissions import Suggestion, claude_config_dir, settings_paths
+from ..permissions import Suggestion, claude_config_dir, merge_same, settings_paths
 from .listing import IndexListing
 from .recent import Recent
 
@@ -61,9 +61,9 @@ class ProjectPermissions:
         return sum(len(audit.rejected) for audit in self.audits)
 
     def suggestions(self) -> list[Suggestion]:
-        """Every suggested rule of the project, most prompts saved first."""
-        found = [s for audit in self.audits for s in audit.suggestions]
-        return sorted(found, key=lambda s: -s.prompts_saved)
+        """Every suggested rule of the project, once per settings file, best first (see
+        :func:`cclens.permissions.rank`)."""
+        return merge_same(s for audit in self.audits for s in audit.suggestions)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..analytics.permission_audit import AuditedCall, ProjectAudit
-from ..permissions import Suggestion, merge_suggestions
+from ..permissions import Suggestion, merge_suggestions, rank
 from .api import JSONResponse
 from .pages import not_found, page
 from .permission_store import PermissionsRow, ProjectPermissions
@@ -79,7 +79,7 @@ def _top_suggestions(rows: list[PermissionsRow]) -> list[SuggestionView]:
         for row in rows
         for suggestion in row.suggestions
     ]
-    found.sort(key=lambda view: -view.suggestion.prompts_saved)
+    found.sort(key=lambda view: rank(view.suggestion))
     return found[:_OVERVIEW_SUGGESTIONS]
 
 
@@ -158,10 +158,10 @@ def project_permissions_page(request: Request) -> Response:
     every = [call for audit in found.audits for call in audit.calls]
     matching = [call for call in every if not decision or call.behavior == decision]
     shown = matching[offset : offset + _CALLS_PER_PAGE]
-    suggestions = sorted(
-        (view for audit in found.audits for view in _views(audit, found.project.name, slug)),
-        key=lambda view: -view.suggestion.prompts_saved,
-    )
+    suggestions = [
+        SuggestionView(s, found.project.name, slug, None, update_json(s.update))
+        for s in found.suggestions()
+    ]
     merged = merge_suggestions(view.suggestion for view in suggestions[:_MERGED_SUGGESTIONS])
     context = ProjectPermissionsContext(
         found=found,

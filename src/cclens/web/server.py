@@ -6,12 +6,15 @@ lets tests and benchmarks run a real server in a thread.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import socket
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
+from types import FrameType
 
 import uvicorn
 from starlette.applications import Starlette
@@ -39,7 +42,38 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _server(settings: Settings, sock: socket.socket) -> tuple[uvicorn.Server, Starlette]:
+class _Server(uvicorn.Server):
+    """uvicorn's server, stopping the way ``cclens serve`` must: at once and silently.
+
+    Open pages hold server-sent event streams that never end by themselves; uvicorn waits for
+    them (``timeout_graceful_shutdown``), then cancels them, logging a ``CancelledError``
+    traceback. So the moment a stop is asked (Ctrl-C, SIGTERM) the event broker is closed and
+    every stream ends. And uvicorn raises the stop signal again once it has stopped, which
+    would kill the process before ``cclens serve`` removes its temporary demo index: here the
+    signal, handled, is kept in :attr:`stopped_by` instead.
+    """
+
+    def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
+        super().__init__(config)
+        self._app = app
+        #: The signals that stopped the server.
+        self.stopped_by: list[int] = []
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self._app.state.cclens.broker.close()
+        super().handle_exit(sig, frame)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        with super().capture_signals():
+            try:
+                yield
+            finally:
+                self.stopped_by = list(self._captured_signals)
+                self._captured_signals.clear()
+
+
+def _server(settings: Settings, sock: socket.socket) -> tuple[_Server, Starlette]:
     settings.port = int(sock.getsockname()[1])
     app = create_app(settings)
     config = uvicorn.Config(
@@ -49,7 +83,7 @@ def _server(settings: Settings, sock: socket.socket) -> tuple[uvicorn.Server, St
         lifespan="on",
         timeout_graceful_shutdown=2,
     )
-    return uvicorn.Server(config), app
+    return _Server(config, app), app
 
 
 def url(settings: Settings) -> str:
@@ -86,11 +120,15 @@ def limit_memory_arenas(arenas: int = 2) -> None:
         return  # not glibc (musl has no arenas to limit)
 
 
-def run(settings: Settings, sock: socket.socket) -> None:
-    """Serve until interrupted (Ctrl-C)."""
+def run(settings: Settings, sock: socket.socket) -> list[int]:
+    """Serve until interrupted (Ctrl-C, SIGTERM); the signals that stopped it.
+
+    Stopping ends every event stream at once and returns: the caller cleans up.
+    """
     limit_memory_arenas()
     server, _ = _server(settings, sock)
     server.run(sockets=[sock])
+    return server.stopped_by
 
 
 @dataclass

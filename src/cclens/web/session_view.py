@@ -23,6 +23,9 @@ from typing import Any, Protocol
 import msgspec
 from jinja2 import Environment
 
+from ..analytics.figures import CallCounts, Figures
+from ..analytics.tokens import TokenCounts
+from ..index import SessionSummary
 from ..model import to_builtins
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import (
@@ -55,13 +58,19 @@ class DrawnSession:
 
 
 class SessionRenderer(Protocol):
-    """Draws a session's body (the ``<main>`` element), its folded parts, and fragments."""
+    """Draws a session's body (the ``<main>`` element), its folded parts, and fragments.
+
+    ``figures`` are the session's figures as the index counts them (what a resumed session
+    copied from an earlier one is counted for the earlier one): the header shows those.
+    """
 
     name: str
 
-    def draw(self, session: Session, parts_url: str) -> DrawnSession: ...
+    def draw(
+        self, session: Session, parts_url: str, figures: Figures | None = None
+    ) -> DrawnSession: ...
 
-    def body(self, session: Session) -> str: ...
+    def body(self, session: Session, figures: Figures | None = None) -> str: ...
 
     def fragment(self, session: Session, items: list[Item]) -> str: ...
 
@@ -101,8 +110,10 @@ class PackageRenderer:
             standalone=False, static_url=RENDER_STATIC_URL, chunk_items=1_000_000_000
         )
 
-    def draw(self, session: Session, parts_url: str) -> DrawnSession:
-        renderer = self._module.SessionRenderer(self._options)
+    def draw(
+        self, session: Session, parts_url: str, figures: Figures | None = None
+    ) -> DrawnSession:
+        renderer = self._module.SessionRenderer(dataclasses.replace(self._options, figures=figures))
         body = str(renderer.body(session))
         found = renderer.page_map(session)
         data = renderer.data(session, parts=False, source=parts_url, found=found)
@@ -121,8 +132,9 @@ class PackageRenderer:
 
         return DrawnSession(body, data, part)
 
-    def body(self, session: Session) -> str:
-        return str(self._module.render_session_body(session, self._options))
+    def body(self, session: Session, figures: Figures | None = None) -> str:
+        options = dataclasses.replace(self._options, figures=figures)
+        return str(self._module.render_session_body(session, options))
 
     def fragment(self, session: Session, items: list[Item]) -> str:
         # The same view over a session holding only the items to send: every element keeps
@@ -251,10 +263,12 @@ class BuiltInRenderer:
     def __init__(self, environment: Environment) -> None:
         self._environment = environment
 
-    def draw(self, session: Session, parts_url: str) -> DrawnSession:
-        return DrawnSession(self.body(session))
+    def draw(
+        self, session: Session, parts_url: str, figures: Figures | None = None
+    ) -> DrawnSession:
+        return DrawnSession(self.body(session, figures))
 
-    def body(self, session: Session) -> str:
+    def body(self, session: Session, figures: Figures | None = None) -> str:
         template = self._environment.get_template("session_fallback.html")
         return template.render(session=session, items=item_views(top_level(session)))
 
@@ -267,6 +281,25 @@ class BuiltInRenderer:
 
     def policy(self) -> str | None:
         return None
+
+
+def summary_figures(summary: SessionSummary) -> Figures:
+    """The figures the index keeps for a session (tool calls only as calls and failed ones;
+    cost is not kept)."""
+    write_1h = summary.cache_write_1h_tokens
+    return Figures(
+        sessions=1,
+        prompts=summary.prompts,
+        responses=summary.responses,
+        tool_calls=CallCounts(calls=summary.tool_calls, failed=summary.errors),
+        tokens=TokenCounts(
+            input=summary.input_tokens,
+            output=summary.output_tokens,
+            cache_write_5m=summary.cache_write_tokens - write_1h,
+            cache_write_1h=write_1h,
+            cache_read=summary.cache_read_tokens,
+        ),
+    )
 
 
 def choose_renderer(environment: Environment) -> SessionRenderer:

@@ -7,6 +7,8 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..index import DEFAULT_SECONDS
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 
@@ -35,6 +37,8 @@ class Settings:
     #: How long the dashboard and permissions pages wait for figures not yet worked out before
     #: they are drawn saying so (their script then fetches them and draws the page again).
     page_wait_seconds: float = 2.0
+    #: How long one search may run before it is answered "query too broad".
+    search_seconds: float = DEFAULT_SECONDS
     #: The access token every request must carry (``None``: none needed). ``cclens serve``
     #: sets one when it listens beyond this machine, unless told ``--no-auth``.
     token: str | None = None

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from urllib.parse import quote
 
 from jinja2 import Environment
 from starlette.requests import Request
 
-from ..analytics.period import DateError, parse_moment
-from ..index import Index, SearchFilters
+from ..analytics.figures import Figures
+from ..index import Index
 from ..parse import Item, Session
 from .assets import Asset
 from .background import Background
@@ -72,6 +70,12 @@ class AppState:
     #: thread each: a long permission audit never holds up the dashboard).
     stats_worker: Background
     permissions_worker: Background
+    #: Set when the server stops: searches under way give up at once.
+    stopping: threading.Event = field(default_factory=threading.Event)
+    #: Searches running now, and those stopped because their client went away (changed on the
+    #: event loop's thread only).
+    searches: int = 0
+    searches_cancelled: int = 0
     _cache: OrderedDict[tuple[str, int], Rendered] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _heavy: threading.BoundedSemaphore = field(
@@ -113,8 +117,9 @@ class AppState:
                     self._cache.popitem(last=False)
             return loaded
 
-    def rendered(self, key: str, revision: int) -> Rendered | None:
-        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload)."""
+    def rendered(self, key: str, revision: int, figures: Figures | None = None) -> Rendered | None:
+        """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload), its
+        header showing ``figures`` when given."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
@@ -123,7 +128,7 @@ class AppState:
                 return loaded
             with self._heavy:
                 try:
-                    drawn = self.renderer.draw(loaded.session, parts_url(key))
+                    drawn = self.renderer.draw(loaded.session, parts_url(key), figures)
                 except Exception as error:  # shown on the page, over the plain view
                     loaded.problem = f"{type(error).__name__}: {error}"
                     drawn = self.fallback.draw(loaded.session, parts_url(key))
@@ -144,57 +149,3 @@ def app_state(request: Request) -> AppState:
     state = request.app.state.cclens
     assert isinstance(state, AppState)
     return state
-
-
-def _date(name: str, text: str, problems: list[str], *, end: bool) -> datetime | None:
-    """A search bound, as ``cclens search`` reads it (UTC unless the text says otherwise)."""
-    if not text.strip():
-        return None
-    try:
-        return parse_moment(text, end=end, zone=UTC)
-    except DateError as error:
-        problems.append(f"{name}: {error}")
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class SearchRequest:
-    """A search as a page or the API receives it (query string parameters)."""
-
-    query: str
-    filters: SearchFilters
-    offset: int
-    limit: int
-    #: The raw parameters, to fill the form again.
-    since: str = ""
-    until: str = ""
-    #: What cannot be used in the parameters (a date that is not one): answered with a 400.
-    problem: str = ""
-
-
-def search_request(request: Request, *, limit: int = 50) -> SearchRequest:
-    """Read ``q``, ``project``, ``since``, ``until``, ``tool``, ``kind``, ``errors``, ``offset``.
-
-    A date that cannot be read is left out of the filters and named in ``problem``.
-    """
-    params = request.query_params
-    kinds = tuple(kind for kind in params.getlist("kind") if kind)
-    since, until = params.get("since", ""), params.get("until", "")
-    problems: list[str] = []
-    try:
-        offset = max(int(params.get("offset", "0")), 0)
-    except ValueError:
-        offset = 0
-    with contextlib.suppress(ValueError):  # a bad limit keeps the default
-        limit = min(max(int(params.get("limit", str(limit))), 1), 500)
-    filters = SearchFilters(
-        project=params.get("project") or None,
-        since=_date("since", since, problems, end=False),
-        until=_date("until", until, problems, end=True),
-        tool=params.get("tool") or None,
-        kinds=kinds,
-        errors_only=params.get("errors") in ("1", "on", "true", "yes"),
-    )
-    return SearchRequest(
-        params.get("q", ""), filters, offset, limit, since, until, "; ".join(problems)
-    )

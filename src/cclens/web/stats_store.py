@@ -1,7 +1,7 @@
 """The dashboard's figures over the index, kept between requests and brought up to date cheaply.
 
 The index stores every session's API responses and tool calls as the analytics count them,
-each response and call counted once across sessions (:mod:`cclens.index.usage_store`); the
+each response and call counted once across sessions (:mod:`cclens.index.counted`); the
 store reads those of the projects a filter selects, prices them, and works the figures out
 with the analytics' functions. Two levels of cache, each keyed by what it depends on:
 
@@ -61,6 +61,7 @@ class StatsStore:
                 sessions=len(identity[1]),
                 priced=price_responses(self.index.usage_responses(chosen), self.table),
                 calls=self.index.usage_calls(chosen),
+                prompts=self.index.usage_prompts(chosen),
             )
             self._selections.put(identity, found)
         return identity, found

@@ -8,6 +8,11 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
+
+from ..formats import compact, duration, short_model, usd
+from ..parse import Session
+from ..resume import resume_command
 
 
 def when(moment: datetime | None) -> str:
@@ -15,42 +20,15 @@ def when(moment: datetime | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else ""
 
 
-def duration(seconds: float | None) -> str:
-    """``42 s``, ``7 min``, ``2 h 05 min``, ``3 d 4 h``."""
-    if seconds is None:
-        return ""
-    whole = round(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    minutes, _ = divmod(whole, 60)
-    if minutes < 60:
-        return f"{minutes} min"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 48:
-        return f"{hours} h {minutes:02d} min"
-    days, hours = divmod(hours, 24)
-    return f"{days} d {hours} h"
+def path_breaks(path: str) -> Markup:
+    """``path`` escaped, with a line-break opportunity after each ``/`` (a narrow column wraps
+    a directory between its parts, not inside one)."""
+    return Markup("/<wbr>").join(escape(part) for part in path.split("/"))
 
 
-def compact(number: int | None) -> str:
-    """``950``, ``12.3k``, ``4.5M``."""
-    if number is None:
-        return ""
-    if number < 1000:
-        return str(number)
-    for unit, size in (("B", 1e9), ("M", 1e6), ("k", 1e3)):
-        if number >= size:
-            return f"{number / size:.1f}{unit}"
-    return str(number)
-
-
-def usd(amount: float | None) -> str:
-    """``$1,234.56``, ``$0.0042`` for less than a cent, or ``—`` when there is no price."""
-    if amount is None:
-        return "—"
-    if 0 < abs(amount) < 0.01:
-        return f"${amount:.4f}"
-    return f"${amount:,.2f}"
+def day_time(moment: datetime | None) -> str:
+    """``2025-06-01 14:03`` (UTC, as :func:`when`, which says so), or an empty string."""
+    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
 
 
 def number(value: int | None) -> str:
@@ -74,6 +52,11 @@ def path_part(value: str) -> str:
     return quote(value, safe="")
 
 
+def session_resume(session: Session) -> str:
+    """The command that resumes ``session`` in the directory it ran in."""
+    return resume_command(session.session_id, session.cwd).shell
+
+
 def shell_word(value: str) -> str:
     """``value`` quoted as one word for a POSIX shell (a session key comes from a file name)."""
     return shlex.quote(value)
@@ -90,9 +73,13 @@ def environment() -> Environment:
     )
     filters: dict[str, Any] = {
         "when": when,
+        "day_time": day_time,
+        "path_breaks": path_breaks,
         "duration": duration,
         "compact": compact,
         "usd": usd,
+        "short_model": short_model,
+        "resume_command": session_resume,
         "number": number,
         "seconds": seconds,
         "path_part": path_part,

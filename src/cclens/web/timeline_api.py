@@ -12,7 +12,8 @@ from .state import app_state
 
 def timeline(request: Request) -> Response:
     """``GET /api/sessions/{id}/timeline``: turns, tool calls, context sizes and compactions of
-    the session's main line (see :mod:`cclens.analytics.timeline`)."""
+    the session's main line (see :mod:`cclens.analytics.timeline`), and the session's figures
+    (subagents included) as its header gives them."""
     state = app_state(request)
     key = request.path_params["key"]
     summary = state.index.session(key)
@@ -25,6 +26,12 @@ def timeline(request: Request) -> Response:
             "session": key,
             "revision": summary.revision,
             "peak_context": found.peak_context,
+            "figures": {
+                "prompts": summary.prompts,
+                "responses": summary.responses,
+                "tool_calls": summary.tool_calls,
+                "failed": summary.errors,
+            },
             "timeline": found,
         }
     )

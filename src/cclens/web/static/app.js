@@ -1,5 +1,6 @@
 // cclens web app: reveal the message a link points at, keep pages live, fill in pages whose
-// figures were still being worked out, and copy suggested rules.
+// figures were still being worked out, copy suggested rules and resume commands, switch the
+// colour theme, submit list filters as they change, and offer to fork a session at a message.
 // No inline script anywhere (the Content-Security-Policy forbids it): pages pass what this
 // script needs in data-* attributes.
 "use strict";
@@ -83,6 +84,7 @@
   // elements the server names, or append them after the last message.
   function liveSession(body) {
     var state = body.dataset.state || "{}";
+    var revision = body.dataset.revision || "";
     var lastAnchor = body.dataset.lastAnchor || "";
     var updates = body.dataset.updates;
     var banner = document.querySelector("[data-archived-banner]");
@@ -124,13 +126,16 @@
               fresh.classList.add("is-new");
             }
           });
-          var fresh = JSON.stringify(change.state);
-          var grew = change.anchors.length > 0 || fresh !== state;
-          state = fresh;
+          state = JSON.stringify(change.state);
+          var archivedChanged = banner ? banner.hidden === Boolean(change.archived) : false;
           if (banner) banner.hidden = !change.archived;
-          // Only a session that changed is drawn again (the timeline listens): the catch-up
-          // asked for when the stream opens usually finds nothing new.
-          if (grew) document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          // Only a real change is news: the catch-up when the stream opens usually finds none.
+          var changed =
+            change.anchors.length > 0 || archivedChanged || String(change.revision) !== revision;
+          revision = String(change.revision);
+          if (changed) {
+            document.dispatchEvent(new CustomEvent("cclens:updated", { detail: change }));
+          }
         });
     });
     var source = new EventSource(body.dataset.events);
@@ -185,12 +190,168 @@
     selection.addRange(range);
   }
 
+  // Copy a command to the clipboard; without clipboard access, show it selected beside the
+  // button for the person to copy.
+  function copyText(button, text) {
+    var label = button.textContent;
+    var done = function () {
+      button.textContent = "Copied";
+      button.classList.add("copied");
+      window.setTimeout(function () {
+        button.textContent = label;
+        button.classList.remove("copied");
+      }, 1500);
+    };
+    var show = function () {
+      var field = button.parentElement.querySelector("input.copy-fallback");
+      if (!field) {
+        field = document.createElement("input");
+        field.className = "copy-fallback";
+        field.readOnly = true;
+        button.insertAdjacentElement("afterend", field);
+      }
+      field.value = text;
+      field.focus();
+      field.select();
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, show);
+    } else {
+      show();
+    }
+  }
+
+  // Buttons that copy the command in their data-copy-text (resume commands in lists).
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    if (!(target instanceof Element)) return;
+    var button = target.closest("button[data-copy-text]");
+    if (button) copyText(button, button.getAttribute("data-copy-text") || "");
+  });
+
+  // The colour theme: auto (the system's), light or dark, kept in localStorage for every page
+  // and visit (static/theme.js applies it before a page is drawn).
+  var THEMES = ["auto", "light", "dark"];
+  var THEME_NAMES = { auto: "Theme: auto", light: "Theme: light", dark: "Theme: dark" };
+
+  function currentTheme() {
+    var theme = document.documentElement.getAttribute("data-theme");
+    return THEMES.indexOf(theme) >= 0 ? theme : "auto";
+  }
+
+  function setTheme(theme) {
+    document.documentElement.setAttribute("data-theme", theme);
+    try {
+      window.localStorage.setItem("cclens-theme", theme);
+    } catch (error) {
+      // storage turned off: the theme holds for this page only
+    }
+  }
+
+  function themeToggle(button) {
+    var show = function () {
+      var theme = currentTheme();
+      button.textContent = THEME_NAMES[theme];
+      button.setAttribute("data-current", theme);
+      button.setAttribute("aria-label", "Colour theme: " + theme + ". Switch theme");
+    };
+    button.addEventListener("click", function () {
+      setTheme(THEMES[(THEMES.indexOf(currentTheme()) + 1) % THEMES.length]);
+    });
+    // The session view's own theme button changes the same attribute.
+    new MutationObserver(show).observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ["data-theme"],
+    });
+    show();
+  }
+
+  // Another tab changed the theme: follow it.
+  window.addEventListener("storage", function (event) {
+    if (event.key === "cclens-theme" && THEMES.indexOf(event.newValue) >= 0) {
+      document.documentElement.setAttribute("data-theme", event.newValue);
+    }
+  });
+
+  // List filters: a menu or a date applies at once; empty fields (and a field left at its
+  // data-default) stay out of the address.
+  function autoSubmit(form) {
+    form.addEventListener("change", function (event) {
+      var field = event.target;
+      if (field instanceof HTMLSelectElement || (field instanceof HTMLInputElement && field.type === "date")) {
+        if (form.requestSubmit) form.requestSubmit();
+        else form.submit();
+      }
+    });
+    form.addEventListener("formdata", function (event) {
+      var empty = [];
+      event.formData.forEach(function (value, name) {
+        var field = form.elements.namedItem(name);
+        var fallback = field && field.getAttribute ? field.getAttribute("data-default") : null;
+        if (value === "" || value === fallback) empty.push(name);
+      });
+      empty.forEach(function (name) {
+        event.formData.delete(name);
+      });
+    });
+  }
+
+  // A session page: a "Fork here" button on each prompt and response of the conversation,
+  // copying the command that continues the session from that message in a new session
+  // (GET /api/sessions/{id}/resume lists them by element id). Parts drawn later (folded or
+  // lazily loaded) get theirs when they appear.
+  function forkButtons(api) {
+    fetch(api, { headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (found) {
+        var points = found.fork || {};
+        var decorate = function (element) {
+          var point = points[element.id];
+          if (!point || element.hasAttribute("data-fork-at")) return;
+          element.setAttribute("data-fork-at", point.at);
+          var head = element.querySelector(":scope > .msg-head") || element;
+          var button = document.createElement("button");
+          button.type = "button";
+          button.className = "fork-here";
+          button.textContent = "Fork here";
+          button.title = "Copy: " + point.command;
+          button.setAttribute("data-copy-text", point.command);
+          button.setAttribute("aria-label", "Copy the command that forks the session at this message");
+          head.appendChild(button);
+        };
+        Object.keys(points).forEach(function (anchor) {
+          var element = document.getElementById(anchor);
+          if (element) decorate(element);
+        });
+        new MutationObserver(function (changes) {
+          changes.forEach(function (change) {
+            change.addedNodes.forEach(function (node) {
+              if (!(node instanceof Element)) return;
+              if (node.id && points[node.id]) decorate(node);
+              node.querySelectorAll("[id]").forEach(function (inner) {
+                if (points[inner.id]) decorate(inner);
+              });
+            });
+          });
+        }).observe(document.body, { childList: true, subtree: true });
+      })
+      .catch(function (error) {
+        console.warn("cclens: no fork points", error);
+      });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var body = document.body;
     if (body.hasAttribute("data-live-session")) liveSession(body);
     else if (body.hasAttribute("data-live-page")) livePage();
     document.querySelectorAll("[data-pending][data-api]").forEach(whenReady);
     document.querySelectorAll("[data-copy]").forEach(copyButton);
+    document.querySelectorAll("[data-theme-toggle]").forEach(themeToggle);
+    document.querySelectorAll("form[data-auto-submit]").forEach(autoSubmit);
+    if (body.dataset.resume) forkButtons(body.dataset.resume);
     revealHash();
   });
   window.addEventListener("hashchange", revealHash);

@@ -113,7 +113,9 @@
     turns.forEach(function (turn) { times.push(turn.start, turn.end === null ? turn.start : turn.end); });
     calls.forEach(function (call) { times.push(call.start, call.end); });
     points.forEach(function (point) { times.push(seconds(point.timestamp)); });
-    var failed = calls.filter(function (call) { return FAILED[call.status]; }).length;
+    // The session's own figures (subagents included), as its header and every list give
+    // them; the strip draws the calls of the main line.
+    var figures = payload.figures || { tool_calls: calls.length, failed: 0 };
     var summary = panel.querySelector("[data-timeline-summary]");
     if (!times.length) {
       text(summary, "Nothing in this session has a timestamp to draw.");
@@ -126,8 +128,10 @@
     var range = [first - pad, last + pad];
     text(
       summary,
-      turns.length + " turn" + (turns.length === 1 ? "" : "s") + ", " + calls.length + " tool call" +
-        (calls.length === 1 ? "" : "s") + (failed ? " (" + failed + " failed)" : "") +
+      turns.length + " turn" + (turns.length === 1 ? "" : "s") + ", " + figures.tool_calls +
+        " tool call" + (figures.tool_calls === 1 ? "" : "s") +
+        (figures.failed ? " (" + figures.failed + " failed)" : "") +
+        (figures.tool_calls !== calls.length ? " (" + calls.length + " on the main line, drawn)" : "") +
         ", peak context " + C.compact(payload.peak_context) + " tokens. " +
         "Drag to zoom, double-click to zoom out; click a call to open it."
     );
@@ -339,10 +343,12 @@
     panel.dataset.drawn = String(payload.revision);
   }
 
+  // Draw when the session changed since the charts were drawn (a live update), never again
+  // for the same revision: redrawing destroys and rebuilds both charts.
   function load(panel) {
     return C.fetchJSON(panel.dataset.timeline).then(function (payload) {
       panel.cclensPayload = payload;
-      if (panel.open) draw(panel, payload);
+      if (panel.open && panel.dataset.drawn !== String(payload.revision)) draw(panel, payload);
     });
   }
 
@@ -354,8 +360,13 @@
     };
     load(panel).catch(failed);
     // A closed panel has no width to draw in: draw when it is opened.
+    // (An open panel fires "toggle" once as the page loads: the charts drawn for this
+    // revision stay.)
     panel.addEventListener("toggle", function () {
-      if (panel.open && panel.cclensPayload) draw(panel, panel.cclensPayload);
+      var payload = panel.cclensPayload;
+      if (panel.open && payload && panel.dataset.drawn !== String(payload.revision)) {
+        draw(panel, payload);
+      }
     });
     // The session grew (live updates): fetch and draw again.
     var again = null;
