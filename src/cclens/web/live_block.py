@@ -20,6 +20,7 @@ from ..analytics.period import Period
 from ..analytics.stats import summarize_index
 from ..index import Index
 from .api import JSONResponse
+from .filters import FilterError
 from .state import app_state
 
 #: How far back the panel lists blocks (and looks for the largest one).
@@ -52,9 +53,26 @@ def live_blocks(index: Index, now: datetime | None = None) -> LiveBlocks:
     )
 
 
+def at_parameter(text: str) -> datetime | None:
+    """The moment ``?at=`` names (ISO 8601; UTC when it has no zone), ``None`` when empty;
+    :class:`~cclens.web.filters.FilterError` naming the parameter when it is not a time."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise FilterError(f"at: {text!r} is not a time (use ISO 8601, 2025-06-01T09:30)") from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def blocks_api(request: Request) -> Response:
-    """``GET /api/blocks``: the live block panel's figures (see docs/web.md)."""
-    return JSONResponse(live_blocks(app_state(request).index))
+    """``GET /api/blocks``: the live block panel's figures (see docs/web.md); ``?at=`` gives
+    them as they stood at another moment."""
+    try:
+        now = at_parameter(request.query_params.get("at", ""))
+    except FilterError as problem:
+        return JSONResponse({"error": str(problem)}, status_code=400)
+    return JSONResponse(live_blocks(app_state(request).index, now))
 
 
 __all__ = ["RECENT", "LiveBlocks", "blocks_api", "live_blocks"]
