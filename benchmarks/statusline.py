@@ -14,7 +14,7 @@ the wait for a core):
 the median and 95th percentile of ``cclens statusline`` when the index is up to date with the
 transcript, and when a response was appended just before (read from the file, then stored by
 the background update), ``python -c pass`` and ``cclens --version`` in the same run as
-baselines, and ``cclens stats`` (by day and by block) from the index.
+baselines, and ``cclens stats`` (by day, by block and by tool) from the index.
 Aims: status line p50 < 100 ms, p95 < 200 ms; stats < 1 s.
 """
 
@@ -118,7 +118,14 @@ def main() -> None:
         f"({report.bytes_read / 1e6:.0f} MB read; {db.stat().st_size / 1e6:.0f} MB index)"
     )
     print(f"live session:        {transcript.stat().st_size / 1e6:8.1f} MB transcript")
-    cclens = [shutil.which("cclens") or "cclens"]
+    # What the `cclens` console script runs (`cclens.__main__:main`), with this interpreter: a
+    # version manager's shim on PATH would add its own start-up to every run, and a script
+    # installed from an older checkout may name another entry point.
+    cclens = [
+        sys.executable,
+        "-c",
+        "import sys; from cclens.__main__ import main; sys.exit(main())",
+    ]
     payload = json.dumps(
         {
             "session_id": SESSION_ID,
@@ -148,7 +155,7 @@ def main() -> None:
     _series("cclens --version", version, cpu="version")
     _series("statusline, index up to date", current, aim, cpu="current")
     _series("statusline, a response appended", appended, aim, cpu="appended")
-    for by in ("day", "block"):
+    for by in ("day", "block", "tool"):
         stats = [*cclens, "stats", "--db", str(db), "--no-update", "--by", by, "--json"]
         times = [_run(stats, label=by) for _ in range(5)]
         _series(f"cclens stats --by {by} (index)", times, "aim < 1 s", cpu=by)

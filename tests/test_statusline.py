@@ -13,11 +13,14 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from cclens._statusline import _update, status_line
+from cclens.analytics.appended import appended_occurrences
 from cclens.analytics.live import status_figures
 from cclens.analytics.stats import index_stats
+from cclens.analytics.usage import occurrences
 from cclens.cli import main
-from cclens.cli.statusline import _update, status_line
 from cclens.index import Index
+from cclens.parse.read import read_data
 
 from .test_usage import PROJECT, SESSION, assistant, prompt, usage
 
@@ -198,3 +201,22 @@ def test_an_index_without_usage_tables_says_to_update_it(tmp_path: Path) -> None
     )
     assert result.exit_code == 0
     assert result.stdout.strip() == "Sonnet 4.5 · cclens: index too old (run cclens index)"
+
+
+def test_the_light_reader_finds_what_the_full_reading_finds(corpus: Path) -> None:
+    # Every transcript of the corpus, whole and from the middle on (as appended lines are).
+    files = sorted(corpus.rglob("*.jsonl"))
+    assert len(files) > 100
+    for path in files:
+        data = path.read_bytes()
+        for cut in (0, data.rfind(b"\n", 0, len(data) // 2) + 1):
+            start_line = data[:cut].count(b"\n")
+            expected = list(occurrences(read_data(path, data[cut:], cut, start_line).entries, path))
+            assert appended_occurrences(data[cut:], path, cut, start_line) == expected, path
+
+
+def test_a_half_written_line_is_left_for_later(tmp_path: Path) -> None:
+    record = assistant("a1", "msg_1", usage(input=10, output=5))
+    line = (json.dumps(record) + "\n").encode()
+    found = appended_occurrences(line + line[:40], tmp_path / "t.jsonl")
+    assert [occurrence.line for occurrence in found] == [1]

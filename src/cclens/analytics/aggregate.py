@@ -319,6 +319,59 @@ def aggregate(
     return _sorted([found.finish() for found in groups.values()], by)
 
 
+@dataclass(slots=True)
+class ToolPart:
+    """Responses summed before they are grouped by tool: some responses of one session that
+    called the same ``tools`` (one name per call, in order; empty: none), priced by one table
+    entry ``price``. ``unpriced`` of them had no price; ``cost`` is what the others cost.
+
+    ``shares[p]`` is the sum, over the responses, of the ``p``-th share of their tokens split
+    among their calls (:meth:`TokenCounts.split`). :func:`aggregate_tool_parts` gives from them
+    the rows :func:`aggregate` gives by tool.
+    """
+
+    tools: tuple[str, ...]
+    session_id: str
+    price: str | None
+    responses: int
+    unpriced: int
+    cost: float | None
+    shares: list[TokenCounts]
+
+
+def aggregate_tool_parts(
+    parts: Iterable[ToolPart], tools: Mapping[str, ToolUsage] | None = None
+) -> list[UsageRow]:
+    """``parts`` grouped by tool, as :func:`aggregate` groups responses by tool (each tool's
+    share of tokens and cost, the responses and sessions that called it), with ``tools`` (the
+    call inventory) attached."""
+    groups: dict[str, _Group] = {}
+
+    def group(key: str) -> _Group:
+        found = groups.get(key)
+        if found is None:
+            found = groups[key] = _Group(key)
+        return found
+
+    for part in parts:
+        names = part.tools or (NO_TOOL,)
+        for name, tokens in zip(names, part.shares, strict=True):
+            row = group(name).row
+            row.tokens = row.tokens + tokens
+            if part.cost is not None:
+                row.cost = (row.cost or 0.0) + part.cost * (1 / len(names))
+                if part.price and part.price not in row.prices:
+                    row.prices.append(part.price)
+        for name in dict.fromkeys(names):
+            found = group(name)
+            found.row.responses += part.responses
+            found.row.unpriced_responses += part.unpriced
+            found.sessions.add(part.session_id)
+    for name, usage in (tools or {}).items():
+        group(name).row.tool = usage
+    return _sorted([found.finish() for found in groups.values()], "tool")
+
+
 def unpriced_parts(parts: Iterable[UsagePart]) -> list[UnpricedModel]:
     """The models whose responses had no price, most tokens first."""
     found: dict[str, UnpricedModel] = {}
@@ -359,12 +412,14 @@ __all__ = [
     "UNKNOWN",
     "GroupBy",
     "PricedResponse",
+    "ToolPart",
     "UnpricedModel",
     "UsagePart",
     "UsageRow",
     "activity",
     "aggregate",
     "aggregate_parts",
+    "aggregate_tool_parts",
     "part_of",
     "price_responses",
     "total_parts",

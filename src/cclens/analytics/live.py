@@ -2,11 +2,13 @@
 5-hour block and how full the context window is, as of the last line written.
 
 Everything already in the index is read from it: the responses the session counts (its claims,
-:mod:`cclens.index.counted`) and every other session's since the active block could have
-started. What Claude Code appended to the current transcript since the index last read it is
-read from the file (only those bytes), and put together with the stored responses by the
-analytics' own collector (:class:`~cclens.analytics.usage.ResponseCollector`), priced with the
-bundled table.
+:mod:`cclens.index.counted`, with their stored costs) and every other session's since the
+active block could have started. What Claude Code appended to the current transcript since the
+index last read it is read from the file (only those bytes, by the light reader of
+:mod:`.appended`) and put together with the stored responses by the analytics' own collector
+(:class:`~cclens.analytics.usage.ResponseCollector`); a response the new lines changed is
+priced again with the bundled table. The status line is a new process each time: nothing here
+loads the model or the parser.
 """
 
 from __future__ import annotations
@@ -25,13 +27,12 @@ from ..index.live_usage import (
     session_responses,
     stored_file,
 )
-from ..parse.read import read_data
-from .aggregate import PricedResponse, UsagePart, UsageRow, part_of, price_responses
+from .aggregate import UsagePart, UsageRow, minute_of
+from .appended import appended_occurrences
 from .blocks import BLOCK_LENGTH, active_block, five_hour_blocks
-from .period import Period
-from .pricing import load_price_table
+from .pricing import bundled_price_table, response_cost
 from .tokens import TokenCounts
-from .usage import Occurrence, Owner, Response, ResponseCollector, occurrences
+from .usage import Occurrence, Owner, Response, ResponseCollector
 
 #: How far back blocks are followed to find where the active one started (a block starts at
 #: the first response after the previous one ended: a day of history settles it unless the
@@ -152,12 +153,86 @@ def _stored(row: tuple[Any, ...], path: Path) -> Occurrence:
     )
 
 
-def _last_context(responses: list[Response]) -> int | None:
-    main = [r for r in responses if r.agent_id is None and r.timestamp is not None]
-    if not main:
-        return None
-    last = max(main, key=lambda response: response.timestamp or datetime.min.replace(tzinfo=UTC))
-    return last.tokens.context
+@dataclass(frozen=True, slots=True)
+class _Counted:
+    """One response the session counts, as the status line needs it."""
+
+    moment: datetime | None
+    agent: str | None
+    tokens: TokenCounts
+    model: str | None
+    cost: float | None
+    price: str | None
+
+
+def _counted(responses: list[Response], stored: dict[str, tuple[Any, ...]]) -> list[_Counted]:
+    """The collector's responses with their cost: the stored one when the response is as the
+    index stored it, else priced with the bundled table."""
+    table = None
+    found = []
+    for response in responses:
+        row = stored.get(response.identity)
+        if row is not None and _tokens(row) == response.tokens:
+            cost, price = row[14], row[15]
+        else:
+            table = table or bundled_price_table()
+            priced = response_cost(
+                table,
+                response.model,
+                response.tokens,
+                speed=response.speed,
+                inference_geo=response.inference_geo,
+            )
+            cost, price = priced.cost, priced.price
+        found.append(
+            _Counted(
+                response.timestamp, response.agent_id, response.tokens, response.model, cost, price
+            )
+        )
+    return found
+
+
+def _tokens(row: tuple[Any, ...]) -> TokenCounts:
+    i, o, w5, w1, r, unsplit = row[6:12]
+    return TokenCounts(
+        input=i,
+        output=o,
+        cache_write_5m=w5,
+        cache_write_1h=w1,
+        cache_read=r,
+        cache_write_unsplit=unsplit,
+    )
+
+
+def _stored_counted(rows: list[tuple[Any, ...]]) -> list[_Counted]:
+    return [
+        _Counted(
+            datetime.fromtimestamp(row[4], UTC) if row[4] is not None else None,
+            row[5],
+            _tokens(row),
+            row[3],
+            row[14],
+            row[15],
+        )
+        for row in rows
+    ]
+
+
+def _part(item: _Counted, session_id: str) -> UsagePart:
+    assert item.moment is not None
+    return UsagePart(
+        day=None,
+        session_id=session_id,
+        project="",
+        title="",
+        model=item.model,
+        price=item.price,
+        reason=None,
+        responses=1,
+        tokens=item.tokens,
+        cost=item.cost,
+        minute=minute_of(item.moment),
+    )
 
 
 def status_figures(
@@ -174,32 +249,13 @@ def status_figures(
     ``sqlite3.Error`` when the index or the transcript cannot be read."""
     now = now or datetime.now(UTC)
     transcript = transcript.expanduser().absolute()
+    midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+    window = min(midnight, now - BLOCK_HISTORY)
     connection = connect_reader(db_path)
     try:
         stored = stored_file(connection, str(transcript))
         identity = stored.session_id if stored is not None else (session_id or transcript.stem)
-        project = stored.project if stored is not None else transcript.parent.name
-        owner = Owner(identity, project, "", transcript)
-        collector = ResponseCollector()
         rows = session_responses(connection, stored.session_row) if stored is not None else []
-        # What the session counts: each response it holds as it is, or merged where several
-        # sessions hold it and it counts it; a copy another session counts is left out.
-        merged = {row[1] for row in rows if row[0] == MERGED}
-        copies = {row[1] for row in rows if row[0] == COPY} - merged
-        for row in rows:
-            if row[0] != COPY or row[1] in copies:
-                collector.add(_stored(row, transcript), owner)
-        data, start, line = _tail(transcript, stored)
-        if data:
-            entries = read_data(transcript, data, start, line).entries
-            for found in occurrences(entries, transcript):
-                collector.add(found, owner)
-        responses = collector.responses()
-        table = load_price_table()
-        own = [r for r in responses if r.identity not in copies]
-        priced = price_responses(own, table)
-        midnight = datetime.now().astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
-        window = min(midnight, now - BLOCK_HISTORY)
         others = _others(
             others_since(
                 connection,
@@ -209,32 +265,42 @@ def status_figures(
         )
     finally:
         connection.close()
-    period = Period()
-    mine = [
-        part_of(item, period)
-        for item in priced
-        if item.response.timestamp is not None and item.response.timestamp >= window
-    ]
-    today = sum(p.cost or 0.0 for p in others if p.minute and p.minute >= midnight)
-    today += sum(p.cost or 0.0 for p in mine if p.minute and p.minute >= midnight)
+    # What the session counts: each response it holds as it is, or merged where several
+    # sessions hold it and it counts it; a copy another session counts is left out.
+    merged = {row[1] for row in rows if row[0] == MERGED}
+    copies = {row[1] for row in rows if row[0] == COPY} - merged
+    kept = [row for row in rows if row[0] != COPY or row[1] in copies]
+    data, start, line = _tail(transcript, stored)
+    fresh = appended_occurrences(data, transcript, start, line) if data else []
+    if fresh:
+        owner = Owner(identity, "", "", transcript)
+        collector = ResponseCollector()
+        for row in kept:
+            collector.add(_stored(row, transcript), owner)
+        for found in fresh:
+            collector.add(found, owner)
+        responses = [r for r in collector.responses() if r.identity not in copies]
+        own = _counted(responses, {row[1]: row for row in kept if row[1] not in copies})
+    else:
+        own = _stored_counted([row for row in kept if row[1] not in copies])
+    mine = [_part(item, identity) for item in own if item.moment and item.moment >= window]
+    today = sum(p.cost or 0.0 for p in [*others, *mine] if p.minute and p.minute >= midnight)
     block = active_block(five_hour_blocks([*others, *mine], now=now, gaps=False))
+    costs = [item.cost for item in own if item.cost is not None]
+    main = [item for item in own if item.agent is None and item.moment is not None]
+    last = max(main, key=lambda item: item.moment or now) if main else None
     return StatusFigures(
         session_id=identity,
-        session_cost=_cost(priced),
-        session_tokens=sum(item.response.tokens.total for item in priced),
-        session_responses=len(priced),
+        session_cost=sum(costs) if costs else None,
+        session_tokens=sum(item.tokens.total for item in own),
+        session_responses=len(own),
         today_cost=today,
         block=block,
-        context=_last_context(responses),
+        context=last.tokens.context if last is not None else None,
         context_window=context_window_of(model, context_window),
         unread=len(data),
         indexed=stored is not None,
     )
-
-
-def _cost(priced: list[PricedResponse]) -> float | None:
-    costs = [item.priced.cost for item in priced if item.priced.cost is not None]
-    return sum(costs) if costs else None
 
 
 __all__ = [

@@ -28,6 +28,7 @@ from .aggregate import (
     activity,
     aggregate,
     aggregate_parts,
+    aggregate_tool_parts,
     part_of,
     price_responses,
     total_parts,
@@ -240,9 +241,10 @@ def summarize_index(
 
     The index stores each response as the analytics count it, priced with the bundled table:
     with that table, the figures are summed in SQLite per quarter hour (per minute for
-    blocks), session, model and price, and those sums are grouped here; with another table or
-    ``by="tool"``, the responses are read back one by one and summed by the same functions
-    :func:`summarize` uses.
+    blocks), session, model and price (by tool: per tools called, with the tokens' shares
+    summed, and the calls read back), and those sums are grouped here; with another table,
+    the responses are read back one by one and summed by the same functions :func:`summarize`
+    uses.
     """
     period = period or Period()
     selection = index_selection(index, period, project)
@@ -250,11 +252,16 @@ def summarize_index(
     tool_calls = CallCounts()
     for status in STATUSES:
         tool_calls.add(status, statuses.get(status, 0))
-    if prices is None and by != "tool" and index.usage_costs_current():
+    if prices is None and index.usage_costs_current():
         sums = index.usage_sums(selection, seconds=60 if by == "block" else QUARTER_HOUR)
         parts, grid = _summed_parts(sums, period, minutes=by == "block")
+        if by == "tool":
+            inventory = calls_usage(index.usage_call_rows(selection))
+            rows = aggregate_tool_parts(index.usage_tools(selection), inventory)
+        else:
+            rows = grouped_rows(parts, by, now=now)
         return UsageSummary(
-            rows=grouped_rows(parts, by, now=now),
+            rows=rows,
             total=total_parts(parts),
             unpriced=unpriced_parts(parts),
             activity=grid,

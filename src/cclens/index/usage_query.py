@@ -12,11 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from ..analytics.aggregate import ToolPart
 from ..analytics.inventory import CallFact
 from ..analytics.tokens import TokenCounts
 from ..analytics.usage import Response
+from ..parse.session import ToolStatus
 from .costs import prices_recorded
 from .extract import CLAIM_CALL, CLAIM_PROMPT, CLAIM_RESPONSE
 
@@ -55,7 +57,8 @@ class UsageSelection:
 _FROM = "FROM counted u JOIN sessions s ON s.id = u.session JOIN projects p ON p.id = s.project"
 #: The token columns, in :class:`TokenCounts` order (with the unsplit cache writes last).
 _TOKENS = "input, output, cache_write_5m, cache_write_1h, cache_read, cache_write_unsplit"
-_SUM_TOKENS = ", ".join(f"sum(u.{name.strip()})" for name in _TOKENS.split(","))
+_KINDS = [name.strip() for name in _TOKENS.split(",")]
+_SUM_TOKENS = ", ".join(f"sum(u.{kind})" for kind in _KINDS)
 
 
 def token_counts(values: Sequence[Any]) -> TokenCounts:
@@ -174,6 +177,67 @@ def counted_responses(connection: sqlite3.Connection, selection: UsageSelection)
     return found
 
 
+def tool_sums(connection: sqlite3.Connection, selection: UsageSelection) -> list[ToolPart]:
+    """The selected responses as :func:`cclens.analytics.aggregate.aggregate_tool_parts` takes
+    them: those that called one tool or none summed in SQL per tools, session and price; each
+    that called several on its own, its tokens split among its calls by
+    :meth:`~cclens.analytics.tokens.TokenCounts.split` (a few percent of responses)."""
+    where, values = selection.where(CLAIM_RESPONSE)
+    sums = ", ".join(f"sum(u.{kind})" for kind in _KINDS)
+    single = connection.execute(
+        f"SELECT u.tools, s.session_id, u.price, count(*), sum(u.cost IS NULL), sum(u.cost), "
+        f"{sums} {_FROM} WHERE {where} AND (u.tools IS NULL OR instr(u.tools, char(10)) = 0) "
+        "GROUP BY u.tools, s.session_id, u.price",
+        values,
+    )
+    found = [
+        ToolPart(
+            tools=(tools,) if tools else (),
+            session_id=session_id,
+            price=price,
+            responses=count,
+            unpriced=unpriced,
+            cost=cost,
+            shares=[token_counts(tokens)],
+        )
+        for tools, session_id, price, count, unpriced, cost, *tokens in single
+    ]
+    several = connection.execute(
+        f"SELECT u.tools, s.session_id, u.price, u.cost, {', '.join('u.' + k for k in _KINDS)} "
+        f"{_FROM} WHERE {where} AND instr(u.tools, char(10)) > 0",
+        values,
+    )
+    for tools, session_id, price, cost, *tokens in several:
+        names = tuple(tools.split("\n"))
+        found.append(
+            ToolPart(
+                tools=names,
+                session_id=session_id,
+                price=price,
+                responses=1,
+                unpriced=int(cost is None),
+                cost=cost,
+                shares=token_counts(tokens).split(len(names)),
+            )
+        )
+    return found
+
+
+class CallRow(NamedTuple):
+    """What the tool figures read of a call (see :func:`cclens.analytics.inventory.calls_usage`)."""
+
+    name: str
+    status: ToolStatus
+    seconds: float | None
+
+
+def call_rows(connection: sqlite3.Connection, selection: UsageSelection) -> list[CallRow]:
+    """The selected tool calls, each once, as the tool figures read them."""
+    where, values = selection.where(CLAIM_CALL)
+    rows = connection.execute(f"SELECT u.name, u.status, u.seconds {_FROM} WHERE {where}", values)
+    return list(map(CallRow._make, rows))
+
+
 def counted_calls(connection: sqlite3.Connection, selection: UsageSelection) -> list[CallFact]:
     """The selected tool calls, each once (timed by when the call was made)."""
     where, values = selection.where(CLAIM_CALL)
@@ -247,8 +311,10 @@ def project_slugs(connection: sqlite3.Connection) -> list[str]:
 __all__ = [
     "QUARTER_HOUR",
     "BucketSum",
+    "CallRow",
     "UsageSelection",
     "bucket_sums",
+    "call_rows",
     "call_statuses",
     "costs_current",
     "counted_calls",
@@ -258,4 +324,5 @@ __all__ = [
     "prompt_times",
     "selected_sessions",
     "token_counts",
+    "tool_sums",
 ]

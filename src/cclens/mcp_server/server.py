@@ -361,15 +361,16 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
         annotations=_READ_ONLY,
         description=(
             "Tokens (input, output, cache writes and reads) and cost in US dollars, each API "
-            "response counted once, grouped by day, week, month, project, session, model or "
-            "5-hour block (with the active block's burn rate and projection): the figures of "
-            f"`cclens stats`. At most {MAX_ROWS} rows: the latest for time groupings, the "
-            "largest otherwise."
+            "response counted once, grouped by day, week, month, project, session, model, tool "
+            "(each tool's share, its calls, failures and durations) or 5-hour block (with the "
+            "active block's burn rate and projection), with the prompts and tool calls by "
+            f"status: the figures of `cclens stats`. At most {MAX_ROWS} rows: the latest for "
+            "time groupings, the largest otherwise."
         ),
     )
     def usage_summary(
         by: Annotated[
-            Literal["day", "week", "month", "project", "session", "model", "block"],
+            Literal["day", "week", "month", "project", "session", "model", "tool", "block"],
             Field(description="The grouping."),
         ] = "day",
         since: Annotated[str | None, Field(description="First local day (YYYY-MM-DD).")] = None,

@@ -45,7 +45,7 @@ SNIPPET = 400
 #: for the next page, which the answer names).
 MAX_ANSWER = 60_000
 
-GroupBy = Literal["day", "week", "month", "project", "session", "model", "block"]
+GroupBy = Literal["day", "week", "month", "project", "session", "model", "tool", "block"]
 
 #: Tools whose input names a file they read, and those that change one.
 _READS = frozenset({"Read", "NotebookRead"})
