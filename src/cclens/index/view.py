@@ -202,6 +202,7 @@ class ViewRecord(msgspec.Struct, rename="camel", gc=False):
     version: str | None = None
     git_branch: str | None = None
     request_id: str | None = None
+    agent_id: str | None = None
     # user and assistant
     message: ViewMessage | None = None
     tool_use_result: ViewToolUseResult = msgspec.UNSET
