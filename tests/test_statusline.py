@@ -220,3 +220,14 @@ def test_a_half_written_line_is_left_for_later(tmp_path: Path) -> None:
     line = (json.dumps(record) + "\n").encode()
     found = appended_occurrences(line + line[:40], tmp_path / "t.jsonl")
     assert [occurrence.line for occurrence in found] == [1]
+
+
+def test_a_line_of_invalid_utf8_is_left_to_the_full_reading(tmp_path: Path) -> None:
+    record = assistant("a1", "msg_1", usage(input=10, output=5))
+    good = (json.dumps(record) + "\n").encode()
+    bad = good.replace(b'"msg_1"', b'"msg_\xff"')  # what the reader reports as malformed
+    found = appended_occurrences(bad + good, tmp_path / "t.jsonl")
+    expected = list(
+        occurrences(read_data(tmp_path / "t.jsonl", bad + good).entries, tmp_path / "t.jsonl")
+    )
+    assert [occurrence.line for occurrence in found] == [2] == [o.line for o in expected]
