@@ -59,6 +59,8 @@ ISSUE_LINES = [
 FOUND_LINES = [
     # Invalid UTF-8 in a summary: the titles' reader of summaries raised UnicodeDecodeError.
     b'{"type":"summary","summary":"\xc3(","leafUuid":"fuzz-leaf"}',
+    # A summary nested past the depth of Python's stack: the same reader raised RecursionError.
+    b'{"type":"summary","summary":"deep","leafUuid":"x","x":' + b"[" * 5000 + b"]" * 5000 + b"}",
     # The same in an assistant response, which the status line reads from appended lines.
     b'{"type":"assistant","uuid":"u8","message":{"id":"msg_u8","role":"assistant",'
     b'"model":"claude-sonnet-4-5","content":[{"type":"text","text":"\xff"}],'
@@ -242,14 +244,15 @@ _SCALARS = (
     | st.text(max_size=20)
     | st.sampled_from([*sorted(RECORD_TYPES), "__unknown__", "tool_use", "text", "image"])
 )
-_JSON = st.recursive(
-    _SCALARS,
-    lambda children: (
-        st.lists(children, max_size=4)
-        | st.dictionaries(_KEYS | st.text(max_size=8), children, max_size=5)
-    ),
-    max_leaves=30,
-)
+
+
+def _containers(children: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
+    return st.lists(children, max_size=4) | st.dictionaries(
+        _KEYS | st.text(max_size=8), children, max_size=5
+    )
+
+
+_JSON = st.recursive(_SCALARS, _containers, max_leaves=30)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
