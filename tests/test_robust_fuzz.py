@@ -111,7 +111,8 @@ def run(*args: str | Path, claude: Path, tmp: Path) -> tuple[int, str]:
     result = CliRunner().invoke(main, [str(a) for a in args], env=env)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
-    assert "Traceback" not in result.output
+    # (stdout may hold a traceback a transcript recorded: ``show`` prints transcripts)
+    assert "Traceback" not in result.stderr
     return result.exit_code, result.stdout
 
 
