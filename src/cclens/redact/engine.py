@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
+from itertools import islice
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -43,6 +45,10 @@ KINDS: Final[tuple[str, ...]] = tuple(
 _SCANNER: Final = Scanner(all_rules())
 _DEFAULT_OPTIONS: Final = RedactionOptions()
 _MAX_PASSES: Final = 4
+# How many characters of distinct strings a redactor remembers before it starts afresh.
+_MEMO_CHARACTERS: Final = 32_000_000
+# Key names repeat on every record: judge each once.
+_secret_word: Final = functools.lru_cache(maxsize=4096)(secret_word)
 # Characters whose meaning a marker can change next to it: a token's edge (letters, digits,
 # "_") and the "-" of "-----BEGIN" and "key-…". Not "/" or "+": no rule starts or ends on them.
 _GLUE: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -85,6 +91,13 @@ class Redactor:
         self._paths = (
             PathAnonymizer(options.home, options.user) if options.anonymize_paths else None
         )
+        # Each distinct string is redacted once: transcripts repeat a lot (a tool's output is
+        # in its tool_result block and again in toolUseResult; cwd, versions, model names and
+        # record types are on every record). Kept are the output and the kinds removed, which
+        # are counted again on every repeat. Bounded by the characters it holds.
+        self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._memo_characters = 0
+        self._found: list[str] = []
 
     @property
     def options(self) -> RedactionOptions:
@@ -99,6 +112,23 @@ class Redactor:
         """``value`` with every secret replaced by ``[REDACTED:<kind>]``."""
         if not self._options.enabled or not value:
             return value
+        known = self._memo.get(value)
+        if known is None:
+            known = self._redact(value)
+            self._memo_characters += len(value)
+            if self._memo_characters > _MEMO_CHARACTERS:
+                self._memo.clear()
+                self._memo_characters = len(value)
+            self._memo[value] = known
+        redacted, kinds = known
+        if not kinds and redacted == value:
+            return value  # this very object: callers can tell nothing changed by identity
+        self._counts.update(kinds)
+        return redacted
+
+    def _redact(self, value: str) -> tuple[str, tuple[str, ...]]:
+        """``value`` redacted, and the kind of each thing removed, in order."""
+        found = self._found = []
         for pattern in self._custom:
             value = self._apply_custom(pattern, value)
         for _ in range(_MAX_PASSES):
@@ -110,7 +140,7 @@ class Redactor:
                 break
         if self._paths is not None:
             value = self._paths.apply(value, self._count)
-        return value
+        return value, tuple(found)
 
     def json(self, value: Any) -> Any:
         """A copy of a JSON-like value (dicts, lists, tuples, scalars) with secrets removed.
@@ -124,33 +154,59 @@ class Redactor:
         structure of the record (tool and field names), and redacting them could merge two
         keys into one. Base64 payload fields of images, documents and thinking signatures are
         passed through.
+
+        A list, tuple or dict in which nothing changed is returned as it is, not copied (so
+        ``redactor.json(value) is value`` tells that ``value`` held nothing to remove).
         """
         if not self._options.enabled:
             return value
         return self._walk(value)
 
     def _walk(self, value: Any) -> Any:
+        # Called for every value of every record: exact type checks first (a dict is by far
+        # the most common Mapping), and containers copied only once something in them changed.
+        kind = type(value)
+        if kind is str:
+            return self.text(value) if value else value
+        if kind is dict or isinstance(value, Mapping):
+            return self._walk_mapping(value)
+        if kind is list or kind is tuple:
+            changed: list[Any] | None = None
+            for index, item in enumerate(value):
+                new = self._walk(item)
+                if new is not item and changed is None:
+                    changed = list(value[:index])
+                if changed is not None:
+                    changed.append(new)
+            if changed is None:
+                return value
+            return changed if kind is list else tuple(changed)
         if isinstance(value, str):
             return self.text(value)
-        if isinstance(value, Mapping):
-            result: dict[Any, Any] = {}
-            for key, item in value.items():
-                if isinstance(key, str) and isinstance(item, str):
-                    word = secret_word(key)
-                    if word is not None and is_plausible_secret(word, item):
-                        self._count(SECRET_FIELD)
-                        result[key] = marker(SECRET_FIELD)
-                        continue
-                    if _is_binary_field(value, key) and _BASE64_ONLY.fullmatch(item):
-                        result[key] = item
-                        continue
-                result[key] = self._walk(item)
-            return result
         if isinstance(value, list):
             return [self._walk(item) for item in value]
         if isinstance(value, tuple):
             return tuple(self._walk(item) for item in value)
         return value
+
+    def _walk_mapping(self, value: Mapping[Any, Any]) -> Any:
+        result: dict[Any, Any] | None = None if type(value) is dict else {}
+        for index, (key, item) in enumerate(value.items()):
+            new = item
+            if isinstance(item, str) and isinstance(key, str):
+                word = _secret_word(key)
+                if word is not None and is_plausible_secret(word, item):
+                    self._counts[SECRET_FIELD] += 1
+                    new = marker(SECRET_FIELD)
+                elif not (_is_binary_field(value, key) and _BASE64_ONLY.fullmatch(item)):
+                    new = self._walk(item)
+            else:
+                new = self._walk(item)
+            if result is None and new is not item:
+                result = dict(islice(value.items(), index))
+            if result is not None:
+                result[key] = new
+        return value if result is None else result
 
     def _redact_once(self, value: str) -> tuple[str, bool]:
         """``value`` redacted by one pass, and whether a replaced secret was glued to
@@ -172,7 +228,7 @@ class Redactor:
         return self._replace(value, findings), glued
 
     def _count(self, kind: str) -> None:
-        self._counts[kind] += 1
+        self._found.append(kind)
 
     def _replace(self, text: str, findings: list[Finding]) -> str:
         pieces: list[str] = []
