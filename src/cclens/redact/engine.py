@@ -6,7 +6,6 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
-from itertools import islice
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -60,6 +59,11 @@ _GLUE: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _BASE64_ONLY: Final = re.compile(r"[A-Za-z0-9+/=_\-\s]*")
 
 
+_BINARY_KEYS: Final = frozenset({"base64", "blob", "data", "signature", "image"})
+_SCALARS: Final = frozenset({int, float, bool, type(None)})
+_CONTAINERS: Final = frozenset({dict, list, tuple})
+
+
 def _is_binary_field(parent: Mapping[str, Any], key: str) -> bool:
     kind = parent.get("type")
     if key in ("base64", "blob"):
@@ -86,6 +90,7 @@ class Redactor:
 
     def __init__(self, options: RedactionOptions = _DEFAULT_OPTIONS) -> None:
         self._options = options
+        self._enabled = options.enabled
         self._counts: Counter[str] = Counter()
         self._custom = tuple(_compile_custom(pattern) for pattern in options.extra_patterns)
         self._paths = (
@@ -95,7 +100,7 @@ class Redactor:
         # in its tool_result block and again in toolUseResult; cwd, versions, model names and
         # record types are on every record). Kept are the output and the kinds removed, which
         # are counted again on every repeat. Bounded by the characters it holds.
-        self._memo: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._memo: dict[str, tuple[str | None, tuple[str, ...]]] = {}
         self._memo_characters = 0
         self._found: list[str] = []
 
@@ -110,21 +115,22 @@ class Redactor:
 
     def text(self, value: str) -> str:
         """``value`` with every secret replaced by ``[REDACTED:<kind>]``."""
-        if not self._options.enabled or not value:
+        if not value or not self._enabled:
             return value
         known = self._memo.get(value)
         if known is None:
-            known = self._redact(value)
+            redacted, kinds = self._redact(value)
+            # None: unchanged, so that a repeat hands back its own object without comparing.
+            known = (None if redacted == value else redacted, kinds)
             self._memo_characters += len(value)
             if self._memo_characters > _MEMO_CHARACTERS:
                 self._memo.clear()
                 self._memo_characters = len(value)
             self._memo[value] = known
-        redacted, kinds = known
-        if not kinds and redacted == value:
-            return value  # this very object: callers can tell nothing changed by identity
-        self._counts.update(kinds)
-        return redacted
+        if known[1]:
+            self._counts.update(known[1])
+        # The very object given when nothing changed: callers can tell by identity.
+        return value if known[0] is None else known[0]
 
     def _redact(self, value: str) -> tuple[str, tuple[str, ...]]:
         """``value`` redacted, and the kind of each thing removed, in order."""
@@ -163,50 +169,76 @@ class Redactor:
         return self._walk(value)
 
     def _walk(self, value: Any) -> Any:
-        # Called for every value of every record: exact type checks first (a dict is by far
-        # the most common Mapping), and containers copied only once something in them changed.
         kind = type(value)
         if kind is str:
             return self.text(value) if value else value
-        if kind is dict or isinstance(value, Mapping):
-            return self._walk_mapping(value)
+        if kind is dict:
+            return self._walk_dict(value)
         if kind is list or kind is tuple:
-            changed: list[Any] | None = None
-            for index, item in enumerate(value):
-                new = self._walk(item)
-                if new is not item and changed is None:
-                    changed = list(value[:index])
-                if changed is not None:
-                    changed.append(new)
-            if changed is None:
-                return value
-            return changed if kind is list else tuple(changed)
+            return self._walk_sequence(value)
+        if kind in _SCALARS:
+            return value
         if isinstance(value, str):
             return self.text(value)
+        if isinstance(value, Mapping):
+            return self._walk_dict(value)
         if isinstance(value, list):
             return [self._walk(item) for item in value]
         if isinstance(value, tuple):
             return tuple(self._walk(item) for item in value)
         return value
 
-    def _walk_mapping(self, value: Mapping[Any, Any]) -> Any:
-        result: dict[Any, Any] | None = None if type(value) is dict else {}
-        for index, (key, item) in enumerate(value.items()):
-            new = item
-            if isinstance(item, str) and isinstance(key, str):
-                word = _secret_word(key)
+    # The two walks below run for every value of every record: exact type checks first, the
+    # common cases inline, and a container is copied only once something in it changed.
+
+    def _walk_dict(self, value: Mapping[Any, Any]) -> Any:
+        result: dict[Any, Any] | None = None if type(value) is dict else dict(value)
+        for key, item in value.items():
+            kind = type(item)
+            if kind is str or (kind not in _CONTAINERS and isinstance(item, str)):
+                if not item:
+                    continue
+                word = _secret_word(key) if isinstance(key, str) else None
                 if word is not None and is_plausible_secret(word, item):
                     self._counts[SECRET_FIELD] += 1
                     new = marker(SECRET_FIELD)
-                elif not (_is_binary_field(value, key) and _BASE64_ONLY.fullmatch(item)):
-                    new = self._walk(item)
+                elif key in _BINARY_KEYS and _is_binary_field(value, key):
+                    if _BASE64_ONLY.fullmatch(item):
+                        continue
+                    new = self.text(item)
+                else:
+                    new = self.text(item)
+            elif kind in _SCALARS:
+                continue
+            elif kind is dict:
+                new = self._walk_dict(item)
             else:
                 new = self._walk(item)
-            if result is None and new is not item:
-                result = dict(islice(value.items(), index))
-            if result is not None:
+            if new is not item:
+                if result is None:
+                    result = dict(value)
                 result[key] = new
         return value if result is None else result
+
+    def _walk_sequence(self, value: list[Any] | tuple[Any, ...]) -> Any:
+        changed: list[Any] | None = None
+        for index, item in enumerate(value):
+            kind = type(item)
+            if kind is str:
+                new = self.text(item) if item else item
+            elif kind is dict:
+                new = self._walk_dict(item)
+            elif kind in _SCALARS:
+                continue
+            else:
+                new = self._walk(item)
+            if new is not item:
+                if changed is None:
+                    changed = list(value)
+                changed[index] = new
+        if changed is None:
+            return value
+        return changed if type(value) is list else tuple(changed)
 
     def _redact_once(self, value: str) -> tuple[str, bool]:
         """``value`` redacted by one pass, and whether a replaced secret was glued to

@@ -13,6 +13,7 @@ so the prefixes follow the exact syntax the rule is compiled with.
 from __future__ import annotations
 
 import re
+
 # The parser behind re.compile; typeshed knows it only by its deprecated name, sre_parse.
 import re._parser as parser  # type: ignore[import-not-found]
 from re import _constants as constants  # type: ignore[attr-defined]
