@@ -415,8 +415,9 @@ def test_schema_migrations_are_numbered_and_recorded(index: Index) -> None:
     with index.connection() as connection:
         recorded = connection.execute("SELECT number, name FROM migrations ORDER BY number")
         numbers = [row[0] for row in recorded]
-        assert numbers == [m.number for m in MIGRATIONS]
-        assert numbers == sorted(set(numbers)) and numbers[-1] == SCHEMA_VERSION
+        # Numbers belong to lines of work: unique, not always applied in their order.
+        assert numbers == sorted(m.number for m in MIGRATIONS)
+        assert len(set(numbers)) == len(numbers) and numbers[-1] == SCHEMA_VERSION
         assert connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -431,7 +432,7 @@ def test_a_migration_numbered_below_one_applied_is_applied_too(tmp_path: Path) -
     connection.close()
     with Index(path) as reopened, reopened.connection() as connection:
         rows = connection.execute("SELECT number FROM migrations ORDER BY number")
-        assert [row[0] for row in rows] == [m.number for m in MIGRATIONS]
+        assert [row[0] for row in rows] == sorted(m.number for m in MIGRATIONS)
 
 
 def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
@@ -449,7 +450,6 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection.execute("DROP TABLE counted")
     connection.execute("DROP TABLE session_tips")
     connection.execute("DROP TABLE session_summaries")
-    connection.execute("DROP TABLE claim_costs")
     connection.execute("DROP INDEX sessions_by_activity")
     for column in (
         *("prompts", "responses", "cache_write_1h_tokens", "cost", "unpriced"),
@@ -474,6 +474,12 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
         with migrated.connection() as connection:
             versions = connection.execute("SELECT DISTINCT doc_version FROM sessions").fetchall()
         assert versions == [(EXTRACT_VERSION,)]
+        # The usage rows come from the stored bytes too, archived sessions' included.
+        with migrated.connection() as connection:
+            timed = connection.execute(
+                "SELECT count(*) FROM counted WHERE kind = 1 AND time IS NOT NULL"
+            ).fetchone()[0]
+            assert timed > 0
 
 
 def test_a_damaged_file_gives_a_clear_error_and_a_way_out(tmp_path: Path) -> None:

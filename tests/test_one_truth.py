@@ -5,6 +5,8 @@ kind, cost) are read back from what each surface hands a user — ``cclens check
 ``stats --json``, ``tools --json``, the JSON API of a real server, the data attributes of its
 HTML pages, the Parquet dataset read with DuckDB, and the spans a real OTLP/HTTP receiver got —
 and compared with the definitions (:mod:`cclens.analytics.figures`), and so with each other.
+The index's own answers too: ``stats`` from the index (every grouping, 5-hour blocks
+included), ``/api/blocks``, the status line and the MCP tools' usage and session figures.
 Per session too, wherever a surface has sessions: the index's lists and pages, the dataset.
 """
 
@@ -14,6 +16,7 @@ import json
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -26,7 +29,10 @@ from click.testing import CliRunner
 
 from cclens.analytics.figures import Figures, figures_by_session, tally, total_figures
 from cclens.analytics.inventory import call_facts, calls_usage
+from cclens.analytics.live import status_figures
 from cclens.cli.main import main
+from cclens.index import Index
+from cclens.mcp_server.tools import Tools
 from cclens.parse import Session, discover, load
 from cclens.web.server import RunningServer, start
 from cclens.web.settings import Settings
@@ -288,6 +294,142 @@ def test_the_json_api(client: httpx.Client, truth: Seen) -> None:
     )
     assert totals["calls"] == sum(row["calls"] for row in (truth.tools or {}).values())
     assert_same(seen, truth, "/api/projects")
+
+
+# The index: stats, 5-hour blocks, the status line and the MCP tools ---------------------
+
+
+@pytest.fixture(scope="module")
+def index_db(server: RunningServer) -> Path:
+    """The index the server built from the corpus."""
+    path = server.app.state.cclens.index.path
+    assert isinstance(path, Path)
+    return path
+
+
+def _stats_seen(report: Mapping[str, Any], by_tool: Mapping[str, Any]) -> Seen:
+    tools = {
+        row["key"]: _tool_row(
+            row["tool"]["calls"],
+            row["tool"]["errors"],
+            row["tool"]["rejected"],
+            row["tool"]["interrupted"],
+            row["tool"]["unpaired"],
+        )
+        for row in by_tool["rows"]
+        if row["tool"] is not None and row["tool"]["calls"]
+    }
+    total = report["total"]
+    return Seen(
+        sessions=report["sessions_read"],
+        prompts=report["prompts"],
+        responses=report["responses"],
+        tools=tools,
+        statuses=report["tool_calls"],
+        tokens={kind: total["tokens"][kind] for kind in KINDS},
+        cost=total["cost"],
+    )
+
+
+def _summed(rows: list[Mapping[str, Any]]) -> Seen:
+    """Rows of a grouping added up (each response is in exactly one row)."""
+    return Seen(
+        responses=sum(row["responses"] for row in rows),
+        tokens={kind: sum(row["tokens"][kind] for row in rows) for kind in KINDS},
+        cost=sum(row["cost"] or 0.0 for row in rows),
+    )
+
+
+def test_stats_from_the_index(index_db: Path, truth: Seen) -> None:
+    def stats(*args: str) -> Any:
+        report = _json("stats", "--json", "--no-update", "--db", str(index_db), *args)
+        assert report["source"] == "index"
+        return report
+
+    report = stats()
+    assert_same(_stats_seen(report, stats("--by", "tool")), truth, "stats --json (index)")
+    for by in ("session", "model", "day"):
+        assert_same(_summed(stats("--by", by)["rows"]), truth, f"stats --by {by} (index)")
+    # Blocks hold every response that has a time: the days' but the "unknown" one.
+    blocks = [row for row in stats("--by", "block")["rows"] if not row["block"]["gap"]]
+    timed = [row for row in stats("--by", "day")["rows"] if row["key"] != "unknown"]
+    assert len(timed) < len(stats("--by", "day")["rows"])  # the corpus has untimed responses
+    found, expected = _summed(blocks), _summed(timed)
+    assert (found.responses, found.tokens) == (expected.responses, expected.tokens)
+    assert found.cost == pytest.approx(expected.cost, rel=1e-9)
+    # A row per session that counts a response.
+    counting = [path for path, figures in truth.by_session.items() if figures["responses"]]
+    assert len(stats("--by", "session")["rows"]) == len(counting)
+
+
+def test_the_block_panel(client: httpx.Client, index_db: Path) -> None:
+    # /api/blocks as it stood a minute after the corpus's last response: its active block is
+    # the last block `stats --by block` gives, to the token.
+    blocks = _json("stats", "--json", "--by", "block", "--no-update", "--db", str(index_db))
+    last = blocks["rows"][-1]
+    moment = datetime.fromisoformat(last["block"]["last"]) + timedelta(minutes=1)
+    panel = client.get("/api/blocks", params={"at": moment.isoformat()}).json()
+    active = panel["active"]
+    assert active["key"] == last["key"] and active["block"]["active"]
+    assert active["tokens"] == last["tokens"] and active["responses"] == last["responses"]
+    assert active["cost"] == pytest.approx(last["cost"], rel=1e-9)
+    bad = client.get("/api/blocks", params={"at": "soon"})
+    assert bad.status_code == 400 and bad.json()["error"].startswith("at:")
+
+
+def test_the_status_line(index_db: Path, truth: Seen) -> None:
+    # Each session's status line gives the figures the session counts.
+    with Index(index_db) as index:
+        listed = list(index.sessions())
+    assert len(listed) == truth.sessions
+    for summary in listed:
+        figures = status_figures(index_db, Path(summary.path))
+        expected = truth.by_session[summary.path]
+        assert figures.session_responses == expected["responses"], summary.path
+        assert figures.session_tokens == sum(expected[kind] for kind in KINDS), summary.path
+        assert figures.session_cost == (
+            pytest.approx(summary.cost, rel=1e-9) if summary.cost is not None else None
+        )
+
+
+def test_the_mcp_tools(index_db: Path, truth: Seen) -> None:
+    with Index(index_db) as index:
+        tools = Tools(index)
+        by_tool = tools.usage(by="tool", limit=100)
+        usage = tools.usage(by="model")
+        assert usage["prompts"] == truth.prompts
+        total = usage["total"]
+        seen = Seen(
+            prompts=usage["prompts"],
+            responses=usage["responses"],
+            statuses=usage["tool_calls"],
+            tokens={kind: total["tokens"][kind] for kind in KINDS},
+            cost=total["cost"],
+            tools={
+                row["key"]: _tool_row(
+                    row["tool"]["calls"],
+                    row["tool"]["errors"],
+                    row["tool"]["rejected"],
+                    row["tool"]["interrupted"],
+                    row["tool"]["unpaired"],
+                )
+                for row in by_tool["rows"]
+                if row.get("tool") and row["tool"]["calls"]
+            },
+        )
+        assert_same(seen, truth, "MCP usage_summary")
+        by_session: dict[str, dict[str, int]] = {}
+        for summary in index.sessions():
+            overview = tools.session_overview(summary.key)
+            by_session[overview["path"]] = {
+                "prompts": overview["prompts"],
+                "responses": overview["responses"],
+                "calls": overview["tool_calls"],
+                "failed": overview["errors"],
+                **_api_tokens(overview["tokens"]),
+            }
+        assert sorted(by_session) == sorted(truth.by_session)
+        assert_same(Seen(by_session=by_session), truth, "MCP get_session")
 
 
 class _Attributes(HTMLParser):

@@ -21,23 +21,19 @@ import msgspec
 import pytest
 
 from cclens.analytics.aggregate import PricedResponse, price_responses
+from cclens.analytics.inventory import calls_usage
 from cclens.analytics.inventory import tool_usage as analytics_tool_usage
 from cclens.analytics.period import Period
 from cclens.analytics.pricing import load_price_table
 from cclens.analytics.stats import load_period, summarize, usage_stats
 from cclens.analytics.timeline import session_timeline
 from cclens.analytics.usage import Response, collect_responses
+from cclens.index import Index
+from cclens.index.usage_query import UsageSelection
 from cclens.parse import Session, discover, load_session
 from cclens.render.parts import element_ids
 from cclens.web import RunningServer
 from cclens.web.security import parse_policy
-from cclens.web.usage_facts import (
-    merge_calls,
-    merge_responses,
-    reading_order,
-    session_facts,
-    tool_usage,
-)
 
 from .test_index import WITH_SUBAGENTS
 from .test_index_layout import make_claude_dir
@@ -236,36 +232,39 @@ def test_the_session_timeline(client: httpx.Client, claude_dir: Path) -> None:
     assert missing.status_code == 404 and missing.json() == {"error": "no session no-such-session"}
 
 
-def _key(item: PricedResponse) -> tuple[object, ...]:
+def _key(item: PricedResponse, *, owner: bool = True) -> tuple[object, ...]:
+    """What a priced response says; ``owner``: with the session (and agent) it counts for."""
     response = item.response
-    return (
+    found: tuple[object, ...] = (
         item.priced.cost,
         item.priced.price,
         response.message_id,
         response.request_id,
         response.model,
-        response.timestamp,
-        response.session_id,
-        response.agent_id,
+        response.timestamp.timestamp() if response.timestamp else None,
         response.tokens,
-        str(response.path),
-        response.line,
-        tuple(response.tool_calls),
+        tuple(response.tool_names),
     )
+    return (*found, response.session_id, response.agent_id) if owner else found
 
 
-def assert_merged_like_the_analytics(sessions: list[Session]) -> list[Response]:
-    """The facts of each session, merged, give what the analytics give over all of them."""
+def assert_merged_like_the_analytics(
+    root: Path, sessions: list[Session], db: Path, *, owner: bool = True
+) -> list[Response]:
+    """The index's responses and calls, each counted once, are what the analytics count over
+    the same transcripts (``owner``: the sessions they count for too; a subagent file whose
+    session is gone is a session of its own in the index, named otherwise)."""
     table = load_price_table()
-    facts = reading_order(
-        session_facts(session, key=str(session.path), revision=1, table=table)
-        for session in sessions
-    )
-    merged = merge_responses(facts, table)
+    with Index(db) as index:
+        index.update([root])
+        stored = index.usage_responses(UsageSelection())
+        calls = index.usage_calls(UsageSelection())
+    merged = price_responses(stored, table)
     expected = price_responses(collect_responses(sessions), table)
-    assert sorted(map(_key, merged), key=repr) == sorted(map(_key, expected), key=repr)
+    found = sorted((_key(item, owner=owner) for item in merged), key=repr)
+    assert found == sorted((_key(item, owner=owner) for item in expected), key=repr)
     ordered = reading_sessions_of(sessions)
-    assert plain(tool_usage(merge_calls(facts))) == plain(analytics_tool_usage(ordered))
+    assert plain(calls_usage(calls)) == plain(analytics_tool_usage(ordered))
     return [item.response for item in merged]
 
 
@@ -275,10 +274,12 @@ def reading_sessions_of(sessions: list[Session]) -> list[Session]:
     )
 
 
-def test_session_facts_merge_as_the_analytics_count_on_the_corpus(corpus: Path) -> None:
+def test_the_index_counts_as_the_analytics_count_on_the_corpus(
+    corpus: Path, tmp_path: Path
+) -> None:
     sessions = load_period(discover(corpus), Period(), None).sessions
     per_session = sum(len(collect_responses([session])) for session in sessions)
-    merged = assert_merged_like_the_analytics(sessions)
+    merged = assert_merged_like_the_analytics(corpus, sessions, tmp_path / "index.db", owner=False)
     assert per_session > len(merged)  # some responses were recorded by two sessions
 
 
@@ -319,7 +320,7 @@ def test_a_resumed_copy_with_a_later_snapshot_counts_once(tmp_path: Path) -> Non
         load_session(write(folder / f"{SESSION}.jsonl", original)),
         load_session(write(folder / f"{RESUMED}.jsonl", resumed)),
     ]
-    merged = assert_merged_like_the_analytics(sessions)
+    merged = assert_merged_like_the_analytics(tmp_path, sessions, tmp_path / "index.db")
     first = next(r for r in merged if r.message_id == "msg_1")
     assert first.session_id == SESSION and first.tokens.output == 70
     assert [r.tokens.output for r in merged if r.message_id is None] == [4]

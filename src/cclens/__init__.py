@@ -9,26 +9,29 @@ The library reads Claude Code's JSONL transcripts into a typed, lossless model::
         print(session.title, len(session.tool_calls))
 """
 
-from .parse import (
-    AssistantItem,
-    AttachmentItem,
-    Branch,
-    Compaction,
-    Diagnostic,
-    Discovery,
-    Item,
-    MetaItem,
-    ProgressItem,
-    Session,
-    SessionFile,
-    SystemItem,
-    ToolCall,
-    UserItem,
-    claude_dirs,
-    discover,
-    load,
-    load_session,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .parse import (
+        AssistantItem,
+        AttachmentItem,
+        Branch,
+        Compaction,
+        Diagnostic,
+        Discovery,
+        Item,
+        MetaItem,
+        ProgressItem,
+        Session,
+        SessionFile,
+        SystemItem,
+        ToolCall,
+        UserItem,
+        claude_dirs,
+        discover,
+        load,
+        load_session,
+    )
 
 __version__ = "0.1.0"
 
@@ -53,3 +56,13 @@ __all__ = [
     "load",
     "load_session",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The names are loaded on first use, so that a command that needs none of them (the
+    # status line runs as a new process each time) does not pay for importing the parser.
+    if name in __all__ and name != "__version__":
+        from . import parse
+
+        return getattr(parse, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

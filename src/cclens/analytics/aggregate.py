@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import Literal, TypeAlias
 
 import msgspec
@@ -26,9 +26,18 @@ from .pricing import PricedCost, PriceTable, response_cost
 from .tokens import TokenCounts
 from .usage import Response
 
-GroupBy: TypeAlias = Literal["day", "week", "month", "project", "session", "model", "tool"]
+GroupBy: TypeAlias = Literal["day", "week", "month", "project", "session", "model", "tool", "block"]
 #: Every grouping, in the order ``--by`` lists them.
-GROUPINGS: tuple[GroupBy, ...] = ("day", "week", "month", "project", "session", "model", "tool")
+GROUPINGS: tuple[GroupBy, ...] = (
+    "day",
+    "week",
+    "month",
+    "project",
+    "session",
+    "model",
+    "tool",
+    "block",
+)
 #: Groupings whose rows are in time order (the others are largest first).
 TIME_GROUPINGS: frozenset[GroupBy] = frozenset({"day", "week", "month"})
 
@@ -36,6 +45,31 @@ TIME_GROUPINGS: frozenset[GroupBy] = frozenset({"day", "week", "month"})
 UNKNOWN = "unknown"
 #: The tool group of responses that called no tool.
 NO_TOOL = "(no tool)"
+
+
+class BlockInfo(msgspec.Struct, kw_only=True):
+    """What a ``--by block`` row adds to its tokens and cost.
+
+    ``start`` and ``end`` bound the block (``end`` = ``start`` + 5 hours); ``first`` and
+    ``last`` are the minutes of its first and last responses. A ``gap`` row stands for the
+    time between two blocks with no response (its tokens are zero). Only the ``active`` block
+    has ``minutes_left``, the burn rates and the projections.
+    """
+
+    start: datetime
+    end: datetime
+    first: datetime | None = None
+    last: datetime | None = None
+    gap: bool = False
+    active: bool = False
+    minutes_left: float | None = None
+    tokens_per_hour: float | None = None
+    cost_per_hour: float | None = None
+    projected_tokens: int | None = None
+    projected_cost: float | None = None
+    #: Set when ``--token-limit`` is given: the block's tokens (projected tokens for the
+    #: active block) are above it.
+    over_limit: bool = False
 
 
 class UsageRow(msgspec.Struct, kw_only=True):
@@ -59,6 +93,7 @@ class UsageRow(msgspec.Struct, kw_only=True):
     project: str | None = None
     prices: list[str] = msgspec.field(default_factory=list)
     tool: ToolUsage | None = None
+    block: BlockInfo | None = None
 
 
 class UnpricedModel(msgspec.Struct, kw_only=True):
@@ -95,6 +130,55 @@ def price_responses(responses: Iterable[Response], table: PriceTable) -> list[Pr
     ]
 
 
+@dataclass(slots=True)
+class UsagePart:
+    """Responses summed before they are grouped: some responses of one session, on one local
+    ``day`` (and one ``minute`` when known), of one ``model``, priced by one table entry
+    ``price`` (``None``: unpriced, and ``reason`` says why). ``cost`` is their summed cost
+    (``None`` when unpriced).
+
+    One response is a part of one (:func:`part_of`); the index sums parts in SQL. Every row of
+    :func:`aggregate` is the sum of its parts, so both give the same figures.
+    """
+
+    day: date | None
+    session_id: str
+    project: str
+    title: str
+    model: str | None
+    price: str | None
+    reason: str | None
+    responses: int
+    tokens: TokenCounts
+    cost: float | None
+    #: The minute (UTC) the responses were made in, when the part is that fine.
+    minute: datetime | None = None
+
+
+def minute_of(when: datetime) -> datetime:
+    """The start of the minute ``when`` falls in, in UTC."""
+    return datetime.fromtimestamp(int(when.timestamp()) // 60 * 60, UTC)
+
+
+def part_of(item: PricedResponse, period: Period) -> UsagePart:
+    """One priced response as a part of one response."""
+    response = item.response
+    when = response.timestamp
+    return UsagePart(
+        day=period.day(when) if when is not None else None,
+        session_id=response.session_id,
+        project=response.project,
+        title=response.session_title,
+        model=response.model,
+        price=item.priced.price,
+        reason=item.priced.reason,
+        responses=1,
+        tokens=response.tokens,
+        cost=item.priced.cost,
+        minute=minute_of(when) if when is not None else None,
+    )
+
+
 class _Group:
     """A row being summed."""
 
@@ -118,22 +202,30 @@ class _Group:
             if item.priced.price and item.priced.price not in row.prices:
                 row.prices.append(item.priced.price)
 
-    def add(self, item: PricedResponse) -> None:
-        """Add all of ``item``."""
-        self.count(item)
-        self.share(item, item.response.tokens, 1.0)
+    def add_part(self, part: UsagePart) -> None:
+        """Add all of ``part``."""
+        row = self.row
+        row.responses += part.responses
+        self.sessions.add(part.session_id)
+        row.tokens = row.tokens + part.tokens
+        if part.cost is None:
+            row.unpriced_responses += part.responses
+        else:
+            row.cost = (row.cost or 0.0) + part.cost
+            if part.price and part.price not in row.prices:
+                row.prices.append(part.price)
 
     def finish(self) -> UsageRow:
         self.row.sessions = len(self.sessions)
+        self.row.prices.sort()  # the same list however the responses were met
         if self.row.responses == 0:
             self.row.cost = 0.0  # an empty group costs nothing (a tool with calls out of range)
         return self.row
 
 
-def _time_key(by: GroupBy, when: datetime | None, period: Period) -> str:
-    if when is None:
+def _day_key(by: GroupBy, day: date | None) -> str:
+    if day is None:
         return UNKNOWN
-    day = period.day(when)
     if by == "day":
         return day.isoformat()
     if by == "week":
@@ -141,22 +233,54 @@ def _time_key(by: GroupBy, when: datetime | None, period: Period) -> str:
     return f"{day.year:04d}-{day.month:02d}"
 
 
-def _key_function(by: GroupBy, period: Period) -> Callable[[Response], str]:
+def _part_key(by: GroupBy) -> Callable[[UsagePart], str]:
     if by in TIME_GROUPINGS:
-        return lambda response: _time_key(by, response.timestamp, period)
+        return lambda part: _day_key(by, part.day)
     if by == "project":
-        return lambda response: response.project
+        return lambda part: part.project
     if by == "session":
-        return lambda response: response.session_id
-    return lambda response: response.model or UNKNOWN
+        return lambda part: part.session_id
+    return lambda part: part.model or UNKNOWN
+
+
+def _sorted(rows: list[UsageRow], by: GroupBy) -> list[UsageRow]:
+    if by in TIME_GROUPINGS:
+        rows.sort(key=lambda row: (row.key == UNKNOWN, row.key))
+    else:
+        rows.sort(key=lambda row: (-row.tokens.total, row.key))
+    return rows
+
+
+def total_parts(parts: Iterable[UsagePart]) -> UsageRow:
+    """All parts as one row keyed ``total``."""
+    group = _Group("total")
+    for part in parts:
+        group.add_part(part)
+    return group.finish()
+
+
+def aggregate_parts(parts: Iterable[UsagePart], by: GroupBy) -> list[UsageRow]:
+    """``parts`` grouped ``by`` any of :data:`GROUPINGS` but ``tool`` and ``block``."""
+    if by in ("tool", "block"):
+        raise ValueError(f"{by} rows are not grouped by key: use aggregate() or blocks")
+    groups: dict[str, _Group] = {}
+    key_of = _part_key(by)
+    for part in parts:
+        key = key_of(part)
+        found = groups.get(key)
+        if found is None:
+            found = groups[key] = _Group(key)
+            if by == "session":
+                found.row.title = part.title
+                found.row.project = part.project
+        found.add_part(part)
+    return _sorted([found.finish() for found in groups.values()], by)
 
 
 def total_row(items: Iterable[PricedResponse]) -> UsageRow:
     """All responses as one row keyed ``total``."""
-    group = _Group("total")
-    for item in items:
-        group.add(item)
-    return group.finish()
+    period = Period()
+    return total_parts(part_of(item, period) for item in items)
 
 
 def aggregate(
@@ -173,6 +297,8 @@ def aggregate(
     response in ``items`` still get a row).
     """
     period = period or Period()
+    if by != "tool":
+        return aggregate_parts((part_of(item, period) for item in items), by)
     groups: dict[str, _Group] = {}
 
     def group(key: str) -> _Group:
@@ -181,47 +307,90 @@ def aggregate(
             found = groups[key] = _Group(key)
         return found
 
-    if by == "tool":
-        for item in items:
-            names = item.response.tool_names or [NO_TOOL]
-            shares = item.response.tokens.split(len(names))
-            for name, tokens in zip(names, shares, strict=True):
-                group(name).share(item, tokens, 1 / len(names))
-            for name in dict.fromkeys(names):
-                group(name).count(item)
-        for name, usage in (tools or {}).items():
-            group(name).row.tool = usage
-    else:
-        key_of = _key_function(by, period)
-        for item in items:
-            group(key_of(item.response)).add(item)
-        if by == "session":
-            for item in items:
-                row = groups[item.response.session_id].row
-                row.title = item.response.session_title
-                row.project = item.response.project
+    for item in items:
+        names = item.response.tool_names or [NO_TOOL]
+        shares = item.response.tokens.split(len(names))
+        for name, tokens in zip(names, shares, strict=True):
+            group(name).share(item, tokens, 1 / len(names))
+        for name in dict.fromkeys(names):
+            group(name).count(item)
+    for name, usage in (tools or {}).items():
+        group(name).row.tool = usage
+    return _sorted([found.finish() for found in groups.values()], by)
 
-    rows = [found.finish() for found in groups.values()]
-    if by in TIME_GROUPINGS:
-        rows.sort(key=lambda row: (row.key == UNKNOWN, row.key))
-    else:
-        rows.sort(key=lambda row: (-row.tokens.total, row.key))
-    return rows
+
+@dataclass(slots=True)
+class ToolPart:
+    """Responses summed before they are grouped by tool: some responses of one session that
+    called the same ``tools`` (one name per call, in order; empty: none), priced by one table
+    entry ``price``. ``unpriced`` of them had no price; ``cost`` is what the others cost.
+
+    ``shares[p]`` is the sum, over the responses, of the ``p``-th share of their tokens split
+    among their calls (:meth:`TokenCounts.split`). :func:`aggregate_tool_parts` gives from them
+    the rows :func:`aggregate` gives by tool.
+    """
+
+    tools: tuple[str, ...]
+    session_id: str
+    price: str | None
+    responses: int
+    unpriced: int
+    cost: float | None
+    shares: list[TokenCounts]
+
+
+def aggregate_tool_parts(
+    parts: Iterable[ToolPart], tools: Mapping[str, ToolUsage] | None = None
+) -> list[UsageRow]:
+    """``parts`` grouped by tool, as :func:`aggregate` groups responses by tool (each tool's
+    share of tokens and cost, the responses and sessions that called it), with ``tools`` (the
+    call inventory) attached."""
+    groups: dict[str, _Group] = {}
+
+    def group(key: str) -> _Group:
+        found = groups.get(key)
+        if found is None:
+            found = groups[key] = _Group(key)
+        return found
+
+    for part in parts:
+        names = part.tools or (NO_TOOL,)
+        for name, tokens in zip(names, part.shares, strict=True):
+            row = group(name).row
+            row.tokens = row.tokens + tokens
+            if part.cost is not None:
+                row.cost = (row.cost or 0.0) + part.cost * (1 / len(names))
+                if part.price and part.price not in row.prices:
+                    row.prices.append(part.price)
+        for name in dict.fromkeys(names):
+            found = group(name)
+            found.row.responses += part.responses
+            found.row.unpriced_responses += part.unpriced
+            found.sessions.add(part.session_id)
+    for name, usage in (tools or {}).items():
+        group(name).row.tool = usage
+    return _sorted([found.finish() for found in groups.values()], "tool")
+
+
+def unpriced_parts(parts: Iterable[UsagePart]) -> list[UnpricedModel]:
+    """The models whose responses had no price, most tokens first."""
+    found: dict[str, UnpricedModel] = {}
+    for part in parts:
+        if part.cost is not None:
+            continue
+        name = part.model or UNKNOWN
+        model = found.get(name)
+        if model is None:
+            model = found[name] = UnpricedModel(model=name, reason=part.reason or "")
+        model.responses += part.responses
+        model.tokens = model.tokens + part.tokens
+    return sorted(found.values(), key=lambda m: (-m.tokens.total, m.model))
 
 
 def unpriced_models(items: Iterable[PricedResponse]) -> list[UnpricedModel]:
     """The models whose responses had no price, most tokens first."""
-    found: dict[str, UnpricedModel] = {}
-    for item in items:
-        if item.priced.cost is not None:
-            continue
-        name = item.response.model or UNKNOWN
-        model = found.get(name)
-        if model is None:
-            model = found[name] = UnpricedModel(model=name, reason=item.priced.reason or "")
-        model.responses += 1
-        model.tokens = model.tokens + item.response.tokens
-    return sorted(found.values(), key=lambda m: (-m.tokens.total, m.model))
+    period = Period()
+    return unpriced_parts(part_of(item, period) for item in items if item.priced.cost is None)
 
 
 def activity(items: Iterable[PricedResponse], period: Period | None = None) -> list[list[int]]:
@@ -243,11 +412,18 @@ __all__ = [
     "UNKNOWN",
     "GroupBy",
     "PricedResponse",
+    "ToolPart",
     "UnpricedModel",
+    "UsagePart",
     "UsageRow",
     "activity",
     "aggregate",
+    "aggregate_parts",
+    "aggregate_tool_parts",
+    "part_of",
     "price_responses",
+    "total_parts",
     "total_row",
     "unpriced_models",
+    "unpriced_parts",
 ]

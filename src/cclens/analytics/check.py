@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -17,11 +18,14 @@ from ..model.blocks import ToolResultBlock, UnknownBlock
 from ..model.records import AssistantRecord, UnknownRecord, UserRecord
 from ..model.tools import is_known_tool
 from ..parse import Discovery, Session, discover, load, read_file
+from ..parse.isolate import each_isolated, isolated
 from ..parse.read import Diagnostic, Entry
 from .inventory import tool_usage
 
 
 class MalformedLine(msgspec.Struct):
+    """A line (``line`` 0: a whole file) and what was wrong with it."""
+
     file: str
     line: int
     reason: str
@@ -66,6 +70,9 @@ class CheckReport(msgspec.Struct):
     records: int
     record_types: dict[str, int]
     malformed: list[MalformedLine]
+    #: Lines that were read, with a part of an unexpected shape kept as it is (a value of
+    #: another type than Claude Code writes, nesting deeper than the model decodes).
+    partial: list[MalformedLine]
     unknown: UnknownKinds
     tools: dict[str, ToolCounts]
     #: Sessions, orphan subagent transcripts (a session of their own) included.
@@ -88,6 +95,9 @@ class _Tally:
         self.unknown_records: Counter[str] = Counter()
         self.unknown_blocks: Counter[str] = Counter()
         self.malformed: list[MalformedLine] = []
+        self.partial: list[MalformedLine] = []
+        #: Whole files that could not be read or assembled (``path: reason``).
+        self.unreadable: list[str] = []
 
     def add(
         self, entries: Iterable[Entry], diagnostics: Iterable[Diagnostic], size: int, lines: int
@@ -95,9 +105,13 @@ class _Tally:
         self.files += 1
         self.bytes += size
         self.lines += lines
-        self.malformed.extend(
-            MalformedLine(str(d.path), d.line, d.reason) for d in diagnostics if d.line
-        )
+        for diagnostic in diagnostics:
+            if not diagnostic.line and not diagnostic.partial:
+                reason = diagnostic.reason.removeprefix("cannot read: ")
+                self.unreadable.append(f"{diagnostic.path}: {reason}")
+                continue
+            found = MalformedLine(str(diagnostic.path), diagnostic.line, diagnostic.reason)
+            (self.partial if diagnostic.partial else self.malformed).append(found)
         for entry in entries:
             self.records += 1
             record = entry.record
@@ -125,19 +139,17 @@ class _Tally:
 def check(paths: Iterable[Path | str]) -> CheckReport:
     """Read and assemble every transcript under ``paths`` and count what was found.
 
-    Paths that cannot be read are listed in ``unreadable``; malformed lines never stop the run.
+    Paths that cannot be read are listed in ``unreadable`` (so is a file cclens failed on:
+    the others are still read); malformed lines never stop the run.
     """
     found: Discovery = discover(*paths)
     tally = _Tally()
     sessions: list[Session] = []
-    unreadable = [f"{path}: {reason}" for path, reason in found.errors]
+    problems: list[Diagnostic] = []
     subagent_files = attached = 0
-    for file in found.sessions:
-        try:
-            session = load(file)
-        except OSError as error:
-            unreadable.append(f"{file.path}: {error.strerror or error}")
-            continue
+    for file, session in each_isolated(
+        found.sessions, lambda file: (file, load(file)), lambda file: file.path, problems
+    ):
         sessions.append(session)
         tally.add_session(session)
         if session.orphan:
@@ -150,12 +162,14 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
             subagent_files += 1
             attached += agent.parent_tool_use_id is not None
         for journal in file.journals:
-            tally.add_file(journal)
+            isolated(partial(tally.add_file, journal), journal, problems)
     for path in found.orphan_journals:
-        try:
-            tally.add_file(path)
-        except OSError as error:
-            unreadable.append(f"{path}: {error.strerror or error}")
+        isolated(partial(tally.add_file, path), path, problems)
+    unreadable = [f"{path}: {reason}" for path, reason in found.errors]
+    unreadable += [
+        f"{problem.path}: {problem.reason.removeprefix('cannot read: ')}" for problem in problems
+    ]
+    unreadable += tally.unreadable
 
     usage = tool_usage(sessions)
     unknown_tools = Counter({n: row.calls for n, row in usage.items() if not is_known_tool(n)})
@@ -166,6 +180,7 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
         records=tally.records,
         record_types=_sorted(tally.kinds),
         malformed=tally.malformed,
+        partial=tally.partial,
         unknown=UnknownKinds(
             record_types=_sorted(tally.unknown_records),
             content_blocks=_sorted(tally.unknown_blocks),

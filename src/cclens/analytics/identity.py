@@ -32,9 +32,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from ..parse.session import Session
+if TYPE_CHECKING:
+    from ..parse.session import Session
 
 T = TypeVar("T")
 

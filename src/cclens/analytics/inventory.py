@@ -18,13 +18,14 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import msgspec
 
-from ..model.tools import mcp_parts, tool_spec
-from ..parse.session import Session, ToolCall, ToolStatus
 from .identity import by_project, call_key
+
+if TYPE_CHECKING:
+    from ..parse.session import Session, ToolCall, ToolStatus
 
 #: The statuses of a failed call.
 FAILED_STATUSES: frozenset[ToolStatus] = frozenset({"error", "rejected", "interrupted"})
@@ -176,8 +177,21 @@ def call_facts(sessions: Iterable[Session]) -> list[CallFact]:
     return [CallFact.of(call, key) for _, key, call in keyed_calls(sessions)]
 
 
-def calls_usage(calls: Iterable[CallFact]) -> dict[str, ToolUsage]:
+class CallFigures(Protocol):
+    """What the tool figures read of a call: a :class:`CallFact`, or a row the index reads."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def status(self) -> ToolStatus: ...
+    @property
+    def seconds(self) -> float | None: ...
+
+
+def calls_usage(calls: Iterable[CallFigures]) -> dict[str, ToolUsage]:
     """Per tool name: calls, paired results, failures and durations of ``calls``."""
+    from ..model.tools import mcp_parts, tool_spec
+
     usage: dict[str, ToolUsage] = {}
     durations: dict[str, list[float]] = {}
     for call in calls:
@@ -233,6 +247,7 @@ __all__ = [
     "FAILED_STATUSES",
     "STATUSES",
     "CallFact",
+    "CallFigures",
     "CallMerger",
     "ToolUsage",
     "call_facts",

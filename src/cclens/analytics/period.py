@@ -7,8 +7,10 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..parse import SessionFile
+if TYPE_CHECKING:
+    from ..parse import SessionFile
 
 _COMPACT_DATE = re.compile(r"^\d{8}$")
 #: Longer text is not a date: refused before any parsing.

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import msgspec
 
-from ..model import Usage
-from ..model.messages import CacheCreation
+if TYPE_CHECKING:  # the model is loaded only to read a recorded usage (the status line never)
+    from ..model import Usage
 
 
 def _count(value: object) -> int:
@@ -41,6 +43,8 @@ class TokenCounts(msgspec.Struct, kw_only=True):
     @classmethod
     def of(cls, usage: Usage) -> TokenCounts:
         """The counts of one ``usage`` object as Claude Code recorded it."""
+        from ..model.messages import CacheCreation
+
         split = usage.cache_creation
         five = one = None
         if isinstance(split, CacheCreation):

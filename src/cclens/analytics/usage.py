@@ -19,17 +19,21 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from ..model import Usage, decode_record
-from ..model.blocks import ToolUseBlock
-from ..model.progress import AgentProgress
-from ..model.records import AssistantRecord, ProgressRecord
-from ..parse.read import Entry
-from ..parse.session import Session, parse_time
+from ..times import parse_time
 from .identity import ResponseMatcher, by_project, real_id, response_fallback
 from .tokens import TokenCounts
+
+if TYPE_CHECKING:
+    # The model and the parser are loaded by the functions that read records: the collector
+    # alone (the status line's) needs neither.
+    from ..model import Usage
+    from ..model.records import AssistantRecord, ProgressRecord
+    from ..parse.read import Entry
+    from ..parse.session import Session
 
 #: The model name Claude Code gives the messages it writes itself.
 SYNTHETIC_MODEL = "<synthetic>"
@@ -100,6 +104,8 @@ class Occurrence:
         cls, record: AssistantRecord, usage: Usage, path: Path, line: int, agent_id: str | None
     ) -> Occurrence:
         """The occurrence of an assistant record of the full model."""
+        from ..model.blocks import ToolUseBlock
+
         message = record.message
         assert message
         return cls(
@@ -125,6 +131,10 @@ class Occurrence:
 
 def mirrored_response(record: ProgressRecord) -> AssistantRecord | None:
     """The subagent response an ``agent_progress`` record mirrors, if it holds one."""
+    from ..model import decode_record
+    from ..model.progress import AgentProgress
+    from ..model.records import AssistantRecord
+
     data = record.data
     if not isinstance(data, AgentProgress) or not isinstance(data.message, dict):
         return None
@@ -143,6 +153,10 @@ def counted_record(
     """The response record ``record`` holds (itself, or the subagent response an
     ``agent_progress`` record mirrors), its usage and the agent it belongs to; ``None`` when it
     holds no usage to count (``<synthetic>`` messages are Claude Code's own notices)."""
+    from ..model import Usage
+    from ..model.progress import AgentProgress
+    from ..model.records import ProgressRecord
+
     agent_id = agent
     if isinstance(record, ProgressRecord):
         mirrored = mirrored_response(record)
@@ -159,9 +173,18 @@ def counted_record(
     return record, message.usage, agent_id or record.agent_id or None
 
 
-def _occurrences(
-    entries: Iterable[Entry], path: Path, agent: str | None, inline: dict[int, str | None]
+def occurrences(
+    entries: Iterable[Entry],
+    path: Path,
+    agent: str | None = None,
+    inline: dict[int, str | None] | None = None,
 ) -> Iterator[Occurrence]:
+    """The records of ``entries`` (read from ``path``) that carry a response's usage, as
+    occurrences; ``agent`` is the file's subagent, ``inline`` the subagent of entries (by
+    ``id``) that belong to one kept inside the file."""
+    from ..model.records import AssistantRecord, ProgressRecord
+
+    inline = inline or {}
     for entry in entries:
         record = entry.record
         if not isinstance(record, AssistantRecord | ProgressRecord):
@@ -297,7 +320,7 @@ def collect_responses(sessions: Iterable[Session]) -> list[Response]:
         for session in project:
             owner = Owner.of(session)
             for path, entries, agent, inline in _files(session):
-                for found in _occurrences(entries, path, agent, inline):
+                for found in occurrences(entries, path, agent, inline):
                     collector.add(found, owner)
         found_all += collector.responses()
     return found_all
@@ -312,4 +335,5 @@ __all__ = [
     "collect_responses",
     "counted_record",
     "mirrored_response",
+    "occurrences",
 ]

@@ -20,16 +20,17 @@ def command(paths: tuple[Path, ...], as_json: bool) -> None:
     PATHS may be Claude config folders, project folders or single .jsonl files; with none,
     $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude are read. The report counts files, bytes,
     non-empty lines and records by type; lists malformed lines (file, line, reason); counts record
-    types, content blocks and tools cclens does not know; counts tool calls per tool (calls,
-    results, errors, unpaired); and says how many subagent files were attached to the call that
-    spawned them. A subagent file whose session file is gone (an orphan) counts as a session of
-    its own, as everywhere in cclens.
+    types, content blocks and tools cclens does not know; lists lines read only in part (a value
+    of an unexpected type, or nesting past the depth cclens decodes, kept as it is); counts tool
+    calls per tool (calls, results, errors, unpaired); and says how many subagent files were
+    attached to the call that spawned them. A subagent file whose session file is gone (an
+    orphan) counts as a session of its own, as everywhere in cclens.
 
     Malformed lines do not make the command fail. A path that cannot be read does (exit code 2).
     With --json the report is one JSON object with the keys files, bytes, lines, records,
-    record_types, malformed, unknown (record_types, content_blocks, tools), tools (per name:
-    calls, results, errors — every failed call —, unpaired, rejected, interrupted), sessions,
-    subagents (files, attached, orphans) and unreadable.
+    record_types, malformed, partial, unknown (record_types, content_blocks, tools), tools (per
+    name: calls, results, errors — every failed call —, unpaired, rejected, interrupted),
+    sessions, subagents (files, attached, orphans) and unreadable.
     """
     report = check(paths)
     if as_json:
@@ -67,6 +68,10 @@ def _print(report: CheckReport) -> None:
     if report.malformed:
         out.print("[bold]Malformed lines[/]")
         for line in report.malformed:
+            out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, soft_wrap=True)
+    if report.partial:
+        out.print("[bold]Lines read in part[/] (what did not fit is kept as it is)")
+        for line in report.partial:
             out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, soft_wrap=True)
     unknown = report.unknown
     if unknown.record_types or unknown.content_blocks or unknown.tools:

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from ..dataset import SessionFilter, parse_since
 from ..parse import Diagnostic, claude_dirs
+from ..parse.read import malformed
 from ._output import console, json_option, need_extra, print_json, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 
@@ -193,8 +194,8 @@ def command(
         )
         out.print(_table(report.rows))
         out.print(redaction_summary(redaction))
-        if report.diagnostics:
-            out.print(f"{len(report.diagnostics):,} malformed lines were skipped (see stderr).")
+        if skipped := malformed(report.diagnostics):
+            out.print(f"{skipped:,} malformed lines were skipped (see stderr).")
         if selection.orphans:
             out.print(
                 f"{selection.orphans:,} subagent files without their session were written as "

@@ -4,7 +4,7 @@ every discovered session as HTML with an index page, on every core."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,9 +14,9 @@ import click
 from ..export import (
     FORMATS,
     export_html,
-    export_json,
     export_markdown,
     export_sessions,
+    json_pieces,
 )
 from ..export.bulk import ExportedSession, Progress
 from ..export.transform import transform_session
@@ -172,7 +172,7 @@ def _export_all(
         ) from error
     for exported in result.sessions:
         for diagnostic in exported.diagnostics:
-            click.echo(f"cclens: {diagnostic} (skipped)", err=True)
+            click.echo(f"cclens: {diagnostic}", err=True)
         if exported.error:
             click.echo(f"cclens: {exported.error}", err=True)
     click.echo(redaction_summary(redaction, result.redacted), err=True)
@@ -248,20 +248,24 @@ def _export_one(
     if redaction.options.enabled:
         loaded = transform_session(loaded, redaction.text, json_transform=redaction.json)
     for diagnostic in loaded.diagnostics:
-        click.echo(f"cclens: {diagnostic} (skipped)", err=True)
+        click.echo(f"cclens: {diagnostic} ({diagnostic.outcome})", err=True)
     click.echo(redaction_summary(redaction), err=True)
 
+    pieces: Iterable[bytes]
     if fmt == "html":
-        text = export_html(loaded, options=options)
+        pieces = [export_html(loaded, options=options).encode("utf-8")]
     elif fmt == "md":
-        text = export_markdown(loaded)
+        pieces = [export_markdown(loaded).encode("utf-8")]
     else:
-        text = export_json(loaded)
+        pieces = json_pieces(loaded)  # written as it is made: a huge line is never doubled
 
     if output is None and fmt == "html":
         output = Path(f"{loaded.session_id}.html")
     if output is None or str(output) == "-":
-        sys.stdout.write(text)
+        sys.stdout.flush()
+        for piece in pieces:
+            sys.stdout.buffer.write(piece)
+        sys.stdout.buffer.flush()
         return
     inside = _inside_claude_dir(output)
     if inside is not None:
@@ -271,11 +275,14 @@ def _export_one(
     if output.is_dir():
         raise click.ClickException(f"{output} is a folder; give a file name (or use --all)")
     writable_folder(output.parent, "the session")
+    written = 0
     try:
-        output.write_text(text, encoding="utf-8")
+        with output.open("wb") as handle:
+            for piece in pieces:
+                written += handle.write(piece)
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from error
     from ._output import human_bytes  # Rich comes with it: only this path needs it
 
-    size = human_bytes(len(text.encode("utf-8")))
+    size = human_bytes(written)
     click.echo(f"Wrote {output.resolve()} ({size})", err=True)

@@ -29,6 +29,8 @@ COMMANDS: dict[str, str] = {
     "export": "export",
     "restore": "restore",
     "stats": "stats",
+    "statusline": "statusline",
+    "mcp": "mcp",
     "permissions": "permissions",
     "tools": "tools",
     "check": "check",

@@ -51,7 +51,7 @@ def command(
     """
     loaded = load_session_argument(session, roots)
     for diagnostic in loaded.diagnostics:
-        click.echo(f"cclens: {diagnostic} (skipped)", err=True)
+        click.echo(f"cclens: {diagnostic} ({diagnostic.outcome})", err=True)
     options = TerminalOptions(details=details, result_lines=result_lines, subagents=subagents)
     out = console()
     renderables = session_renderables(loaded, options)

@@ -9,10 +9,12 @@ import click
 from rich.table import Table
 
 from ..analytics.aggregate import GROUPINGS, GroupBy, UsageRow
+from ..analytics.blocks import apply_token_limit
 from ..analytics.period import DateError, Period, parse_date
 from ..analytics.pricing import PricingError, load_price_table
-from ..analytics.stats import StatsReport, usage_stats
+from ..analytics.stats import StatsReport, index_stats, usage_stats
 from ._output import console, json_option, print_json
+from .index import db_option, open_index, resolve_db, resolve_roots, update
 
 _KEY_TITLES: dict[GroupBy, str] = {
     "day": "day",
@@ -22,6 +24,7 @@ _KEY_TITLES: dict[GroupBy, str] = {
     "session": "session",
     "model": "model",
     "tool": "tool",
+    "block": "block (UTC)",
 }
 
 
@@ -82,6 +85,85 @@ def _tool_cells(row: UsageRow) -> list[str]:
     return [*calls, human_count(row.tokens.total), _cost(row)]
 
 
+def duration_text(minutes: float) -> str:
+    """``2h05m``, ``45m`` or ``3d4h``."""
+    whole = int(minutes)
+    days, rest = divmod(whole, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if days:
+        return f"{days}d{hours}h"
+    return f"{hours}h{mins:02d}m" if hours else f"{mins}m"
+
+
+def _block_note(row: UsageRow, limit: int | None) -> str:
+    info = row.block
+    if info is None:
+        return ""
+    if info.gap:
+        return f"gap of {duration_text((info.end - info.start).total_seconds() / 60)}"
+    notes = []
+    if info.active:
+        notes.append(f"active, {duration_text(info.minutes_left or 0)} left")
+        if info.tokens_per_hour is not None:
+            rate = f"{human_count(round(info.tokens_per_hour))} tok/h"
+            if info.cost_per_hour is not None:
+                rate += f", ${info.cost_per_hour:,.2f}/h"
+            notes.append(rate)
+        if info.projected_tokens is not None:
+            projected = f"→ {human_count(info.projected_tokens)}"
+            if info.projected_cost is not None:
+                projected += f", ${info.projected_cost:,.2f}"
+            notes.append(projected)
+    if info.over_limit and limit is not None:
+        notes.append(f"over {human_count(limit)}" + (" (projected)" if info.active else ""))
+    return "; ".join(notes)
+
+
+def _block_cells(row: UsageRow) -> list[str]:
+    return [f"{row.responses:,}", human_count(row.tokens.total), _cost(row)]
+
+
+def _block_table(report: StatsReport) -> Table:
+    """One line per 5-hour block (and per gap between two), with the active block's rates.
+
+    Responses, tokens and cost only (``--json`` has tokens by kind), so that the notes fit
+    beside them; every figure keeps its width, and only the notes fold when space runs out.
+    """
+    table = Table(title="Tokens and cost by 5-hour block", title_justify="left", show_footer=True)
+    names = ["resp.", "tokens", "cost"]
+    footers = _block_cells(report.total)
+    lines: list[tuple[list[str], str, str | None]] = []
+    for row in report.rows:
+        info = row.block
+        if info is None:
+            continue
+        if info.gap:
+            lines.append(
+                (
+                    [f"{info.start:%Y-%m-%d %H:%M}", *[""] * len(names)],
+                    _block_note(row, None),
+                    "dim",
+                )
+            )
+            continue
+        style = "bold" if info.active else ("red" if info.over_limit else None)
+        cells = [f"{info.start:%Y-%m-%d %H:%M}–{info.end:%H:%M}", *_block_cells(row)]
+        lines.append((cells, _block_note(row, report.token_limit), style))
+    widths = [
+        max([len(header), len(footer), *(len(cells[position]) for cells, _, _ in lines)])
+        for position, (header, footer) in enumerate(
+            zip(["block (UTC)", *names], ["total", *footers], strict=True)
+        )
+    ]
+    table.add_column("block (UTC)", footer="total", no_wrap=True, min_width=widths[0])
+    for name, footer, width in zip(names, footers, widths[1:], strict=True):
+        table.add_column(name, justify="right", footer=footer, no_wrap=True, min_width=width)
+    table.add_column("", overflow="fold", min_width=12)
+    for cells, note, style in lines:
+        table.add_row(*cells, note, style=style)
+    return table
+
+
 def _table(report: StatsReport) -> Table:
     """Tokens by kind per group; for tools, calls and durations with their share of tokens.
 
@@ -126,6 +208,13 @@ def _print(report: StatsReport) -> None:
     out = console()
     if not report.rows:
         out.print("No API responses in the transcripts read.")
+    elif report.by == "block":
+        out.print(_block_table(report))
+        if report.token_limit is not None:
+            over = sum(1 for row in report.rows if row.block and row.block.over_limit)
+            out.print(
+                f"Token limit {report.token_limit:,}: {over:,} block(s) over it.", markup=False
+            )
     else:
         out.print(_table(report))
     if report.unpriced:
@@ -146,18 +235,41 @@ def _print(report: StatsReport) -> None:
     )
 
 
+def _token_limit(ctx: click.Context, param: click.Parameter, text: str | None) -> int | str | None:
+    if text is None:
+        return None
+    if text.strip().lower() == "max":
+        return "max"
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r} is not a number of tokens (or 'max')", ctx=ctx, param=param
+        ) from None
+    if value <= 0:
+        raise click.BadParameter("must be a positive number of tokens", ctx=ctx, param=param)
+    return value
+
+
 @click.command("stats")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path), metavar="[PATH]...")
 @click.option(
     "--by",
     "by",
     type=click.Choice(GROUPINGS),
     default="day",
     show_default=True,
-    help="Group tokens and cost by this.",
+    help="Group tokens and cost by this (block: 5-hour billing windows).",
 )
 @click.option("--since", callback=_date, metavar="DATE", help="First day (YYYY-MM-DD), included.")
 @click.option("--until", callback=_date, metavar="DATE", help="Last day (YYYY-MM-DD), included.")
 @click.option("--project", metavar="NAME", help="Only this project (folder, path or its end).")
+@click.option(
+    "--token-limit",
+    callback=_token_limit,
+    metavar="N|max",
+    help="With --by block: flag blocks above N tokens (max: the most any past block used).",
+)
 @json_option
 @click.option(
     "--pricing",
@@ -171,19 +283,32 @@ def _print(report: StatsReport) -> None:
     multiple=True,
     type=click.Path(path_type=Path),
     metavar="DIR",
-    help="Read transcripts here instead of $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude.",
+    help="Read the transcripts under DIR directly, without the index (as PATH does).",
+)
+@db_option
+@click.option(
+    "--no-update", is_flag=True, help="Use the index as it is, without reading new lines."
 )
 def command(
+    paths: tuple[Path, ...],
     by: GroupBy,
     since: date | None,
     until: date | None,
     project: str | None,
+    token_limit: int | str | None,
     as_json: bool,
     pricing: Path | None,
     claude_dirs: tuple[Path, ...],
+    db: Path | None,
+    no_update: bool,
 ) -> None:
-    """Tokens and cost of every API response, by day, week, month, project, session, model
-    or tool.
+    """Tokens and cost of every API response, by day, week, month, project, session, model,
+    tool or 5-hour block.
+
+    Without PATH, the figures come from the local index (brought up to date first, reading
+    only what changed, unless --no-update): sessions Claude Code has since deleted still
+    count. With PATH (or --claude-dir DIR), the transcripts there are read directly, without
+    the index; both give the same figures for the same transcripts.
 
     Each API response is counted once, however many records and files repeat it (streamed
     records, resumed sessions, subagent replays), with its last, largest usage. Tokens are
@@ -192,21 +317,26 @@ def command(
     such as other vendors' models behind a compatible endpoint, are reported by name and left
     out of the cost, never guessed.
 
-    Days are local days. --since and --until choose files before reading them (a file last
-    written before --since is skipped) and then keep responses by their own timestamps.
-    --by week groups by the Monday that starts each week. --by tool splits each response's
-    tokens and cost evenly among the tools it called, and shows each tool's calls, errors,
-    rejections by the user and median and 95th-percentile durations.
+    Days are local days. --since and --until keep responses by their own timestamps (reading
+    transcripts directly, a file last written before --since is not even read). --by week
+    groups by the Monday that starts each week. --by tool splits each response's tokens and
+    cost evenly among the tools it called, and shows each tool's calls, errors, rejections by
+    the user and median and 95th-percentile durations. --by block groups responses into
+    5-hour windows (starting at the UTC hour of their first response), shows the gaps between
+    them, and for the active block its burn rate and projected tokens and cost at its end;
+    --token-limit N|max flags blocks above N tokens.
 
     With --json, one object with the keys by, since, until, project, timezone, prices (as_of,
     source, overrides), files_read, sessions_read, prompts, responses, tool_calls (calls, ok,
-    error, rejected, interrupted, pending, failed), total, rows, unpriced, activity and
-    diagnostics. Each row (and total) has key, responses, sessions, tokens (input, output,
-    cache_write_5m, cache_write_1h, cache_read, total, and cache_write_unsplit: the 5-minute
-    writes a response's breakdown did not split), cost (USD, null when no response of
-    the row had a price), unpriced_responses, title and project (sessions), prices (the table
-    entries used) and tool (tool rows: calls, results, errors, rejected, interrupted,
-    unpaired, timed, median_seconds, p95_seconds, …). See docs/stats.md.
+    error, rejected, interrupted, pending, failed), total, rows, unpriced, activity,
+    diagnostics, source (index or transcripts) and token_limit. Each row (and total) has key,
+    responses, sessions, tokens (input, output, cache_write_5m, cache_write_1h, cache_read,
+    total, and cache_write_unsplit: the 5-minute writes a response's breakdown did not split),
+    cost (USD, null when no response of the row had a price), unpriced_responses, title and
+    project (sessions), prices (the table entries used), tool (tool rows: calls, results,
+    errors, rejected, interrupted, unpaired, timed, median_seconds, p95_seconds, …) and block
+    (block rows: start, end, first, last, gap, active, minutes_left, tokens_per_hour,
+    cost_per_hour, projected_tokens, projected_cost, over_limit). See docs/stats.md.
     """
     if since and until and since > until:
         raise click.BadParameter("--since is after --until", param_hint="--since")
@@ -214,19 +344,34 @@ def command(
         table = load_price_table(pricing)
     except PricingError as error:
         raise click.ClickException(str(error)) from None
-    report = usage_stats(
-        claude_dirs,
-        by=by,
-        period=Period(since=since, until=until),
-        project=project,
-        prices=table,
-    )
+    period = Period(since=since, until=until)
+    direct = [*paths, *claude_dirs]
+    if direct:
+        report = usage_stats(direct, by=by, period=period, project=project, prices=table)
+    else:
+        roots = resolve_roots(())
+        with open_index(resolve_db(db, roots)) as index:
+            problems: list[str] = []
+            if not no_update:
+                update_report = update(index, roots, show_progress=not as_json)
+                problems = [f"{path}: {reason}" for path, reason in update_report.errors]
+                problems += [str(diagnostic) for diagnostic in update_report.diagnostics]
+            report = index_stats(
+                index,
+                by=by,
+                period=period,
+                project=project,
+                prices=table if pricing is not None else None,
+                diagnostics=problems,
+            )
+    if by == "block":
+        report.token_limit = apply_token_limit(report.rows, token_limit)
     for problem in report.diagnostics:
         click.echo(f"cclens: {problem}", err=True)
     if as_json:
         print_json(report)
     else:
         _print(report)
-    missing = [path for path in claude_dirs if not path.exists()]
+    missing = [path for path in direct if not path.exists()]
     if missing:
         raise SystemExit(2)

@@ -8,7 +8,8 @@ import click
 from rich.table import Table
 
 from ..analytics.inventory import inventory
-from ..parse import discover, load
+from ..parse import Diagnostic, discover, load
+from ..parse.isolate import each_isolated
 from ._output import console, json_option, print_json
 
 
@@ -27,12 +28,10 @@ def command(paths: tuple[Path, ...], as_json: bool) -> None:
     found = discover(*paths)
     for path, reason in found.errors:
         click.echo(f"cclens: cannot read {path}: {reason}", err=True)
-    sessions = []
-    for file in found.sessions:
-        try:
-            sessions.append(load(file))
-        except OSError as error:
-            click.echo(f"cclens: cannot read {file.path}: {error.strerror or error}", err=True)
+    problems: list[Diagnostic] = []
+    sessions = list(each_isolated(found.sessions, load, lambda file: file.path, problems))
+    for problem in problems:
+        click.echo(f"cclens: {problem}", err=True)
     rows = inventory(sessions)
     if as_json:
         print_json(rows)

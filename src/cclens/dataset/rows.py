@@ -28,6 +28,7 @@ from ..model.records import ChainRecord
 from ..model.tools import mcp_parts
 from ..model.tools.agents import AgentInput
 from ..parse import AssistantItem, Session, ToolCall, UserItem
+from ..parse.read import malformed
 from .agents import subagent_type
 from .redaction import Redaction
 from .responses import Ledger
@@ -144,7 +145,7 @@ class RowBuilder:
                 "path": self._text(str(session.path)),
                 "file_size": session.file_size,
                 "lines": session.lines,
-                "malformed_lines": sum(len(s.diagnostics) for s in session.all_sessions()),
+                "malformed_lines": sum(malformed(s.diagnostics) for s in session.all_sessions()),
             }
         )
         return rows

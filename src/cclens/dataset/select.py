@@ -14,6 +14,7 @@ from pathlib import Path
 from ..analytics.period import parse_moment
 from ..analytics.stats import project_matches
 from ..parse import Diagnostic, Discovery, Session, SessionFile, discover, load
+from ..parse.isolate import each_isolated
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,17 +119,16 @@ def select_files(roots: Sequence[Path], wanted: SessionFilter) -> Selection:
 def load_selected(selection: Selection, wanted: SessionFilter) -> Iterator[Session]:
     """Load the selected files one by one and yield the wanted sessions.
 
-    A file that cannot be read is added to ``selection.errors`` and skipped; malformed lines
-    are in each session's ``diagnostics``.
+    A file that cannot be read (or that cclens fails on) is added to ``selection.errors`` and
+    skipped; malformed lines are in each session's ``diagnostics``.
     """
-    for file in selection.files:
-        try:
-            session = load(file)
-        except OSError as error:
-            selection.errors.append((file.path, error.strerror or str(error)))
-            continue
+    problems: list[Diagnostic] = []
+    for session in each_isolated(selection.files, load, lambda file: file.path, problems):
         if wanted.wants_session(session):
             yield session
+    selection.errors.extend(
+        (problem.path, problem.reason.removeprefix("cannot read: ")) for problem in problems
+    )
 
 
 def diagnostics(session: Session) -> list[Diagnostic]:

@@ -8,7 +8,7 @@ worker processes.
 
 from .bulk import BulkExport, ExportedSession, export_sessions
 from .html_file import export_html
-from .json_document import FORMAT, VERSION, export_json, session_document
+from .json_document import FORMAT, VERSION, export_json, json_pieces, session_document
 from .markdown_file import export_markdown
 from .resolve import AmbiguousSession, SessionNotFound, resolve_session
 from .transform import Transform, transform_session, transform_value
@@ -29,6 +29,7 @@ __all__ = [
     "export_json",
     "export_markdown",
     "export_sessions",
+    "json_pieces",
     "resolve_session",
     "session_document",
     "transform_session",

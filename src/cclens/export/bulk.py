@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..parse import SessionFile, load
+from ..parse.read import malformed
 from ..render.assets import static_files
 from ..render.context import session_header
 from ..render.index_page import IndexEntry, render_index_page
@@ -55,7 +56,8 @@ class ExportedSession:
     """One session of a bulk export: what the index shows, and what went wrong if anything.
 
     ``entry.href`` is the page's path relative to the output folder (empty when ``error``);
-    ``diagnostics`` are the transcript's unreadable lines (``file:line: reason``).
+    ``diagnostics`` are the transcript's unreadable lines and lines read in part
+    (``file:line: reason (skipped|read in part)``).
     """
 
     source: Path
@@ -166,10 +168,10 @@ def _export_one(job: _Job) -> ExportedSession:
         tool_calls=header.tool_calls,
         subagents=header.subagents,
         size=len(data),
-        malformed=len(header.diagnostics),
+        malformed=malformed(header.diagnostics),
         orphan=session.orphan,
     )
-    diagnostics = tuple(str(d) for d in session.diagnostics)
+    diagnostics = tuple(f"{d} ({d.outcome})" for d in session.diagnostics)
     redacted = dict(redactor.counts) if redactor else {}
     return ExportedSession(file.path, entry, diagnostics, redacted, len(data))
 

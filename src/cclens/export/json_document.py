@@ -27,12 +27,13 @@ so nothing is lost; timestamps are ISO 8601 strings.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
 
-from ..model import UNSET, to_builtins
+from ..model import UNSET, iter_json, to_builtins
 from ..parse.session import (
     AssistantItem,
     AttachmentItem,
@@ -46,7 +47,7 @@ from ..parse.session import (
 from ..render.context import response_totals
 from .transform import JsonTransform, Transform, transform_session
 
-__all__ = ["FORMAT", "VERSION", "export_json", "session_document"]
+__all__ = ["FORMAT", "VERSION", "export_json", "json_pieces", "session_document"]
 
 FORMAT = "cclens.session"
 VERSION = 1
@@ -196,8 +197,23 @@ def export_json(
     indent: int = 2,
 ) -> str:
     """``session`` as a JSON document, after ``transform``/``json_transform``."""
+    pieces = json_pieces(session, transform=transform, json_transform=json_transform, indent=indent)
+    return b"".join(pieces).decode("utf-8")
+
+
+def json_pieces(
+    session: Session,
+    *,
+    transform: Transform | None = None,
+    json_transform: JsonTransform | None = None,
+    indent: int = 2,
+) -> Iterator[bytes]:
+    """:func:`export_json` as UTF-8 pieces to write one after the other: a session with a huge
+    line is never held as one string (see :func:`cclens.model.iter_json`)."""
     session = transform_session(session, transform, json_transform=json_transform)
-    encoded = msgspec.json.encode(session_document(session))
+    document = session_document(session)
     if indent:
-        encoded = msgspec.json.format(encoded, indent=indent)
-    return encoded.decode("utf-8") + "\n"
+        yield from iter_json(document, indent)
+    else:
+        yield msgspec.json.encode(document)
+    yield b"\n"

@@ -14,9 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import msgspec
-
-from ..model import to_builtins
+from ..model import format_json, to_builtins
 from ..model.blocks import (
     ImageBlock,
     RedactedThinkingBlock,
@@ -112,7 +110,7 @@ def _code_span(text: str) -> str:
 
 
 def _json(value: Any) -> str:
-    return msgspec.json.format(msgspec.json.encode(to_builtins(value)), indent=2).decode()
+    return format_json(to_builtins(value)).decode()
 
 
 def _language(path: Any) -> str:
@@ -414,7 +412,8 @@ def _header(session: Session) -> Iterator[str]:
     )
     yield "\n".join(facts)
     for diagnostic in header.diagnostics:
-        yield f"> Line {diagnostic.line} could not be read: {neutralize_html(diagnostic.reason)}"
+        said = "was read in part" if diagnostic.partial else "could not be read"
+        yield f"> Line {diagnostic.line} {said}: {neutralize_html(diagnostic.reason)}"
     yield "---"
 
 

@@ -19,8 +19,7 @@ from typing import Any, TypeAlias
 
 import msgspec
 
-from ..model import to_builtins
-from ..model.decode import decode_record
+from ..model import convert_record, to_builtins
 from ..parse.assemble import assemble_entries
 from ..parse.read import Diagnostic, Entry
 from ..parse.session import Session
@@ -56,6 +55,8 @@ def transform_value(value: Any, transform: Transform) -> Any:
         }
     if isinstance(value, list | tuple):
         return [transform_value(v, transform) for v in value]
+    if isinstance(value, msgspec.Raw):  # too deep to decode: transformed as its JSON text
+        return transform(bytes(value).decode("utf-8", errors="replace"))
     return value
 
 
@@ -67,7 +68,7 @@ def _entry(entry: Entry, walk: JsonTransform) -> Entry:
     raw = walk(original)
     if raw is original:
         return entry
-    record = decode_record(msgspec.json.encode(raw)).value
+    record = convert_record(raw).value
     return Entry(record, entry.line, entry.offset, entry.length, entry.notes)
 
 

@@ -8,10 +8,11 @@ response's cost, it does not make its own. Responses of Claude Code's ``<synthet
 are its own notices, not API calls, and are not priced. A session's cost covers its priced
 responses; those without a price are counted apart.
 
-Each response's cost is kept beside its claim (``claim_costs``): when sessions share a
-response (a resumed session holds copies of an earlier one's), the session that counts it
-(:mod:`cclens.index.counted`) counts its cost, so a session's cost covers the responses its
-tokens cover. When the bundled table changes (a new cclens), every session is derived again on
+Each response's cost is kept in its claim (the ``counted`` table, the one place a response's
+usage and cost are stored): when sessions share a response (a resumed session holds copies of
+an earlier one's), the session that counts it (:mod:`cclens.index.counted`) counts its cost, so
+a session's cost covers the responses its tokens cover, and the usage figures read the same
+rows. When the bundled table changes (a new cclens), every session is derived again on
 the next update (:func:`prices_changed`), so stored costs always come from the table in use.
 """
 
@@ -21,12 +22,11 @@ import functools
 import hashlib
 import math
 import sqlite3
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import msgspec
 
-from ..analytics.pricing import PriceTable, bundled_price_table, response_cost
+from ..analytics.pricing import PricedCost, PriceTable, bundled_price_table, response_cost
 from ..analytics.usage import SYNTHETIC_MODEL, Response
 
 _META_KEY = "prices"
@@ -52,14 +52,12 @@ class CostTally:
 
     costs: list[float] = field(default_factory=list)
     unpriced: int = 0
-    #: Each response's cost by its identity (``None``: no price), kept with its claim so that
-    #: a response several sessions hold is priced for the one that counts it.
-    by_key: dict[str, float | None] = field(default_factory=dict)
 
-    def add_response(self, response: Response) -> None:
-        """Price one response (as :mod:`cclens.analytics.usage` counts it)."""
+    def add_response(self, response: Response) -> PricedCost | None:
+        """Price one response (as :mod:`cclens.analytics.usage` counts it); its cost, kept in
+        its claim (``None`` for Claude Code's own ``<synthetic>`` notices)."""
         if response.model == SYNTHETIC_MODEL:
-            return
+            return None
         priced = response_cost(
             price_table(),
             response.model,
@@ -67,29 +65,17 @@ class CostTally:
             speed=response.speed,
             inference_geo=response.inference_geo,
         )
-        self.by_key[response.identity] = priced.cost
         if priced.cost is None:
             self.unpriced += 1
         else:
             self.costs.append(priced.cost)
+        return priced
 
     @property
     def cost(self) -> float | None:
         """US dollars for the priced responses (``None`` when none had a price); the same sum
         whatever order responses were added in."""
         return math.fsum(self.costs) if self.costs else None
-
-
-def store_costs(
-    connection: sqlite3.Connection, session: int, costs: Mapping[str, float | None]
-) -> None:
-    """Replace the costs of ``session``'s responses (``claim_costs``: what
-    :func:`cclens.index.counted.settle` adds up for the responses a session counts)."""
-    connection.execute("DELETE FROM claim_costs WHERE session = ?", (session,))
-    connection.executemany(
-        "INSERT OR REPLACE INTO claim_costs(session, key, cost) VALUES (?, ?, ?)",
-        [(session, key, cost) for key, cost in costs.items()],
-    )
 
 
 def prices_recorded(connection: sqlite3.Connection) -> bool:
@@ -120,5 +106,4 @@ __all__ = [
     "prices_changed",
     "prices_recorded",
     "prices_signature",
-    "store_costs",
 ]

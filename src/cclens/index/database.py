@@ -5,13 +5,17 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from ..analytics.aggregate import ToolPart
+from ..analytics.inventory import CallFact
+from ..analytics.usage import Response
 from ..parse import Session
-from . import queries, session_list
+from . import queries, session_list, usage_query
 from .connection import (
     READ_ONLY_HINT,
     IndexReadOnly,
@@ -25,19 +29,17 @@ from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 from .locking import UpdateLockError
 from .pool import POOL_SIZE, ChangeCounter, ConnectionPool
 from .queries import ProjectSummary, SessionSummary, Totals
-from .search import (
-    Budget,
-    ProjectChoice,
-    SearchFilters,
-    project_choices,
-    search,
-    search_results,
-)
-from .search_facts import DocumentFacts
-from .search_result import SearchHit, SearchResult
 from .session_list import SessionFilters, SessionPage
 from .stored import build_stored, read_stored, restore_files
+from .usage_query import QUARTER_HOUR, BucketSum, CallRow, UsageSelection
 from .versions import SessionVersion, list_versions
+
+if TYPE_CHECKING:
+    # Search (and numpy with it) is loaded on the first search: the usage figures, the status
+    # line's update and the lists never need it.
+    from .search import Budget, ProjectChoice, SearchFilters
+    from .search_facts import DocumentFacts
+    from .search_result import SearchHit, SearchResult
 
 Result = TypeVar("Result")
 
@@ -54,7 +56,8 @@ class Index:
         self.path = Path(path)
         self._update_lock = threading.Lock()
         #: What searches learnt about documents, kept for the next ones (see DocumentFacts).
-        self._search_facts = DocumentFacts()
+        self._facts: DocumentFacts | None = None
+        self._facts_lock = threading.Lock()
         #: On a medium cclens cannot write (a read-only file, folder or file system), the index
         #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
         self.read_only = False
@@ -294,6 +297,15 @@ class Index:
         with self.connection() as connection:
             return queries.file_lines(connection, key)
 
+    @property
+    def _search_facts(self) -> DocumentFacts:
+        with self._facts_lock:
+            if self._facts is None:
+                from .search_facts import DocumentFacts
+
+                self._facts = DocumentFacts()
+            return self._facts
+
     def search(
         self,
         text: str,
@@ -304,6 +316,8 @@ class Index:
         budget: Budget | None = None,
     ) -> list[SearchHit]:
         """The best hits for ``text``, not grouped (see :func:`cclens.index.search.search`)."""
+        from .search import search
+
         with self.connection() as connection:
             return search(
                 connection,
@@ -327,6 +341,8 @@ class Index:
     ) -> SearchResult:
         """Hits grouped by session, with totals and facets (see
         :func:`cclens.index.search.search_results`)."""
+        from .search import search_results
+
         with self.connection() as connection:
             return search_results(
                 connection,
@@ -341,6 +357,8 @@ class Index:
 
     def project_choices(self) -> list[ProjectChoice]:
         """The projects a search can be narrowed to, by name."""
+        from .search import project_choices
+
         with self.connection() as connection:
             return project_choices(connection)
 
@@ -375,6 +393,63 @@ class Index:
             if row is None:
                 raise KeyError(key)
             return list_versions(connection, row)
+
+    def usage_sums(
+        self, selection: UsageSelection, *, seconds: int = QUARTER_HOUR
+    ) -> list[BucketSum]:
+        """Selected responses summed per time bucket, session, model and price (see
+        :mod:`.usage_query`)."""
+        with self.connection() as connection:
+            return usage_query.bucket_sums(connection, selection, seconds=seconds)
+
+    def usage_responses(self, selection: UsageSelection) -> list[Response]:
+        """Every selected API response once, as the analytics count it."""
+        with self.connection() as connection:
+            return usage_query.counted_responses(connection, selection)
+
+    def usage_tools(self, selection: UsageSelection) -> list[ToolPart]:
+        """Selected responses summed per tools called, session and price, their tokens split
+        among their calls (see :func:`.usage_query.tool_sums`)."""
+        with self.connection() as connection:
+            return usage_query.tool_sums(connection, selection)
+
+    def usage_call_rows(self, selection: UsageSelection) -> list[CallRow]:
+        """Every selected tool call once, as the tool figures read it."""
+        with self.connection() as connection:
+            return usage_query.call_rows(connection, selection)
+
+    def usage_calls(self, selection: UsageSelection) -> list[CallFact]:
+        """Every selected tool call once (timed by when it was made)."""
+        with self.connection() as connection:
+            return usage_query.counted_calls(connection, selection)
+
+    def usage_prompts(self, selection: UsageSelection) -> list[datetime | None]:
+        """When each selected prompt was typed (each once)."""
+        with self.connection() as connection:
+            return usage_query.prompt_times(connection, selection)
+
+    def usage_counts(self, selection: UsageSelection) -> tuple[int, dict[str, int]]:
+        """The selected prompts, and tool calls by status, each once."""
+        with self.connection() as connection:
+            return (
+                usage_query.prompt_count(connection, selection),
+                usage_query.call_statuses(connection, selection),
+            )
+
+    def usage_costs_current(self) -> bool:
+        """Whether the stored costs come from this cclens's bundled price table."""
+        with self.connection() as connection:
+            return usage_query.costs_current(connection)
+
+    def usage_projects(self) -> list[str]:
+        """Every project folder the index knows."""
+        with self.connection() as connection:
+            return usage_query.project_slugs(connection)
+
+    def usage_sessions(self, projects: Sequence[str] | None = None) -> tuple[int, int]:
+        """Sessions and transcript files held for ``projects`` (all when ``None``)."""
+        with self.connection() as connection:
+            return usage_query.selected_sessions(connection, projects)
 
     def totals(self) -> Totals:
         """How much the index holds."""

@@ -28,6 +28,7 @@ from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
 from ..model.records import AssistantRecord, ProgressRecord
 from ..parse.assemble import text_kind
+from ..parse.read import malformed as count_malformed
 from ..parse.session import ToolStatus, parse_time, tool_status
 from ..parse.titles import PromptPicker, choose_title, tips
 from ..parse.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
@@ -90,19 +91,29 @@ class _Call:
         "rejected",
         "result",
         "result_line",
+        "result_time",
+        "time",
     )
 
     def __init__(
-        self, call_id: str, block_id: str | None, name: str, value: Any, line: int
+        self,
+        call_id: str,
+        block_id: str | None,
+        name: str,
+        value: Any,
+        line: int,
+        time: str | None,
     ) -> None:
         self.id = call_id
         self.block_id = block_id
         self.name = name
         self.input = value
-        #: The line of the record the ``tool_use`` block was first found in.
+        #: The line and time of the record the ``tool_use`` block was first found in.
         self.line = line
+        self.time = time
         self.result: ViewToolResult | None = None
         self.result_line = 0
+        self.result_time: str | None = None
         self.raw: ViewToolUseResult = msgspec.UNSET
         self.rejected = False
         self._status: ToolStatus | None = None
@@ -118,6 +129,17 @@ class _Call:
     def is_error(self) -> bool:
         """Failed: an error, a rejection or an interruption (see :func:`is_failed`)."""
         return is_failed(self.status)
+
+    def claim(self, key: str) -> Claim:
+        """The call's claim (as :func:`cclens.index.extract.digest` makes it)."""
+        started = parse_time(self.time)
+        finished = parse_time(self.result_time) if self.result is not None else None
+        seconds = (
+            (finished - started).total_seconds()
+            if started is not None and finished is not None
+            else None
+        )
+        return call_claim(key, self.status, self.name, started, seconds)
 
     def _find_status(self) -> ToolStatus:
         result = self.result
@@ -281,7 +303,9 @@ def _build(view: ViewFile) -> _Built:
                 if isinstance(block, ViewToolUse):
                     call_id = block.id or f"line-{entry[0]}-{block.name}"
                     if call_id not in calls:
-                        call = _Call(call_id, block.id, block.name, block.input, entry[0])
+                        call = _Call(
+                            call_id, block.id, block.name, block.input, entry[0], entry[1].timestamp
+                        )
                         calls[call_id] = call
                         item.calls.append(call)
     for item in items:
@@ -295,6 +319,7 @@ def _build(view: ViewFile) -> _Built:
                 continue
             paired.result = block
             paired.result_line = item.entries[0][0]
+            paired.result_time = record.timestamp
             paired.rejected = record.tool_denial_kind == "user-rejected"
             if index == 0:
                 paired.raw = record.tool_use_result
@@ -342,8 +367,9 @@ def _main_flags(built: _Built) -> list[bool]:
     return main_line(links, roles, results, calls).main
 
 
-def _inline_subagents(view: ViewFile, built: _Built) -> int:
-    """How many subagent runs the session file keeps inline (Claude Code 1.x sidechains).
+def _inline_subagents(view: ViewFile, built: _Built) -> dict[int, str]:
+    """The subagent runs the session file keeps inline (Claude Code 1.x sidechains): the root
+    of the run each line belongs to.
 
     The parser assembles each as a subagent of its own, from the same records; such a subagent
     adds nothing to the summary or the search documents as long as each of its responses is
@@ -358,7 +384,7 @@ def _inline_subagents(view: ViewFile, built: _Built) -> int:
             if record.is_sidechain:
                 side.append((record.uuid or None, record.parent_uuid or None, line))
     if not side or len(side) == chained:
-        return 0
+        return {}
     roots = sidechain_roots(side)
     root_of = {line: root for (_, _, line), root in zip(side, roots, strict=True)}
     for item in built.items:
@@ -367,7 +393,7 @@ def _inline_subagents(view: ViewFile, built: _Built) -> int:
         found = {root_of.get(entry[0]) for entry in item.entries}
         if len(found) > 1:
             raise NeedsAssembly(f"{view.path}: a response spans several subagent runs")
-    return len(set(roots))
+    return root_of
 
 
 def _epoch(text: str | None) -> float | None:
@@ -466,12 +492,21 @@ def _models(built: _Built, models: dict[str, None]) -> None:
 
 _NO_OWNER = Owner("", "", "", Path())
 _MIRROR_MARK = b"agent_progress"
+_AGENT_PREFIX = "agent-"
 
 
-def _occurrences(view: ViewFile) -> Iterator[Occurrence]:
+def _agent(view: ViewFile) -> str | None:
+    """The agent a subagent's file (or an orphan's, a session of its own) belongs to."""
+    name = view.path.stem
+    return name.removeprefix(_AGENT_PREFIX) if name.startswith(_AGENT_PREFIX) else None
+
+
+def _occurrences(view: ViewFile, runs: Mapping[int, str]) -> Iterator[Occurrence]:
     """The records of a file that carry a response's usage, as
-    :func:`cclens.analytics.usage.collect_responses` reads them."""
+    :func:`cclens.analytics.usage.collect_responses` reads them (``runs``: the inline
+    subagent run of a line, see :func:`_inline_subagents`)."""
     path = view.path
+    agent = _agent(view)
     for entry in view.read.entries:
         line, record, start, end = entry
         if record.type == "assistant":
@@ -501,18 +536,24 @@ def _occurrences(view: ViewFile) -> Iterator[Occurrence]:
                     + (usage.cache_creation_input_tokens or 0)
                     + (usage.cache_read_input_tokens or 0),
                 ),
-                speed=usage.speed,
-                inference_geo=usage.inference_geo,
+                speed=usage.speed or None,
+                inference_geo=usage.inference_geo or None,
                 path=path,
                 line=line,
-                agent_id=None,
-                tool_uses=[],
+                agent_id=(f"sidechain-{runs[line]}" if line in runs else agent)
+                or record.agent_id
+                or None,
+                tool_uses=[
+                    (block.id or None, block.name)
+                    for block in _blocks(record)
+                    if isinstance(block, ViewToolUse)
+                ],
             )
         elif record.type == "progress" and view.data.find(_MIRROR_MARK, start, end) >= 0:
             # A subagent's response mirrored in this transcript: read as the full model does.
             full = full_record(path, view.data, entry)
             if isinstance(full, ProgressRecord):
-                found = counted_record(full, None)
+                found = counted_record(full, agent)
                 if found is not None:
                     yield Occurrence.of(found[0], found[1], path, line, found[2])
 
@@ -527,26 +568,24 @@ def _prompt_claims(view: ViewFile, built: _Built, inline: bool) -> Iterator[Clai
             continue
         if is_injected(_user_text(record)):
             continue
-        yield prompt_claim(prompt_key(record.uuid, view.path, item.entries[0][0]))
+        yield prompt_claim(
+            prompt_key(record.uuid, view.path, item.entries[0][0]), parse_time(record.timestamp)
+        )
 
 
 def _claims(
-    views: Sequence[ViewFile], builts: Sequence[_Built], inline: bool, costs: CostTally
+    views: Sequence[ViewFile], builts: Sequence[_Built], runs: Mapping[int, str], costs: CostTally
 ) -> list[Claim]:
     """What the session counts (as :func:`cclens.index.extract.digest` lists it); its
     responses are priced into ``costs``."""
-    claims = list(_prompt_claims(views[0], builts[0], inline))
+    claims = list(_prompt_claims(views[0], builts[0], bool(runs)))
     collector = ResponseCollector()
-    for view in views:
-        for found in _occurrences(view):
+    for position, view in enumerate(views):
+        for found in _occurrences(view, runs if position == 0 else {}):
             collector.add(found, _NO_OWNER)
-    responses = collector.responses()
     claims += [
-        response_claim(response.identity, response.request_id, response.tokens)
-        for response in responses
+        response_claim(response, costs.add_response(response)) for response in collector.responses()
     ]
-    for response in responses:
-        costs.add_response(response)
     merger: CallMerger[None, _Call] = CallMerger(lambda call: call.status)
     keys: list[str] = []
     for view, built in zip(views, builts, strict=True):
@@ -555,9 +594,7 @@ def _claims(
             keys.append(key)
             merger.add(None, key, call)
     calls = [call for _, call in merger.calls()]
-    claims += [
-        call_claim(key, call.status) for key, call in zip(dict.fromkeys(keys), calls, strict=True)
-    ]
+    claims += [call.claim(key) for key, call in zip(dict.fromkeys(keys), calls, strict=True)]
     return claims
 
 
@@ -636,7 +673,7 @@ def derive(
     models: dict[str, None] = {}
     malformed = 0
     builts: list[_Built] = []
-    inline = False
+    runs: dict[int, str] = {}
     for view in files:
         built = _build(view)
         builts.append(built)
@@ -645,11 +682,10 @@ def derive(
             # An orphan subagent file (a session of its own) keeps no subagents inline.
             if not view.path.name.startswith("agent-"):
                 runs = _inline_subagents(view, built)
-                found.subagents += runs
-                inline = runs > 0
+                found.subagents += len(set(runs.values()))
         else:
             found.subagents += 1
-        malformed += len(view.read.diagnostics)
+        malformed += count_malformed(view.read.diagnostics)
         _models(built, models)
         path = str(view.path)
         updates[path] = _documents(path, built, since.get(path), view.role != "session")
@@ -657,8 +693,8 @@ def derive(
     found.malformed = malformed
     if files and files[0].role == "session":
         costs = CostTally()
-        found.count(_claims(files, builts, inline, costs))
-        found.cost, found.unpriced, found.claim_costs = costs.cost, costs.unpriced, costs.by_key
+        found.count(_claims(files, builts, runs, costs))
+        found.cost, found.unpriced = costs.cost, costs.unpriced
     return found, updates
 
 

@@ -11,17 +11,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Literal
+from datetime import datetime, timedelta
+from typing import Any, Literal, NamedTuple
 
 from ..analytics.figures import session_prompts
 from ..analytics.inventory import is_failed, session_calls
-from ..analytics.tokens import TokenCounts
-from ..analytics.usage import collect_responses
+from ..analytics.pricing import PricedCost
+from ..analytics.usage import Response, collect_responses
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..model.records import SummaryRecord
 from ..parse import AssistantItem, Item, Session, UserItem
 from ..parse.assemble import session_tips
+from ..parse.read import malformed
 from ..parse.titles import PREVIEW_LENGTH
 from .costs import CostTally
 from .query import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER
@@ -41,7 +42,8 @@ DOCUMENT_KINDS: tuple[DocumentKind, ...] = (
 #: overlapping pieces, and each session lists what it counts (two changes, each made as 2 on
 #: its own branch).
 #: 4: titles (tips, summaries), prices and the first prompt as the sessions view reads them.
-EXTRACT_VERSION = 4
+#: 5: each claim keeps its time, model, cost and tools, for the usage figures (migration 7).
+EXTRACT_VERSION = 5
 #: The longest text kept for one message part (a 1 MB tool output is still searchable whole).
 MAX_TEXT = 1_000_000
 #: Longer texts are split into documents of about this many characters, at line ends: a
@@ -117,38 +119,86 @@ class Document:
 DocumentRow = tuple[str, str, str, str | None, bool, bool, float | None, int, str]
 
 
-#: What a session counts, one row per prompt, response and tool call (see
-#: :mod:`cclens.analytics.identity`): ``(kind, key, request id, status, input, output,
-#: cache_write_5m, cache_write_1h, cache_read)``; ``kind`` is one of :data:`CLAIM_KINDS`, the
-#: request id is a response's, the status a call's, the tokens a response's.
-Claim = tuple[int, str, str | None, str | None, int, int, int, int, int]
 CLAIM_PROMPT, CLAIM_RESPONSE, CLAIM_CALL = 0, 1, 2
 CLAIM_KINDS = (CLAIM_PROMPT, CLAIM_RESPONSE, CLAIM_CALL)
 
 
-def prompt_claim(key: str) -> Claim:
-    """The claim of a prompt."""
-    return (CLAIM_PROMPT, key, None, None, 0, 0, 0, 0, 0)
+class Claim(NamedTuple):
+    """What a session counts, one row per prompt, response and tool call (see
+    :mod:`cclens.analytics.identity`), as the ``counted`` table stores it (same columns, same
+    order).
+
+    ``kind`` is one of :data:`CLAIM_KINDS`; ``time`` is when (epoch seconds) the prompt was
+    typed, the response's first record was written, the call was made. A response has its
+    ``request`` id, tokens, ``model``, ``agent`` (a subagent's), ``speed``, ``inference_geo``,
+    its cost priced with the bundled table (``cost``, ``price``, ``reason``: see
+    :class:`cclens.analytics.pricing.PricedCost`) and the names of the ``tools`` it called (one
+    per line), and ``cache_write_unsplit`` (see :class:`~cclens.analytics.tokens.TokenCounts`);
+    a call has its ``status``, tool ``name`` and ``seconds`` to its result.
+    """
+
+    kind: int
+    key: str
+    request: str | None = None
+    status: str | None = None
+    input: int = 0
+    output: int = 0
+    cache_write_5m: int = 0
+    cache_write_1h: int = 0
+    cache_read: int = 0
+    time: float | None = None
+    model: str | None = None
+    agent: str | None = None
+    name: str | None = None
+    seconds: float | None = None
+    speed: str | None = None
+    inference_geo: str | None = None
+    cost: float | None = None
+    price: str | None = None
+    reason: str | None = None
+    tools: str | None = None
+    cache_write_unsplit: int = 0
 
 
-def response_claim(key: str, request_id: str | None, tokens: TokenCounts) -> Claim:
-    """The claim of a response (``key``: its identity)."""
-    return (
+#: The columns of :class:`Claim`, in order.
+CLAIM_COLUMNS: tuple[str, ...] = Claim._fields
+
+
+def prompt_claim(key: str, moment: datetime | None) -> Claim:
+    """The claim of a prompt typed at ``moment``."""
+    return Claim(CLAIM_PROMPT, key, time=_epoch(moment))
+
+
+def response_claim(response: Response, priced: PricedCost | None) -> Claim:
+    """The claim of a response, with its cost (``None``: not a priced kind of response)."""
+    tokens = response.tokens
+    return Claim(
         CLAIM_RESPONSE,
-        key,
-        request_id,
-        None,
-        tokens.input,
-        tokens.output,
-        tokens.cache_write_5m,
-        tokens.cache_write_1h,
-        tokens.cache_read,
+        response.identity,
+        request=response.request_id,
+        input=tokens.input,
+        output=tokens.output,
+        cache_write_5m=tokens.cache_write_5m,
+        cache_write_1h=tokens.cache_write_1h,
+        cache_read=tokens.cache_read,
+        time=_epoch(response.timestamp),
+        model=response.model,
+        agent=response.agent_id,
+        speed=response.speed,
+        inference_geo=response.inference_geo,
+        cost=priced.cost if priced is not None else None,
+        price=priced.price if priced is not None else None,
+        reason=priced.reason if priced is not None else None,
+        tools="\n".join(response.tool_names) or None,
+        cache_write_unsplit=tokens.cache_write_unsplit,
     )
 
 
-def call_claim(key: str, status: str) -> Claim:
+def call_claim(
+    key: str, status: str, name: str, started: datetime | None, seconds: float | None
+) -> Claim:
     """The claim of a tool call."""
-    return (CLAIM_CALL, key, None, status, 0, 0, 0, 0, 0)
+    return Claim(CLAIM_CALL, key, status=status, name=name, time=_epoch(started), seconds=seconds)
 
 
 @dataclass(slots=True)
@@ -192,7 +242,6 @@ class SessionDigest:
     claims: list[Claim] = field(default_factory=list)
     cost: float | None = None
     unpriced: int = 0
-    claim_costs: dict[str, float | None] = field(default_factory=dict)
     tips: list[str] = field(default_factory=list)
     summaries: list[tuple[str, str, int]] = field(default_factory=list)
 
@@ -201,16 +250,17 @@ class SessionDigest:
         self.claims = claims
         self.prompts = self.responses = self.tool_calls = self.errors = 0
         tokens = [0, 0, 0, 0, 0]
-        for kind, _, _, status, *counts in claims:
+        for claim in claims:
+            kind = claim.kind
             if kind == CLAIM_PROMPT:
                 self.prompts += 1
             elif kind == CLAIM_RESPONSE:
                 self.responses += 1
-                for position, count in enumerate(counts):
+                for position, count in enumerate(claim[4:9]):
                     tokens[position] += count
             else:
                 self.tool_calls += 1
-                self.errors += is_failed(status)  # type: ignore[arg-type]
+                self.errors += is_failed(claim.status)  # type: ignore[arg-type]
         self.input_tokens, self.output_tokens = tokens[0], tokens[1]
         self.cache_write_tokens = tokens[2] + tokens[3]
         self.cache_write_1h_tokens = tokens[3]
@@ -219,6 +269,10 @@ class SessionDigest:
 
 def _epoch(moment: datetime | None) -> float | None:
     return moment.timestamp() if moment is not None else None
+
+
+def _seconds(duration: timedelta | None) -> float | None:
+    return duration.total_seconds() if duration is not None else None
 
 
 def _unique(values: Iterator[str]) -> list[str]:
@@ -256,19 +310,19 @@ def digest(session: Session) -> SessionDigest:
             found.messages += 1
     everything = session.all_sessions()
     found.models = _unique(model for agent in everything for model in agent.models)
-    found.malformed = sum(len(agent.diagnostics) for agent in everything)
-    claims = [prompt_claim(key) for key, _ in session_prompts(session)]
-    responses = collect_responses([session])
-    claims += [
-        response_claim(response.identity, response.request_id, response.tokens)
-        for response in responses
-    ]
-    claims += [call_claim(key, call.status) for key, call in session_calls(session)]
-    found.count(claims)
+    found.malformed = sum(malformed(agent.diagnostics) for agent in everything)
+    claims = [prompt_claim(key, item.timestamp) for key, item in session_prompts(session)]
     costs = CostTally()
-    for response in responses:
-        costs.add_response(response)
-    found.cost, found.unpriced, found.claim_costs = costs.cost, costs.unpriced, costs.by_key
+    claims += [
+        response_claim(response, costs.add_response(response))
+        for response in collect_responses([session])
+    ]
+    claims += [
+        call_claim(key, call.status, call.name, call.started, _seconds(call.duration))
+        for key, call in session_calls(session)
+    ]
+    found.count(claims)
+    found.cost, found.unpriced = costs.cost, costs.unpriced
     return found
 
 

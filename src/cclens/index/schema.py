@@ -310,11 +310,56 @@ def _session_list(connection: sqlite3.Connection) -> None:
     )
 
 
+#: What ``counted.counts`` says of a row (migration 7, see :mod:`cclens.index.counted`): a copy
+#: another row counts for, a claim that counts as it is, a row merged from several copies.
+COUNTS_COPY, COUNTS_AS_IS, COUNTS_MERGED = 0, 1, 2
+
+
+def _usage(connection: sqlite3.Connection) -> None:
+    """Usage from the index: each claim keeps what the figures by time, model and tool need,
+    and which copy counts.
+
+    Every row of ``counted`` (migration 8) gets its moment (``time``: a prompt's, a response's
+    earliest record's, a call's ``tool_use``), a response's ``model``, ``agent`` (a subagent's
+    response), ``speed`` and ``inference_geo``, its cost priced with the bundled table
+    (``cost``; ``price`` names the table entry, ``reason`` says why there is none) and the
+    ``tools`` it called (names, one per line), the part of its cache writes its breakdown did
+    not split (``cache_write_unsplit``), and a call's tool ``name`` and ``seconds`` to its
+    result. ``counts`` says how a row counts (see :mod:`cclens.index.counted`): 1, as it is; 0,
+    a copy another row counts for; 2, a response, call or prompt several sessions hold, merged
+    once for the session that counts it (not a claim of its own). A response's cost lives only
+    here, so ``claim_costs`` goes. Applied after migration 8 (which made ``counted``) whatever
+    the order the index met them in; every session is derived again from its stored lines.
+    """
+    _run(
+        connection,
+        """
+        ALTER TABLE counted ADD COLUMN counts INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE counted ADD COLUMN time REAL;
+        ALTER TABLE counted ADD COLUMN model TEXT;
+        ALTER TABLE counted ADD COLUMN agent TEXT;
+        ALTER TABLE counted ADD COLUMN name TEXT;
+        ALTER TABLE counted ADD COLUMN seconds REAL;
+        ALTER TABLE counted ADD COLUMN speed TEXT;
+        ALTER TABLE counted ADD COLUMN inference_geo TEXT;
+        ALTER TABLE counted ADD COLUMN cost REAL;
+        ALTER TABLE counted ADD COLUMN price TEXT;
+        ALTER TABLE counted ADD COLUMN reason TEXT;
+        ALTER TABLE counted ADD COLUMN tools TEXT;
+        ALTER TABLE counted ADD COLUMN cache_write_unsplit INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX counted_by_time ON counted(time);
+        DROP TABLE claim_costs;
+        UPDATE sessions SET doc_version = 0
+        """,
+    )
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
     "documents_by_file": "CREATE INDEX documents_by_file ON documents(file, anchor)",
     "counted_by_key": "CREATE INDEX counted_by_key ON counted(key)",
+    "counted_by_time": "CREATE INDEX counted_by_time ON counted(time)",
 }
 
 
@@ -334,7 +379,9 @@ def restore_bulk_indexes(connection: sqlite3.Connection) -> None:
             connection.execute(statement)
 
 
-#: Every migration, in order. Append only.
+#: Every migration, in the order applied. Append only: numbers were handed out to lines of work
+#: ahead of time, so they need not be in order (7 comes after 8, which made the table 7
+#: extends); an index that lacks any of them gets it, in this order.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core: projects, sessions, files and their stored bytes", _core),
     Migration(2, "search: documents and their full-text index", _search),
@@ -343,8 +390,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "search: documents name the element they are shown in", _search_targets),
     Migration(6, "sessions: cost, version, titles from other files", _session_list),
     Migration(8, "figures: what each session counts, once across sessions", _counted),
+    Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
 )
-LATEST = MIGRATIONS[-1].number
+#: The highest migration number this cclens knows.
+LATEST = max(migration.number for migration in MIGRATIONS)
 
 
 def applied(connection: sqlite3.Connection) -> int:

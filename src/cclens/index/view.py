@@ -13,11 +13,15 @@ the full model would set part of a line aside (a field of an unexpected type, a 
 unknown kind), the view's decoder raises instead and the line is decoded by the full model and
 converted (:func:`from_record`). msgspec does not check that the parts of a line it skips are
 valid UTF-8, so a line that is not ASCII is checked first, and goes to the full model when it
-is not valid. Two differences are left, on purpose, both for lines Claude Code does not write:
-a number beyond what a double holds in a field the view skips (``JSON.stringify`` never writes
-one) makes the full model call the line malformed, and a record with more than 200 fields the
-model does not know makes it give up on the record (an unknown record), while the view reads
-either; checking for them would cost more than all the rest.
+is not valid; so does a line nested deeper than :data:`cclens.model.MAX_DEPTH` (the full model
+keeps what is deeper as raw JSON). Three differences are left, on purpose, all for lines Claude
+Code does not write: a number beyond what a double holds in a field the view skips
+(``JSON.stringify`` never writes one) makes the full model call the line malformed, and a
+record with more than 200 fields the model does not know makes it give up on the record (an
+unknown record), while the view reads either; checking for them would cost more than all the
+rest. And a value of an unexpected
+shape in a field the view skips is not reported (the full model reports it, as a partial
+diagnostic, wherever the session is read whole: pages, exports, ``check``).
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 
-from ..model import UNSET, AnyRecord, Usage
+from ..model import UNSET, AnyRecord, Usage, may_be_deep, too_deep
+from ..model._base import Int
 from ..model.blocks import (
     ContentBlock,
     ResultContentBlock,
@@ -49,7 +54,7 @@ from ..model.records import (
     UserRecord,
 )
 from ..parse import Diagnostic
-from ..parse.read import decode_line
+from ..parse.read import decode_line, problem_diagnostic
 
 _BOM = b"\xef\xbb\xbf"
 #: The ``type`` the full model gives a record or block it does not know.
@@ -59,17 +64,17 @@ _UNKNOWN_TAG = "__unknown__"
 class ViewCacheCreation(msgspec.Struct, gc=False):
     """Cache writes split by lifetime."""
 
-    ephemeral_5m_input_tokens: int | None = None
-    ephemeral_1h_input_tokens: int | None = None
+    ephemeral_5m_input_tokens: Int | None = None
+    ephemeral_1h_input_tokens: Int | None = None
 
 
 class ViewUsage(msgspec.Struct, gc=False):
     """The token counts of one response, and what its price depends on."""
 
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    cache_creation_input_tokens: int | None = None
-    cache_read_input_tokens: int | None = None
+    input_tokens: Int | None = None
+    output_tokens: Int | None = None
+    cache_creation_input_tokens: Int | None = None
+    cache_read_input_tokens: Int | None = None
     cache_creation: ViewCacheCreation | None = None
     speed: str | None = None
     inference_geo: str | None = None
@@ -197,6 +202,7 @@ class ViewRecord(msgspec.Struct, rename="camel", gc=False):
     version: str | None = None
     git_branch: str | None = None
     request_id: str | None = None
+    agent_id: str | None = None
     # user and assistant
     message: ViewMessage | None = None
     tool_use_result: ViewToolUseResult = msgspec.UNSET
@@ -359,10 +365,14 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
         if _valid_utf8(content):
             try:
                 record = decode(content)
-            except msgspec.DecodeError:
+            except (msgspec.DecodeError, RecursionError):
                 record = None
-            if record is not None and record.type == _UNKNOWN_TAG:
-                record = None  # the full model reads that tag in its own way
+            if record is not None and (
+                record.type == _UNKNOWN_TAG or (may_be_deep(content) and too_deep(record))
+            ):
+                # The full model reads that tag in its own way, and keeps what is nested past
+                # its depth budget as raw JSON.
+                record = None
         if record is None:
             outcome = decode_line(path, number, start_offset + position, content)
             if isinstance(outcome, Diagnostic):
@@ -380,6 +390,8 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
                 result.newlines += newline
                 position = following
                 continue
+            if outcome.problems:
+                diagnostics.append(problem_diagnostic(path, outcome))
             record = from_record(outcome.record)
         entries.append((number, record, position, end))
         result.end_offset = start_offset + following

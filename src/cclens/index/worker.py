@@ -12,6 +12,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..parse.assemble import failed_session
+from ..parse.isolate import failure
 from ..parse.read import Diagnostic, ReadResult, read_data
 from .derive import NeedsAssembly, ViewFile, derive
 from .extract import DocumentUpdate, SessionDigest, digest, documents
@@ -248,12 +250,24 @@ def process(task: SessionTask) -> SessionOutcome:
     if not read or read[0][0].role != "session":
         return outcome
     try:
-        outcome.digest, outcome.documents = derive([view for _, view, _ in read], since)
+        outcome.digest, outcome.documents = _derived(task, read, since)
+    except Exception as error:  # the bytes are still archived: only what is derived is lost
+        path = Path(task.path)
+        outcome.diagnostics.append(failure(path, error))
+        empty = failed_session(path, [], session_id=task.session_id, project=task.project)
+        outcome.digest, outcome.documents = digest(empty), {}
+    return outcome
+
+
+def _derived(
+    task: SessionTask, read: list[tuple[FileTask, ViewFile, _Bytes]], since: dict[str, int]
+) -> tuple[SessionDigest, dict[str, DocumentUpdate]]:
+    try:
+        return derive([view for _, view, _ in read], since)
     except NeedsAssembly:
         tasks = [file_task for file_task, _, _ in read]
         kept = [file_bytes_ for _, _, file_bytes_ in read]
-        outcome.digest, outcome.documents = _assembled(task, tasks, kept, since)
-    return outcome
+        return _assembled(task, tasks, kept, since)
 
 
 def failed(task: SessionTask, error: BaseException) -> SessionOutcome:

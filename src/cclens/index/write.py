@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import msgspec
 
 from . import titles
-from .costs import store_costs
 from .counted import sharing, store_claims
 from .extract import EXTRACT_VERSION, Claim, DocumentRow, DocumentUpdate, SessionDigest
 from .plan import FileTask, SessionTask
@@ -279,7 +278,6 @@ class Writer:
         self._file_ids = _Ids(connection, "files")
         self._projects: dict[str, tuple[int, str | None]] = {}
         self._claims: dict[int, list[Claim]] = {}
-        self._costs: dict[int, dict[str, float | None]] = {}
         self._known: set[int] = set()
         #: Sessions written, and the sessions that shared claims with what they held before:
         #: their figures are settled at the end (:func:`cclens.index.counted.settle`).
@@ -357,10 +355,8 @@ class Writer:
                 self.shared_before |= sharing(connection, self._known) - self._known
             for session_row, claims in self._claims.items():
                 store_claims(connection, session_row, claims)
-                store_costs(connection, session_row, self._costs.get(session_row, {}))
             self.touched.update(self._claims)
         self._claims.clear()
-        self._costs.clear()
         self._known.clear()
         titles.insert(connection, self._tips, self._summaries)
         self.retitled.extend(titles.resolve_titles(connection, self._written, self._leaves))
@@ -439,7 +435,6 @@ class Writer:
         self._queue_documents(task, documents, session_row, project, file_ids)
         self._queue_titles(session_row, summary, new=True)
         self._claims[session_row] = summary.claims
-        self._costs[session_row] = summary.claim_costs
         self._sessions.append(
             (
                 session_row,
@@ -491,7 +486,6 @@ class Writer:
         keep_archived = not (main_task.read and not main_outcome.failed)
         self._queue_titles(session_row, summary, new=False)
         self._claims[session_row] = summary.claims
-        self._costs[session_row] = summary.claim_costs
         self._known.add(session_row)
         connection.execute(
             f"UPDATE sessions SET ({_SESSION_COLUMNS}) = ("

@@ -14,7 +14,7 @@ lose nothing:
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias, TypeVar, Union
+from typing import Annotated, Any, TypeAlias, TypeVar, Union
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -24,6 +24,15 @@ T = TypeVar("T")
 #: A field that may be absent (``UNSET``), ``null`` (``None``) or a value.
 Opt: TypeAlias = Union[T, UnsetType, None]  # noqa: UP007 - a generic alias needs Union
 
+#: A JSON integer within what JavaScript (Claude Code) writes exactly. A larger one is a value of
+#: an unexpected shape: it is kept in ``extra`` rather than counted (no store or dataset could
+#: hold sums of it).
+Int: TypeAlias = Annotated[int, msgspec.Meta(ge=-(2**53), le=2**53)]
+
+#: A JSON number that may be written with or without a fraction (kept as written: ``5`` stays
+#: an ``int``).
+Number: TypeAlias = Int | float
+
 #: The JSON name under which a struct keeps the fields it does not declare.
 EXTRA_KEY = "__extra__"
 #: The JSON name under which an ``Unknown…`` struct keeps the raw value.
@@ -32,7 +41,7 @@ RAW_KEY = "__raw__"
 UNKNOWN_TAG = "__unknown__"
 
 
-class Model(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+class Model(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, gc=False):
     """Base of every decoded JSON object: unknown fields end up in ``extra``."""
 
     extra: dict[str, Any] | UnsetType = msgspec.field(default=UNSET, name=EXTRA_KEY)
@@ -62,7 +71,9 @@ __all__ = [
     "UNKNOWN_TAG",
     "UNSET",
     "CamelModel",
+    "Int",
     "Model",
+    "Number",
     "Opt",
     "UnsetType",
     "present",

@@ -1,19 +1,28 @@
 """Lossless decoding: a fast typed path, and a slow path that keeps what the types do not know.
 
 The fast path is one call into msgspec. When it fails, the slow path decodes the value as plain
-JSON and repairs it step by step, guided by msgspec's own error messages:
+JSON and repairs it step by step, guided by msgspec's own error messages and by the model's
+types (:mod:`._shape`), which say what each step of an error's path is:
 
 * an unknown field is moved into the ``extra`` mapping of the struct that holds it;
-* a field of an unexpected type is moved there too (the typed field stays ``UNSET``);
-* an object whose ``type`` tag is unknown, or that misses a required field, becomes the
-  ``Unknown…`` member of its union, holding the raw value.
+* a value of an unexpected type becomes the ``Unknown…`` member of its union when it has one
+  (a content block, an attachment, a list item of such a union), else the struct field holding
+  it, however deep (inside lists, mappings, unions), moves into that struct's ``extra`` (the
+  typed field stays ``UNSET``);
+* an object whose tag is unknown, or that misses a required field, becomes the ``Unknown…``
+  member of its union, holding the raw value, or moves aside as above.
 
-Whatever is moved aside is taken from an untouched copy of the input, so encoding the result
-with :func:`cclens.model.to_builtins` gives back JSON equal to the input.
+Whatever is moved aside is taken from the untouched input, so encoding the result with
+:func:`cclens.model.to_builtins` gives back JSON equal to the input. Values nested deeper than
+:data:`~cclens.model._depth.MAX_DEPTH` are kept as raw JSON (:mod:`._depth`). A key the model
+reserves for itself (``__extra__``, or the tag ``__unknown__``) read from the input is kept as
+an unknown field, never taken for the model's own.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,28 +30,63 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from ._base import UNKNOWN_TAG
+from ._base import EXTRA_KEY, UNKNOWN_TAG, UNSET, Model
+from ._depth import MAX_DEPTH, bounded_decode, nested_past_budget
+from ._shape import (
+    Place,
+    Segment,
+    child_type,
+    is_struct,
+    layout,
+    members,
+    narrow,
+    tagged_fields,
+    unknown_member,
+)
 
 T = TypeVar("T")
 
-Segment = str | int
-Path = tuple[Segment, ...]
-
-_AT = re.compile(r"^(?P<message>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_AT = " - at `$"
 _SEGMENT = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
 _UNKNOWN_FIELD = re.compile(r"^Object contains unknown field `(?P<key>.*)`$", re.DOTALL)
 _MISSING_FIELD = re.compile(r"^Object missing required field `(?P<key>.*)`$", re.DOTALL)
 _MAX_REPAIRS = 200
 _ANY_KEY = "..."
+# The conversions below go through a one-field struct: msgspec keeps the type information of a
+# struct class, but builds a union's again on every call (70 us for a record, 100 times more).
+_BOX = "value"
+# Input that names the model's reserved keys is taken through the slow path.
+_RESERVED_EXTRA = f'"{EXTRA_KEY}"'.encode()
+_RESERVED_TAG = f'"{UNKNOWN_TAG}"'.encode()
+
+
+@dataclass(slots=True)
+class Decoded(Generic[T]):
+    """A decoded value and what the slow path had to set aside to decode it.
+
+    ``notes`` lists every repair (an unknown field, an unknown kind, a value of an unexpected
+    shape); ``problems`` only those that mean the input does not have the shape Claude Code
+    writes (a value of an unexpected type, a required field missing, nesting past the depth
+    budget): they are reported as diagnostics.
+    """
+
+    value: T
+    notes: list[str]
+    problems: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class _Repairs:
-    """What the slow path moved aside, by concrete path in the input."""
+    """What the slow path moved aside, by concrete place in the input."""
 
-    extras: dict[Path, dict[str, Any]] = field(default_factory=dict)
-    unknowns: dict[Path, Any] = field(default_factory=dict)
+    extras: dict[Place, dict[str, Any]] = field(default_factory=dict)
+    unknowns: dict[Place, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+class _Unrepairable(Exception):
+    """The value as a whole does not fit the type: it becomes the union's unknown member."""
 
 
 def _parse_path(text: str) -> list[Segment]:
@@ -57,22 +101,233 @@ def _parse_path(text: str) -> list[Segment]:
     return segments
 
 
-def _expand(root: Any, pattern: list[Segment]) -> list[tuple[Path, Any]]:
-    """Every concrete path (and its value) in ``root`` that ``pattern`` can mean.
+def _split(error: msgspec.ValidationError) -> tuple[str, str]:
+    """msgspec's message and the path it names (``""`` for the value itself)."""
+    text = str(error)
+    message, at, path = text.rpartition(_AT)
+    if not at or not path.endswith("`"):
+        return text, ""
+    return message, path[:-1]
 
-    msgspec writes ``[...]`` for "some value of a mapping", so one pattern can name several
-    places; the repair is tried on each of them.
+
+@functools.lru_cache(maxsize=1024)
+def _describe_text(message: str, path: str) -> str:
+    path = path.removeprefix(f".{_BOX}") if path.startswith(f".{_BOX}") else path
+    return f"{message} at ${path}" if path else message
+
+
+def _describe(error: msgspec.ValidationError) -> str:
+    """msgspec's message, its path read from the value converted (not the box around it).
+
+    The same few messages come back for many lines: they are shared, not made each time.
     """
-    found: list[tuple[Path, Any]] = [((), root)]
-    for segment in pattern:
-        following: list[tuple[Path, Any]] = []
-        for path, node in found:
-            if segment == _ANY_KEY and isinstance(node, dict):
-                following.extend(((*path, key), child) for key, child in node.items())
-            elif _has(node, segment):
-                following.append(((*path, segment), node[segment]))
-        found = following
-    return found
+    return _describe_text(*_split(error))
+
+
+def _get(root: Any, place: Place) -> Any:
+    node = root
+    for segment in place:
+        node = node[segment]
+    return node
+
+
+def _is_under(place: Place, prefix: Place) -> bool:
+    return place[: len(prefix)] == prefix
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _shown(place: Place) -> str:
+    """A place as a JSON path: ``$.message.content[2]``, ``$.files["a.js"]``."""
+    steps = []
+    for segment in place:
+        if isinstance(segment, int):
+            steps.append(f"[{segment}]")
+        elif _NAME.fullmatch(segment):
+            steps.append(f".{segment}")
+        else:
+            steps.append(f"[{msgspec.json.encode(segment).decode()}]")
+    return "$" + "".join(steps)
+
+
+class _Repairer:
+    def __init__(self, type_: Any, pristine: Any) -> None:
+        self.type = type_
+        self.pristine = pristine
+        self._work: Any = None
+        #: The containers of ``_work`` that are its own (the others are shared with the input).
+        self._own: set[int] = set()
+        self.repairs = _Repairs()
+        self._placeholders: set[Place] = set()
+
+    @property
+    def work(self) -> Any:
+        """The value msgspec is asked to convert (the input until the first repair)."""
+        return self.pristine if self._work is None else self._work
+
+    def _mutable(self, place: Place) -> Any:
+        """The container at ``place`` in the work copy, made its own (copied from the input,
+        as is each container on the way there) so that changing it leaves the input as it
+        was: a repair copies one path, not the whole value."""
+        if self._work is None:
+            self._work = copy.copy(self.pristine)
+            self._own.add(id(self._work))
+        node = self._work
+        for segment in place:
+            child = node[segment]
+            if id(child) not in self._own:
+                child = copy.copy(child)
+                node[segment] = child
+                self._own.add(id(child))
+            node = child
+        return node
+
+    # -- what the types say about a place -------------------------------------------------
+
+    def _types(self, place: Place) -> list[tuple[Any, Any]]:
+        """``(declared, narrowed)`` type of each prefix of ``place``, the empty one first."""
+        found: list[tuple[Any, Any]] = []
+        declared: Any = self.type
+        node = self.work
+        for segment in place:
+            narrowed = narrow(declared, node)
+            found.append((declared, narrowed))
+            declared = child_type(narrowed, segment) if narrowed is not None else None
+            node = node[segment]
+        found.append((declared, narrow(declared, node) if declared is not None else None))
+        return found
+
+    def _resolve(self, pattern: list[Segment]) -> Place | None:
+        """The concrete place ``pattern`` names; for ``[...]`` (some value of a mapping), the
+        first key whose value does not fit the mapping's value type."""
+        place: list[Segment] = []
+        node = self.work
+        declared: Any = self.type
+        for segment in pattern:
+            narrowed = narrow(declared, node) if declared is not None else None
+            if segment == _ANY_KEY:
+                if not isinstance(node, dict) or not node:
+                    return None
+                value_type = child_type(narrowed, segment) if narrowed is not None else None
+                segment = _first_misfit(node, value_type)
+            elif not _has(node, segment):
+                return None
+            place.append(segment)
+            declared = child_type(narrowed, segment) if narrowed is not None else None
+            node = node[segment]
+        return tuple(place)
+
+    # -- repairs --------------------------------------------------------------------------
+
+    def _forget_under(self, place: Place) -> None:
+        for mapping in (self.repairs.extras, self.repairs.unknowns):
+            for stale in [p for p in mapping if _is_under(p, place)]:
+                del mapping[stale]
+
+    def move_to_extra(self, holder: Place, key: str) -> None:
+        """Move field ``key`` of the struct at ``holder`` into that struct's extras."""
+        self._forget_under((*holder, key))
+        original = _get(self.pristine, holder)[key]
+        del self._mutable(holder)[key]
+        self.repairs.extras.setdefault(holder, {})[key] = original
+
+    def make_unknown(self, place: Place) -> None:
+        """Make the value at ``place`` its union's unknown member, or move it aside."""
+        if not place:
+            raise _Unrepairable
+        declared = self._types(place)[-1][0]
+        member = unknown_member(declared) if declared is not None else None
+        if member is None or place in self._placeholders:
+            self.escalate(place)
+            return
+        self._forget_under(place)
+        self._placeholders.add(place)
+        self.repairs.unknowns[place] = _get(self.pristine, place)
+        tag_field = str(member.__struct_config__.tag_field)
+        self._mutable(place[:-1])[place[-1]] = {tag_field: UNKNOWN_TAG}
+
+    def escalate(self, place: Place) -> None:
+        """Set aside the smallest part holding ``place`` that can be set aside: a union member
+        that becomes unknown, or a struct field moved to the struct's extras."""
+        types = self._types(place)
+        for depth in range(len(place), 0, -1):
+            here = place[:depth]
+            declared = types[depth][0]
+            if (
+                here not in self._placeholders
+                and declared is not None
+                and unknown_member(declared) is not None
+            ):
+                self.make_unknown(here)
+                return
+            holder = types[depth - 1][1]
+            segment = place[depth - 1]
+            if isinstance(segment, str) and is_struct(holder) and segment in layout(holder).types:
+                self.move_to_extra(place[: depth - 1], segment)
+                return
+        raise _Unrepairable
+
+    def repair(self, error: msgspec.ValidationError) -> None:
+        message, path = _split(error)
+        pattern = _parse_path(path)
+        if pattern[:1] != [_BOX]:
+            raise _Unrepairable
+        place = self._resolve(pattern[1:])
+        if place is None:
+            raise _Unrepairable
+        unknown = _UNKNOWN_FIELD.match(message)
+        missing = _MISSING_FIELD.match(message)
+        problem = True
+        if unknown is not None:
+            key = unknown["key"]
+            holder = self._types(place)[-1][1]
+            if is_struct(holder) and isinstance(_get(self.work, place), dict):
+                self.move_to_extra(place, key)
+                problem = False
+            else:
+                self.escalate((*place, key))
+        elif missing is not None:
+            if not place:
+                raise _Unrepairable  # the value as a whole: its union's unknown member
+            problem = not self._is_tag(place, missing["key"])
+            self.make_unknown(place)
+        elif place and message.startswith("Invalid value") and self._is_tag(place[:-1], place[-1]):
+            problem = False
+            self.make_unknown(place[:-1])
+        else:
+            self.escalate(place)
+        where = _shown(place)
+        self.repairs.notes.append(f"{message} at {where}")
+        if problem:
+            said = message[:1].lower() + message[1:]
+            self.repairs.problems.append(f"{where}: {said}; kept as it is")
+
+    def _is_tag(self, place: Place, key: Segment) -> bool:
+        """Whether ``key`` is the tag field of the union declared at ``place``."""
+        declared = self._types(place)[-1][0]
+        return any(
+            is_struct(member) and member.__struct_config__.tag_field == key
+            for member in members(declared)
+        )
+
+    def audit(self, result: Any) -> bool:
+        """Take back what msgspec read into the model's reserved fields from the input.
+
+        Returns whether the input was changed (and must be converted again).
+        """
+        changed = False
+        for place, struct in _structs(result):
+            shape = layout(type(struct))
+            if shape.raw_attribute is not None:
+                if place not in self._placeholders:
+                    # The input itself carries the unknown tag: keep it whole, as it came.
+                    self._forget_under(place)
+                    self.repairs.unknowns[place] = _get(self.pristine, place)
+            elif shape.has_extra and getattr(struct, "extra", UNSET) is not UNSET:
+                self.move_to_extra(place, EXTRA_KEY)
+                changed = True
+        return changed
 
 
 def _has(node: Any, segment: Segment) -> bool:
@@ -81,128 +336,86 @@ def _has(node: Any, segment: Segment) -> bool:
     return isinstance(node, dict) and segment in node
 
 
-def _get(root: Any, path: Path) -> Any:
-    node = root
-    for segment in path:
-        node = node[segment]
-    return node
+_BOXES: dict[Any, Any] = {}
 
 
-def _is_under(path: Path, prefix: Path) -> bool:
-    return path[: len(prefix)] == prefix
+def _box(type_: Any) -> Any:
+    """The one-field struct used to convert values to ``type_``."""
+    found = _BOXES.get(type_)
+    if found is None:
+        found = _BOXES[type_] = msgspec.defstruct("Box", [(_BOX, type_)])
+    return found
 
 
-class _Unrepairable(Exception):
-    """The value as a whole does not fit the type: it becomes the union's unknown member."""
+def _fits(value: Any, type_: Any) -> bool:
+    try:
+        msgspec.convert({_BOX: value}, _box(type_))
+    except msgspec.ValidationError:
+        return False
+    return True
 
 
-class _Repairer:
-    def __init__(self, pristine: Any, work: Any) -> None:
-        self.pristine = pristine
-        self.work = work
-        self.repairs = _Repairs()
-        self._placeholders: set[Path] = set()
-
-    def _forget_under(self, path: Path) -> None:
-        for mapping in (self.repairs.extras, self.repairs.unknowns):
-            for stale in [p for p in mapping if _is_under(p, path) and p != path]:
-                del mapping[stale]
-        for stale in [p for p in self.repairs.extras if p == path]:
-            del self.repairs.extras[stale]
-
-    def move_to_extra(self, holder: Path, key: str) -> None:
-        """Move field ``key`` of the object at ``holder`` into that object's extras."""
-        self._forget_under((*holder, key))
-        original = _get(self.pristine, holder)[key]
-        del _get(self.work, holder)[key]
-        self.repairs.extras.setdefault(holder, {})[key] = original
-
-    def make_unknown(self, path: Path) -> None:
-        """Replace the object at ``path`` by the unknown member of its union."""
-        if not path:
-            raise _Unrepairable
-        if path in self._placeholders:
-            # The placeholder was refused too: that place is no union with an unknown member.
-            self._escalate(path[:-1])
-            return
-        self._forget_under(path)
-        self._placeholders.add(path)
-        self.repairs.unknowns[path] = _get(self.pristine, path)
-        _get(self.work, path[:-1])[path[-1]] = {"type": UNKNOWN_TAG}
-
-    def _escalate(self, path: Path) -> None:
-        """Move the nearest enclosing struct field that contains ``path`` into extras."""
-        while path and not isinstance(path[-1], str):
-            path = path[:-1]
-        if not path:
-            raise _Unrepairable
-        self.move_to_extra(path[:-1], path[-1])  # type: ignore[arg-type]
-
-    def repair(self, error: msgspec.ValidationError) -> None:
-        match = _AT.match(str(error))
-        assert match is not None
-        message = match["message"]
-        pattern = _parse_path(match["path"] or "")
-        places = _expand(self.work, pattern)
-        if not places:
-            raise _Unrepairable
-        unknown = _UNKNOWN_FIELD.match(message)
-        missing = _MISSING_FIELD.match(message)
-        for path, node in places:
-            if unknown is not None:
-                if isinstance(node, dict) and unknown["key"] in node:
-                    self.move_to_extra(path, unknown["key"])
-            elif missing is not None:
-                self.make_unknown(path) if _is_list_item(path) else self._escalate(path)
-            elif path and path[-1] == "type" and message.startswith("Invalid value"):
-                self.make_unknown(path[:-1])
-            else:
-                self._escalate(path)
-        self.repairs.notes.append(message if not match["path"] else f"{message} at {match['path']}")
+def _first_misfit(mapping: dict[str, Any], value_type: Any) -> str:
+    """The first key of ``mapping`` whose value does not fit ``value_type`` (else the first)."""
+    if value_type is not None:
+        for key, value in mapping.items():
+            if not _fits(value, value_type):
+                return key
+    return next(iter(mapping))
 
 
-def _is_list_item(path: Path) -> bool:
-    return bool(path) and isinstance(path[-1], int)
-
-
-_ENCODE_NAMES: dict[type, dict[str, str]] = {}
-
-
-def _attribute(struct: msgspec.Struct, json_name: str) -> str:
-    names = _ENCODE_NAMES.get(type(struct))
-    if names is None:
-        names = dict(zip(struct.__struct_encode_fields__, struct.__struct_fields__, strict=True))
-        _ENCODE_NAMES[type(struct)] = names
-    return names[json_name]
+def _structs(value: Any) -> list[tuple[Place, msgspec.Struct]]:
+    """Every struct in a converted value, with its place (not inside unknown members)."""
+    found: list[tuple[Place, msgspec.Struct]] = []
+    stack: list[tuple[Place, Any]] = [((), value)]
+    while stack:
+        place, node = stack.pop()
+        if isinstance(node, msgspec.Struct):
+            found.append((place, node))
+            shape = layout(type(node))
+            if shape.raw_attribute is not None:
+                continue
+            for attribute, name, walks in shape.fields:
+                if walks:
+                    stack.append(((*place, name), getattr(node, attribute)))
+        elif isinstance(node, list):
+            stack.extend(((*place, index), child) for index, child in enumerate(node))
+        elif isinstance(node, dict):
+            stack.extend(((*place, key), child) for key, child in node.items())
+    return found
 
 
 def _child(node: Any, segment: Segment) -> Any:
     if isinstance(node, msgspec.Struct):
-        return getattr(node, _attribute(node, str(segment)))
+        return getattr(node, layout(type(node)).attributes[str(segment)])
     return node[segment]
 
 
-def _attach(result: Any, repairs: _Repairs) -> None:
-    """Put what the slow path moved aside back onto the decoded structs."""
-    for path, raw in repairs.unknowns.items():
+def _attach(result: Any, repairs: _Repairs) -> bool:
+    """Put what the slow path moved aside back onto the decoded structs.
+
+    Returns ``False`` when a place does not hold the struct it should (the caller then keeps
+    the whole value as unknown rather than lose anything).
+    """
+    for place, raw in repairs.unknowns.items():
         target = result
-        for segment in path:
+        for segment in place:
             target = _child(target, segment)
-        target.raw = raw
-    for path, extra in repairs.extras.items():
+        attribute = (
+            layout(type(target)).raw_attribute if isinstance(target, msgspec.Struct) else None
+        )
+        if attribute is None:
+            return False
+        setattr(target, attribute, raw)
+    for place, extra in repairs.extras.items():
         target = result
-        for segment in path:
+        for segment in place:
             target = _child(target, segment)
+        if not isinstance(target, Model):
+            return False
         existing = target.extra if isinstance(target.extra, dict) else {}
         target.extra = {**existing, **extra}
-
-
-@dataclass(slots=True)
-class Decoded(Generic[T]):
-    """A decoded value and what the slow path had to set aside to decode it."""
-
-    value: T
-    notes: list[str]
+    return True
 
 
 class Lenient(Generic[T]):
@@ -216,36 +429,106 @@ class Lenient(Generic[T]):
         self.type = type_
         self.unknown = unknown
         self._decoder: msgspec.json.Decoder[T] = msgspec.json.Decoder(type_)
+        self._box = _box(type_)
+        # Errors about the value as a whole (a tag missing or unknown): no repair can help.
+        self._root_errors = tuple(f" - at `$.{name}`" for name in tagged_fields(type_))
 
     def decode(self, data: bytes | str) -> Decoded[T]:
         """Decode one JSON document; raises ``msgspec.DecodeError`` only for invalid JSON."""
-        try:
-            return Decoded(self._decoder.decode(data), [])
-        except msgspec.ValidationError:
-            pass
-        raw = msgspec.json.decode(data)
-        return self._slow(raw, msgspec.json.decode(data))
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogatepass")
+        reserved = _RESERVED_EXTRA in data or _RESERVED_TAG in data
+        if not reserved:
+            try:
+                value = self._decoder.decode(data)
+            except msgspec.ValidationError as error:
+                if self._whole(error):
+                    return self._unknown_whole(data, error)
+            except RecursionError:
+                return self._deep(data)
+            else:
+                if nested_past_budget(data, value):
+                    return self._deep(data)
+                return Decoded(value, [])
+        return self._plain(data, functools.partial(self._slow, audit=reserved))
 
     def convert(self, raw: Any) -> Decoded[T]:
         """Convert an already decoded JSON value (left untouched)."""
         try:
-            return Decoded(msgspec.convert(raw, self.type), [])
+            value: T = msgspec.convert({_BOX: raw}, self._box).value
         except msgspec.ValidationError:
-            pass
-        copy = msgspec.json.decode(msgspec.json.encode(raw))
-        return self._slow(raw, copy)
+            return self._slow(raw)
+        except RecursionError:
+            return Decoded(self.unknown(raw), ["nested too deep to convert"], ["nested too deep"])
+        if any(_reserved(struct) for _, struct in _structs(value)):
+            return self._slow(raw)
+        return Decoded(value, [])
 
-    def _slow(self, pristine: Any, work: Any) -> Decoded[T]:
-        repairer = _Repairer(pristine, work)
+    def _whole(self, error: msgspec.ValidationError) -> bool:
+        """Whether ``error`` is about the value as a whole (not a field of it): its tag is
+        missing or unknown, or it is not an object at all."""
+        message = str(error)
+        if _AT in message:
+            return message.endswith(self._root_errors)
+        return not message.startswith("Object contains unknown field")
+
+    def _unknown_whole(self, data: bytes, error: msgspec.ValidationError) -> Decoded[T]:
+        """The value for input that does not fit the type as a whole."""
+        note = _describe(error)
+        return self._plain(data, lambda raw: Decoded(self.unknown(raw), [note]))
+
+    def _plain(self, data: bytes, then: Callable[[Any], Decoded[T]]) -> Decoded[T]:
+        """``then`` of ``data`` decoded as plain JSON, or, when it nests past the depth
+        budget, ``data`` decoded by the deep path."""
+        try:
+            raw = msgspec.json.decode(data)
+        except RecursionError:
+            return self._deep(data)
+        if nested_past_budget(data, raw):
+            return self._deep(data)
+        return then(raw)
+
+    def _deep(self, data: bytes) -> Decoded[T]:
+        raw, kept = bounded_decode(data)
+        decoded = self._slow(raw, audit=_RESERVED_EXTRA in data or _RESERVED_TAG in data)
+        problem = (
+            f"nested deeper than {MAX_DEPTH} levels; what is deeper ({kept} "
+            f"value{'s' if kept != 1 else ''}) is kept as raw JSON"
+        )
+        decoded.notes.append(problem)
+        decoded.problems.append(problem)
+        return decoded
+
+    def _slow(self, pristine: Any, *, audit: bool = True) -> Decoded[T]:
+        """The repair loop. ``audit``: the input may name the model's reserved keys (when it
+        is known not to, the check for them is skipped)."""
+        repairer = _Repairer(self.type, pristine)
+        repairs = repairer.repairs
         for _ in range(_MAX_REPAIRS):
             try:
-                result: T = msgspec.convert(repairer.work, self.type)
+                result: T = msgspec.convert({_BOX: repairer.work}, self._box).value
             except msgspec.ValidationError as error:
                 try:
                     repairer.repair(error)
                 except _Unrepairable:
-                    return Decoded(self.unknown(pristine), [*repairer.repairs.notes, str(error)])
+                    return self._unknown(pristine, repairs, _describe(error))
                 continue
-            _attach(result, repairer.repairs)
-            return Decoded(result, repairer.repairs.notes)
-        return Decoded(self.unknown(pristine), [*repairer.repairs.notes, "too many repairs"])
+            if audit and repairer.audit(result):
+                continue
+            if not _attach(result, repairs):
+                return self._unknown(pristine, repairs, "a repair did not land on a struct")
+            return Decoded(result, repairs.notes, repairs.problems)
+        return self._unknown(pristine, repairs, "too many repairs")
+
+    def _unknown(self, pristine: Any, repairs: _Repairs, reason: str) -> Decoded[T]:
+        notes = [*repairs.notes, reason]
+        return Decoded(self.unknown(pristine), notes, repairs.problems)
+
+
+def _reserved(struct: msgspec.Struct) -> bool:
+    """Whether a struct the fast path built took one of the model's reserved keys from the
+    input (its ``extra``, or the unknown tag)."""
+    shape = layout(type(struct))
+    return shape.raw_attribute is not None or (
+        shape.has_extra and getattr(struct, "extra", UNSET) is not UNSET
+    )

@@ -10,7 +10,7 @@ from typing import Any, TypeAlias, Union
 
 import msgspec
 
-from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, Model, Opt
+from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Number, Opt
 
 
 class Attachment(Model, rename="camel"):
@@ -25,8 +25,8 @@ class _Hook(Attachment):
     content: Any = UNSET
     stdout: Opt[str] = UNSET
     stderr: Opt[str] = UNSET
-    exit_code: Opt[int] = UNSET
-    duration_ms: Opt[int] = UNSET
+    exit_code: Opt[Int] = UNSET
+    duration_ms: Opt[Int] = UNSET
 
 
 class HookSuccess(_Hook, tag="hook_success"):
@@ -100,7 +100,7 @@ class McpInstructionsDelta(Attachment, tag="mcp_instructions_delta"):
 class SkillListing(Attachment, tag="skill_listing"):
     is_initial: Opt[bool] = UNSET
     names: Opt[list[Any]] = UNSET
-    skill_count: Opt[int] = UNSET
+    skill_count: Opt[Int] = UNSET
     content: Opt[str] = UNSET
 
 
@@ -126,8 +126,8 @@ class CompactFileReference(_FileLike, tag="compact_file_reference"):
 
 
 class PdfReference(_FileLike, tag="pdf_reference"):
-    page_count: Opt[int] = UNSET
-    file_size: Opt[int] = UNSET
+    page_count: Opt[Int] = UNSET
+    file_size: Opt[Int] = UNSET
 
 
 class AlreadyReadFile(_FileLike, tag="already_read_file"):
@@ -148,8 +148,8 @@ class OpenedFileInIde(_FileLike, tag="opened_file_in_ide"):
 
 class SelectedLinesInIde(_FileLike, tag="selected_lines_in_ide"):
     ide_name: Opt[str] = UNSET
-    line_start: Opt[int] = UNSET
-    line_end: Opt[int] = UNSET
+    line_start: Opt[Int] = UNSET
+    line_end: Opt[Int] = UNSET
 
 
 class Directory(_FileLike, tag="directory"):
@@ -185,7 +185,7 @@ class QueuedCommand(Attachment, tag="queued_command"):
 
 class _ItemList(Attachment):
     content: Any = UNSET
-    item_count: Opt[int] = UNSET
+    item_count: Opt[Int] = UNSET
 
 
 class TaskReminder(_ItemList, tag="task_reminder"):
@@ -256,9 +256,9 @@ class UltraEffortExit(Attachment, tag="ultra_effort_exit"):
 
 
 class BudgetUsd(Attachment, tag="budget_usd"):
-    used: Opt[float] = UNSET
-    total: Opt[float] = UNSET
-    remaining: Opt[float] = UNSET
+    used: Opt[Number] = UNSET
+    total: Opt[Number] = UNSET
+    remaining: Opt[Number] = UNSET
 
 
 class _Reminder(Attachment):
@@ -292,9 +292,9 @@ class OutputStyle(Attachment, tag="output_style"):
 
 
 class TokenUsage(Attachment, tag="token_usage"):
-    used: Opt[int] = UNSET
-    total: Opt[int] = UNSET
-    remaining: Opt[int] = UNSET
+    used: Opt[Int] = UNSET
+    total: Opt[Int] = UNSET
+    remaining: Opt[Int] = UNSET
 
 
 class TeammateMailbox(Attachment, tag="teammate_mailbox"):

@@ -11,7 +11,7 @@ from typing import Any, TypeAlias, Union
 
 import msgspec
 
-from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, Model, Opt
+from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Opt
 
 
 class Block(Model):
@@ -28,15 +28,15 @@ class Citation(Model):
 
     type: Opt[str] = UNSET
     cited_text: Opt[str] = UNSET
-    document_index: Opt[int] = UNSET
+    document_index: Opt[Int] = UNSET
     document_title: Opt[str] = UNSET
-    start_char_index: Opt[int] = UNSET
-    end_char_index: Opt[int] = UNSET
-    start_page_number: Opt[int] = UNSET
-    end_page_number: Opt[int] = UNSET
-    start_block_index: Opt[int] = UNSET
-    end_block_index: Opt[int] = UNSET
-    search_result_index: Opt[int] = UNSET
+    start_char_index: Opt[Int] = UNSET
+    end_char_index: Opt[Int] = UNSET
+    start_page_number: Opt[Int] = UNSET
+    end_page_number: Opt[Int] = UNSET
+    start_block_index: Opt[Int] = UNSET
+    end_block_index: Opt[Int] = UNSET
+    search_result_index: Opt[Int] = UNSET
     source: Opt[str] = UNSET
     title: Opt[str] = UNSET
     url: Opt[str] = UNSET

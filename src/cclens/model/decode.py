@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from ._convert import Decoded, Lenient
+from ._large import LargeLine, put_back
 from .records import AnyRecord, UnknownRecord
 
 _RECORDS: Lenient[AnyRecord] = Lenient(AnyRecord, lambda raw: UnknownRecord(raw=raw))
@@ -15,3 +18,24 @@ def decode_record(data: bytes | str) -> Decoded[AnyRecord]:
     or an object whose ``type`` is not known, decodes as :class:`UnknownRecord`.
     """
     return _RECORDS.decode(data)
+
+
+def convert_record(raw: object) -> Decoded[AnyRecord]:
+    """A record from its JSON value already decoded (dicts, lists, strings), losslessly.
+
+    The strings are shared with ``raw``, not copied. Never raises: a value that is not a
+    record decodes as :class:`UnknownRecord`.
+    """
+    return _RECORDS.convert(raw)
+
+
+def decode_large_record(line: LargeLine) -> Decoded[AnyRecord]:
+    """Decode a line read in parts (:func:`cclens.model.read_large_line`) as a record.
+
+    Raises ``msgspec.DecodeError`` when the line is not JSON.
+    """
+    if line.error is not None:
+        raise msgspec.DecodeError(line.error)
+    decoded = _RECORDS.decode(line.skeleton)
+    decoded.value = put_back(decoded.value, line)
+    return decoded

@@ -4,46 +4,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._base import UNSET, Model, Opt, value
+from ._base import UNSET, Int, Model, Opt, value
 from .blocks import ContentBlock
 
 
 class CacheCreation(Model):
     """Cache writes split by time to live."""
 
-    ephemeral_5m_input_tokens: Opt[int] = UNSET
-    ephemeral_1h_input_tokens: Opt[int] = UNSET
+    ephemeral_5m_input_tokens: Opt[Int] = UNSET
+    ephemeral_1h_input_tokens: Opt[Int] = UNSET
 
 
 class ServerToolUse(Model):
-    web_search_requests: Opt[int] = UNSET
-    web_fetch_requests: Opt[int] = UNSET
-    code_execution_requests: Opt[int] = UNSET
-    tool_search_requests: Opt[int] = UNSET
+    web_search_requests: Opt[Int] = UNSET
+    web_fetch_requests: Opt[Int] = UNSET
+    code_execution_requests: Opt[Int] = UNSET
+    tool_search_requests: Opt[Int] = UNSET
 
 
 class OutputTokensDetails(Model):
-    thinking_tokens: Opt[int] = UNSET
+    thinking_tokens: Opt[Int] = UNSET
 
 
 class UsageIteration(Model):
     """One model call inside a response that the API ran in several iterations."""
 
     type: Opt[str] = UNSET
-    input_tokens: Opt[int] = UNSET
-    output_tokens: Opt[int] = UNSET
-    cache_read_input_tokens: Opt[int] = UNSET
-    cache_creation_input_tokens: Opt[int] = UNSET
+    input_tokens: Opt[Int] = UNSET
+    output_tokens: Opt[Int] = UNSET
+    cache_read_input_tokens: Opt[Int] = UNSET
+    cache_creation_input_tokens: Opt[Int] = UNSET
     cache_creation: Opt[CacheCreation] = UNSET
 
 
 class Usage(Model):
     """Token usage of one API response, as the Messages API reports it."""
 
-    input_tokens: Opt[int] = UNSET
-    output_tokens: Opt[int] = UNSET
-    cache_creation_input_tokens: Opt[int] = UNSET
-    cache_read_input_tokens: Opt[int] = UNSET
+    input_tokens: Opt[Int] = UNSET
+    output_tokens: Opt[Int] = UNSET
+    cache_creation_input_tokens: Opt[Int] = UNSET
+    cache_read_input_tokens: Opt[Int] = UNSET
     cache_creation: Opt[CacheCreation] = UNSET
     service_tier: Opt[str] = UNSET
     server_tool_use: Opt[ServerToolUse] = UNSET
@@ -69,7 +69,7 @@ class StopDetails(Model):
 
 class CacheMissReason(Model):
     type: Opt[str] = UNSET
-    cache_missed_input_tokens: Opt[int] = UNSET
+    cache_missed_input_tokens: Opt[Int] = UNSET
 
 
 class Diagnostics(Model):

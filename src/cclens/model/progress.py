@@ -9,7 +9,7 @@ from typing import Any, TypeAlias, Union
 
 import msgspec
 
-from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, Model, Opt
+from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Number, Opt
 
 
 class ProgressData(Model, rename="camel"):
@@ -26,10 +26,10 @@ class HookProgress(ProgressData, tag="hook_progress"):
 class BashProgress(ProgressData, tag="bash_progress"):
     output: Opt[str] = UNSET
     full_output: Opt[str] = UNSET
-    elapsed_time_seconds: Opt[float] = UNSET
-    total_lines: Opt[int] = UNSET
-    total_bytes: Opt[int] = UNSET
-    timeout_ms: Opt[int] = UNSET
+    elapsed_time_seconds: Opt[Number] = UNSET
+    total_lines: Opt[Int] = UNSET
+    total_bytes: Opt[Int] = UNSET
+    timeout_ms: Opt[Int] = UNSET
     task_id: Opt[str] = UNSET
 
 
@@ -51,9 +51,9 @@ class McpProgress(ProgressData, tag="mcp_progress"):
     status: Opt[str] = UNSET
     server_name: Opt[str] = UNSET
     tool_name: Opt[str] = UNSET
-    elapsed_time_ms: Opt[float] = UNSET
-    progress: Opt[float] = UNSET
-    total: Opt[float] = UNSET
+    elapsed_time_ms: Opt[Number] = UNSET
+    progress: Opt[Number] = UNSET
+    total: Opt[Number] = UNSET
     progress_message: Opt[str] = UNSET
 
 
@@ -62,7 +62,7 @@ class QueryUpdate(ProgressData, tag="query_update"):
 
 
 class SearchResultsReceived(ProgressData, tag="search_results_received"):
-    result_count: Opt[int] = UNSET
+    result_count: Opt[Int] = UNSET
     query: Opt[str] = UNSET
 
 

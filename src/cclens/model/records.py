@@ -12,7 +12,7 @@ from typing import Any, TypeAlias, Union
 
 import msgspec
 
-from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, CamelModel, Model, Opt
+from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, CamelModel, Int, Model, Number, Opt
 from .attachments import AnyAttachment
 from .messages import Message
 from .progress import AnyProgress
@@ -58,7 +58,7 @@ class ThinkingMetadata(Model):
     level: Opt[str] = UNSET
     disabled: Opt[bool] = UNSET
     triggers: Opt[list[Any]] = UNSET
-    max_thinking_tokens: Opt[int] = msgspec.field(default=UNSET, name="maxThinkingTokens")
+    max_thinking_tokens: Opt[Int] = msgspec.field(default=UNSET, name="maxThinkingTokens")
 
 
 class Origin(Model):
@@ -102,7 +102,7 @@ class AssistantRecord(ChainRecord, tag="assistant"):
     error: Any = UNSET
     error_details: Any = UNSET
     is_api_error_message: Opt[bool] = UNSET
-    api_error_status: Opt[int] = UNSET
+    api_error_status: Opt[Int] = UNSET
     is_aborted_mid_stream: Opt[bool] = UNSET
     supersedes_uuids: Opt[list[str]] = UNSET
     attribution_plugin: Opt[str] = UNSET
@@ -114,17 +114,17 @@ class AssistantRecord(ChainRecord, tag="assistant"):
 
 class HookInfo(Model, rename="camel"):
     command: Opt[str] = UNSET
-    duration_ms: Opt[int] = UNSET
+    duration_ms: Opt[Int] = UNSET
 
 
 class CompactMetadata(Model, rename="camel"):
     trigger: Opt[str] = UNSET
-    pre_tokens: Opt[int] = UNSET
-    post_tokens: Opt[int] = UNSET
-    duration_ms: Opt[int] = UNSET
+    pre_tokens: Opt[Int] = UNSET
+    post_tokens: Opt[Int] = UNSET
+    duration_ms: Opt[Int] = UNSET
     pre_compact_discovered_tools: Opt[list[Any]] = UNSET
     user_context: Opt[str] = UNSET
-    messages_summarized: Opt[int] = UNSET
+    messages_summarized: Opt[Int] = UNSET
 
 
 class SystemRecord(ChainRecord, tag="system"):
@@ -135,7 +135,7 @@ class SystemRecord(ChainRecord, tag="system"):
     level: Opt[str] = UNSET
     tool_use_id: Opt[str] = msgspec.field(default=UNSET, name="toolUseID")
     # stop_hook_summary
-    hook_count: Opt[int] = UNSET
+    hook_count: Opt[Int] = UNSET
     hook_infos: Opt[list[HookInfo]] = UNSET
     hook_errors: Opt[list[Any]] = UNSET
     hook_additional_context: Opt[list[Any]] = UNSET
@@ -145,13 +145,13 @@ class SystemRecord(ChainRecord, tag="system"):
     # api_error, error
     error: Any = UNSET
     cause: Any = UNSET
-    max_retries: Opt[int] = UNSET
-    retry_attempt: Opt[int] = UNSET
-    retry_in_ms: Opt[float] = UNSET
+    max_retries: Opt[Int] = UNSET
+    retry_attempt: Opt[Int] = UNSET
+    retry_in_ms: Opt[Number] = UNSET
     # turn_duration, session_start
-    duration_ms: Opt[float] = UNSET
-    message_count: Opt[int] = UNSET
-    pending_background_agent_count: Opt[int] = UNSET
+    duration_ms: Opt[Number] = UNSET
+    message_count: Opt[Int] = UNSET
+    pending_background_agent_count: Opt[Int] = UNSET
     # compact_boundary, microcompact_boundary
     compact_metadata: Opt[CompactMetadata] = UNSET
     microcompact_metadata: Any = UNSET
@@ -218,7 +218,7 @@ class SummaryRecord(Record, tag="summary"):
 
 class TrackedFileBackup(Model, rename="camel"):
     backup_file_name: Opt[str] = UNSET
-    version: Opt[int] = UNSET
+    version: Opt[Int] = UNSET
     backup_time: Opt[str] = UNSET
 
 
@@ -277,7 +277,7 @@ class AgentNameRecord(Record, tag="agent-name"):
 
 
 class PrLinkRecord(Record, tag="pr-link"):
-    pr_number: Opt[int] = UNSET
+    pr_number: Opt[Int] = UNSET
     pr_url: Opt[str] = UNSET
     pr_repository: Opt[str] = UNSET
 
@@ -315,7 +315,7 @@ class BridgeSessionRecord(Record, tag="bridge-session"):
     """The session was bridged to a remote (claude.ai) session."""
 
     bridge_session_id: Opt[str] = UNSET
-    last_sequence_num: Opt[int] = UNSET
+    last_sequence_num: Opt[Int] = UNSET
     owner_account_uuid: Opt[str] = UNSET
     owner_organization_uuid: Opt[str] = UNSET
 

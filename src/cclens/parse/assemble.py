@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 from pathlib import Path
 
 import msgspec
@@ -20,7 +21,9 @@ from ..model.records import (
     SystemRecord,
     UserRecord,
 )
+from ._gc import paused
 from .discover import SubagentFile
+from .isolate import each_isolated, failure, isolated
 from .read import Diagnostic, Entry, read_file
 from .session import (
     INTERRUPTION_MARKERS,
@@ -99,6 +102,8 @@ def _block_key(block: ContentBlock) -> object:
 def _build_items(entries: Sequence[Entry]) -> list[Item]:
     items: list[Item] = []
     responses: dict[str, AssistantItem] = {}
+    # The blocks each response holds so far: a response streamed over many records stays linear.
+    known: dict[str, set[object]] = {}
     for entry in entries:
         record = entry.record
         if isinstance(record, AssistantRecord):
@@ -112,19 +117,25 @@ def _build_items(entries: Sequence[Entry]) -> list[Item]:
                 items.append(item)
             else:
                 existing.entries.append(entry)
-                known = {_block_key(b) for b in existing.blocks}
-                existing.blocks.extend(b for b in blocks if _block_key(b) not in known)
+                seen = known.get(key)
+                if seen is None:
+                    seen = known[key] = {_block_key(b) for b in existing.blocks}
+                added = [(b, k) for b in blocks if (k := _block_key(b)) not in seen]
+                existing.blocks.extend(block for block, _ in added)
+                seen.update(block_key for _, block_key in added)
         elif isinstance(record, UserRecord):
             items.append(UserItem([entry], kind=_user_kind(record)))
-        elif isinstance(record, SystemRecord):
-            items.append(SystemItem([entry]))
-        elif isinstance(record, AttachmentRecord):
-            items.append(AttachmentItem([entry]))
-        elif isinstance(record, ProgressRecord):
-            items.append(ProgressItem([entry]))
         else:
-            items.append(MetaItem([entry]))
+            items.append(_ITEM_OF.get(type(record), MetaItem)([entry]))
     return items
+
+
+#: The item of each other record kind (every kind not here is a :class:`MetaItem`).
+_ITEM_OF: dict[type, type[Item]] = {
+    SystemRecord: SystemItem,
+    AttachmentRecord: AttachmentItem,
+    ProgressRecord: ProgressItem,
+}
 
 
 def _pair_tool_calls(items: Sequence[Item]) -> dict[str, ToolCall]:
@@ -279,7 +290,65 @@ def assemble_entries(
     file_size: int = 0,
     lines: int = 0,
 ) -> Session:
-    """Assemble a session from records already read (no subagents attached)."""
+    """Assemble a session from records already read (no subagents attached).
+
+    Never raises for what the records hold: should assembling fail (a defect in cclens met on
+    an input nobody foresaw), the session is returned empty, its diagnostics saying why
+    (:func:`failed_session`).
+    """
+    try:
+        with paused():
+            return _assemble(path, entries, diagnostics, session_id, project, file_size, lines)
+    except Exception as error:  # one session's defect must not fail whoever reads many
+        return failed_session(
+            path,
+            [*diagnostics, failure(path, error)],
+            session_id=session_id,
+            project=project,
+            file_size=file_size,
+            lines=lines,
+        )
+
+
+def failed_session(
+    path: Path,
+    diagnostics: list[Diagnostic],
+    *,
+    session_id: str,
+    project: str,
+    file_size: int = 0,
+    lines: int = 0,
+) -> Session:
+    """An empty session standing for one that could not be assembled (``diagnostics`` say
+    why): it is still listed, counted and shown, with nothing in it."""
+    return Session(
+        path=path,
+        session_id=session_id,
+        project=project,
+        entries=[],
+        diagnostics=diagnostics,
+        items=[],
+        tool_calls={},
+        branches=[],
+        compactions=[],
+        subagents=[],
+        title="",
+        title_source="none",
+        first_prompt="",
+        file_size=file_size,
+        lines=lines,
+    )
+
+
+def _assemble(
+    path: Path,
+    entries: list[Entry],
+    diagnostics: list[Diagnostic],
+    session_id: str,
+    project: str,
+    file_size: int,
+    lines: int,
+) -> Session:
     items = _build_items(entries)
     calls = _pair_tool_calls(items)
     branches = _mark_main_line(items, calls)
@@ -445,17 +514,22 @@ def load_subagent(info: SubagentFile, project: str) -> Session:
 
 
 def attach_subagents(session: Session, files: Iterable[SubagentFile]) -> None:
-    """Load ``files`` and the file's own sidechains, and attach each to its spawning call."""
-    for agent in _inline_sidechains(session):
-        attach_subagent(session, agent, None)
-        session.subagents.append(agent)
-    for info in files:
-        try:
-            agent = load_subagent(info, session.project)
-        except OSError as error:
-            session.diagnostics.append(Diagnostic(info.path, 0, f"cannot read: {error}"))
-            continue
-        attach_subagent(session, agent, info)
+    """Load ``files`` and the file's own sidechains, and attach each to its spawning call.
+
+    A subagent file that cannot be read, or that cclens fails on, is left out with a
+    diagnostic on ``session``.
+    """
+    problems = session.diagnostics
+    inline = isolated(partial(_inline_sidechains, session), session.path, problems) or []
+    found: list[tuple[Session, SubagentFile | None]] = [(agent, None) for agent in inline]
+    found += each_isolated(
+        files,
+        lambda info: (load_subagent(info, session.project), info),
+        lambda info: info.path,
+        problems,
+    )
+    for agent, info in found:
+        isolated(partial(attach_subagent, session, agent, info), agent.path, problems)
         session.subagents.append(agent)
 
 
@@ -464,6 +538,7 @@ __all__ = [
     "assemble_entries",
     "attach_subagent",
     "attach_subagents",
+    "failed_session",
     "load_subagent",
     "session_tips",
     "text_kind",

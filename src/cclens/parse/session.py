@@ -24,6 +24,7 @@ from ..model.records import (
     UserRecord,
 )
 from ..model.tools import ToolSpec, parse_tool_input, parse_tool_result, tool_spec
+from ..times import parse_time as parse_time
 from .read import Diagnostic, Entry
 
 ToolStatus = Literal["ok", "error", "rejected", "interrupted", "pending"]
@@ -31,19 +32,6 @@ UserKind = Literal[
     "prompt", "command", "command_output", "tool_results", "compact_summary", "meta", "interrupt"
 ]
 TitleSource = Literal["custom", "ai", "summary", "first-prompt", "none"]
-
-
-def parse_time(text: object) -> datetime | None:
-    """An ISO 8601 timestamp as an aware datetime, or ``None`` when it is not one."""
-    if not isinstance(text, str) or not text:
-        return None
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        return None
-    return parsed
 
 
 @dataclass(eq=False)

@@ -203,7 +203,7 @@ def read_settings_file(path: str, destination: PermissionUpdateDestination) -> S
     try:
         with open(path, "rb") as handle:
             data = handle.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, ValueError):  # ValueError: a path no file can have (a NUL in it)
         diagnostic = SettingsDiagnostic(path=path, kind="missing", reason="file not found")
         return SettingsFile(
             path=path, destination=destination, exists=False, diagnostics=(diagnostic,)

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
+import msgspec
+
 from cclens.redact.assignments import (
     AWS_SECRET_ACCESS_KEY,
     BASIC_AUTH,
@@ -186,6 +188,10 @@ class Redactor:
             return [self._walk(item) for item in value]
         if isinstance(value, tuple):
             return tuple(self._walk(item) for item in value)
+        if isinstance(value, msgspec.Raw):
+            # JSON nested too deep to decode: redacted as the text it is (a marker could break
+            # it as JSON, so it goes on as a string).
+            return self.text(bytes(value).decode("utf-8", errors="replace"))
         return value
 
     # The two walks below run for every value of every record: exact type checks first, the

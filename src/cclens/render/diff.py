@@ -163,8 +163,11 @@ def _from_texts(old: str, new: str) -> list[DiffHunk]:
 def build_hunks(
     hunks: Sequence[Mapping[str, Any]] | None, *, old: str | None = None, new: str | None = None
 ) -> list[DiffHunk]:
-    """Hunks of ``structuredPatch``, else computed from ``old`` and ``new`` (either may be "")."""
-    if hunks:
+    """Hunks of ``structuredPatch``, else computed from ``old`` and ``new`` (either may be "").
+
+    A ``structuredPatch`` that is not a list (a transcript of an odd shape) counts as none.
+    """
+    if hunks and isinstance(hunks, list | tuple):
         return _from_patch([h for h in hunks if isinstance(h, Mapping)])
     if old is None and new is None:
         return []

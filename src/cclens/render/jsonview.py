@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+import msgspec
 from markupsafe import Markup
 
 from ..model import to_builtins
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = ["JsonNode", "json_tree", "render_json"]
 
-NodeKind = Literal["object", "array", "string", "number", "bool", "null", "more"]
+NodeKind = Literal["object", "array", "string", "number", "bool", "null", "raw", "more"]
 #: Past this many nodes the rest of a value is summarised ("… 120 more").
 MAX_NODES = 3000
 #: Strings longer than this are cut, with a note.
@@ -77,6 +78,9 @@ def _node(value: Any, key: str | None, budget: _Budget, depth: int) -> JsonNode:
         return JsonNode("null", key, text="null")
     if isinstance(value, int | float):
         return JsonNode("number", key, text=json.dumps(value))
+    if isinstance(value, msgspec.Raw):  # nested too deep to decode: shown as the JSON it is
+        raw = bytes(value).decode("utf-8", errors="replace")
+        return JsonNode("raw", key, text=raw[:MAX_STRING], cut=max(len(raw) - MAX_STRING, 0))
     return JsonNode("string", key, text=str(value))
 
 

@@ -109,7 +109,8 @@ def _header(session: Session) -> RenderableType:
     )
     row("Resume", header.resume_command)
     for diagnostic in header.diagnostics:
-        grid.add_row(Text("Unreadable", style="yellow"), Text(clean(str(diagnostic))))
+        label = "Read in part" if diagnostic.partial else "Unreadable"
+        grid.add_row(Text(label, style="yellow"), Text(clean(str(diagnostic))))
     return Panel(grid, title=Text(clean(header.title), style="bold"), title_align="left")
 
 

@@ -14,7 +14,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..index import Index, IndexUnusable
-from . import api, dashboard, lists, pages, permissions_pages, search, timeline_api
+from . import api, dashboard, lists, live_block, pages, permissions_pages, search, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
 from .listing import IndexListing
@@ -88,6 +88,7 @@ ROUTES = [
     Route("/api/sessions/{key}/timeline", timeline_api.timeline),
     Route("/api/search", search.search_api),
     Route("/api/stats", dashboard.stats_api),
+    Route("/api/blocks", live_block.blocks_api),
     Route("/api/permissions", permissions_pages.permissions_api),
     Route("/api/projects/{slug}/permissions", permissions_pages.project_permissions_api),
     Route("/api/status", api.status),

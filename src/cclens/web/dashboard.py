@@ -12,6 +12,7 @@ from ..index import ProjectSummary
 from .api import JSONResponse
 from .dashboard_figures import DashboardFigures
 from .filters import TIME_GROUPINGS, FilterError, TimeGrouping, UsageFilters, usage_filters
+from .live_block import LiveBlocks, live_blocks
 from .pages import page
 from .state import app_state
 
@@ -47,6 +48,8 @@ class DashboardContext:
     api: str
     #: Sessions in the index (said while the figures are being added up).
     sessions: int
+    #: The live 5-hour block panel (``None`` when it could not be worked out).
+    blocks: LiveBlocks | None = None
 
 
 def stats_page(request: Request) -> Response:
@@ -73,6 +76,7 @@ def stats_page(request: Request) -> Response:
         error=error,
         api="/api/stats?" + urlencode(filters.query()),
         sessions=state.index.totals().sessions,
+        blocks=live_blocks(state.index),
     )
     return page(state, "stats.html", 400 if error else 200, dashboard=context)
 

@@ -1,13 +1,13 @@
 """The dashboard's figures: tokens and cost over time, per tool and per model, and activity.
 
-Worked out from :class:`~cclens.web.usage_facts.SessionFacts` with the functions
-``cclens stats`` uses (:mod:`cclens.analytics.aggregate`), so every row has the shape and the
-value of a ``cclens stats --json`` row for the same sessions and days.
+Worked out from the responses and tool calls the index stores (each counted once, as the
+analytics count them) with the functions ``cclens stats`` uses
+(:mod:`cclens.analytics.aggregate`), so every row has the shape and the value of a ``cclens
+stats --json`` row for the same sessions and days.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,17 +23,10 @@ from ..analytics.aggregate import (
     unpriced_models,
 )
 from ..analytics.figures import CallCounts
+from ..analytics.inventory import CallFact, calls_usage
 from ..analytics.pricing import PriceTable
 from ..analytics.stats import PriceInfo
 from .filters import TimeGrouping, UsageFilters
-from .usage_facts import (
-    CallFact,
-    SessionFacts,
-    merge_calls,
-    merge_prompts,
-    merge_responses,
-    tool_usage,
-)
 
 
 class FiltersUsed(msgspec.Struct, kw_only=True):
@@ -85,17 +78,6 @@ class Selection:
     prompts: list[datetime | None]
 
 
-def select(projects: Sequence[str], facts: Sequence[SessionFacts], table: PriceTable) -> Selection:
-    """Merge the sessions of ``projects`` (``facts`` in reading order, priced with ``table``)."""
-    return Selection(
-        projects=tuple(projects),
-        sessions=len(facts),
-        priced=merge_responses(facts, table),
-        calls=merge_calls(facts),
-        prompts=merge_prompts(facts),
-    )
-
-
 def figures(
     selection: Selection, filters: UsageFilters, *, table: PriceTable, generation: int
 ) -> DashboardFigures:
@@ -103,7 +85,7 @@ def figures(
     period = filters.period
     items = [item for item in selection.priced if period.contains(item.response.timestamp)]
     calls = [call for call in selection.calls if period.contains(call.started)]
-    tools = tool_usage(calls)
+    tools = calls_usage(calls)
     over_time = aggregate(items, filters.by, period=period)
     return DashboardFigures(
         filters=FiltersUsed(
@@ -130,4 +112,4 @@ def figures(
     )
 
 
-__all__ = ["DashboardFigures", "FiltersUsed", "Selection", "figures", "select"]
+__all__ = ["DashboardFigures", "FiltersUsed", "Selection", "figures"]

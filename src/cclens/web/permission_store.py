@@ -20,6 +20,8 @@ from pathlib import Path
 
 from ..analytics.permission_audit import ProjectAudit, permission_audit
 from ..index import Index, ProjectSummary, SessionSummary
+from ..parse import Diagnostic
+from ..parse.isolate import each_isolated
 from ..permissions import Suggestion, claude_config_dir, merge_same, settings_paths
 from .listing import IndexListing
 from .recent import Recent
@@ -98,9 +100,13 @@ def _row(found: ProjectPermissions, sessions: int) -> PermissionsRow:
 def _stat(path: str) -> tuple[str, int, int]:
     try:
         found = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a path no file can have (a NUL in it)
         return (path, -1, -1)
     return (path, found.st_mtime_ns, found.st_size)
+
+
+def _summary_path(summary: SessionSummary) -> Path:
+    return Path(summary.path)
 
 
 class PermissionsStore:
@@ -151,11 +157,15 @@ class PermissionsStore:
         cached = self._audits.get(project.slug)
         if cached is not None and cached[0] == signature:
             return cached[1]
-        loaded = [session for summary in sessions if (session := self.index.load(summary.key))]
+        failed: list[Diagnostic] = []
+        found = each_isolated(
+            sessions, lambda summary: self.index.load(summary.key), _summary_path, failed
+        )
+        loaded = [session for session in found if session is not None]
         # Oldest first: the calls are listed in the order they were made.
         loaded.sort(key=lambda s: (s.started is None, s.started or datetime.min, str(s.path)))
         audit = permission_audit(loaded, claude_dir=claude_dir, home=self.home)
-        diagnostics = [
+        diagnostics = [str(problem) for problem in failed] + [
             str(diagnostic)
             for session in loaded
             for each in session.all_sessions()

@@ -26,7 +26,7 @@ from jinja2 import Environment
 from ..analytics.figures import CallCounts, Figures
 from ..analytics.tokens import TokenCounts
 from ..index import SessionSummary
-from ..model import to_builtins
+from ..model import format_json, to_builtins
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..parse import (
     AssistantItem,
@@ -183,7 +183,7 @@ def _shorten(text: str, limit: int = _TEXT_LIMIT) -> str:
 
 
 def _json(value: Any) -> str:
-    return msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
+    return format_json(value).decode()
 
 
 def _call_view(call: ToolCall, depth: int) -> ToolCallView:

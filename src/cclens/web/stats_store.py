@@ -1,14 +1,15 @@
 """The dashboard's figures over the index, kept between requests and brought up to date cheaply.
 
-Three levels of cache, each keyed by what it depends on:
+The index stores every session's API responses and tool calls as the analytics count them,
+each response and call counted once across sessions (:mod:`cclens.index.counted`); the
+store reads those of the projects a filter selects, prices them, and works the figures out
+with the analytics' functions. Two levels of cache, each keyed by what it depends on:
 
 1. the index's session list (:class:`~cclens.web.listing.IndexListing`), read again only when
    the index file changed;
-2. each session's :class:`~cclens.web.usage_facts.SessionFacts`, by session key and revision:
-   after an update only the sessions it touched are loaded and reduced again;
-3. the merged responses and calls of the projects a filter selects (keyed by their sessions'
-   keys and revisions), and the figures of each filter on them (a few of each, the least
-   recently used dropped first).
+2. the responses and calls of the projects a filter selects (keyed by their sessions' keys and
+   revisions), and the figures of each filter on them (a few of each, the least recently used
+   dropped first).
 
 Everything runs under one lock: two requests for figures never do the same work twice.
 """
@@ -19,13 +20,14 @@ import threading
 
 import msgspec
 
+from ..analytics.aggregate import price_responses
 from ..analytics.pricing import PriceTable, load_price_table
 from ..index import Index
-from .dashboard_figures import DashboardFigures, Selection, figures, select
+from ..index.usage_query import UsageSelection
+from .dashboard_figures import DashboardFigures, Selection, figures
 from .filters import UsageFilters, matching_projects
 from .listing import IndexListing, Listing
 from .recent import Recent
-from .usage_facts import SessionFacts, reading_order, session_facts
 
 _KEPT_SELECTIONS = 4
 _KEPT_FIGURES = 32
@@ -44,29 +46,23 @@ class StatsStore:
         self.listing = listing if listing is not None else IndexListing(index)
         self.table = table if table is not None else load_price_table()
         self._lock = threading.Lock()
-        self._facts: dict[str, SessionFacts] = {}
         self._selections: Recent[SelectionKey, Selection] = Recent(_KEPT_SELECTIONS)
         self._figures: Recent[tuple[SelectionKey, UsageFilters], DashboardFigures] = Recent(
             _KEPT_FIGURES
         )
 
-    def _facts_of(self, key: str, revision: int) -> SessionFacts | None:
-        found = self._facts.get(key)
-        if found is not None and found.revision == revision:
-            return found
-        session = self.index.load(key)
-        if session is None:
-            return None  # removed since the list was read
-        found = session_facts(session, key=key, revision=revision, table=self.table)
-        self._facts[key] = found
-        return found
-
     def _selection(self, listing: Listing, projects: set[str]) -> tuple[SelectionKey, Selection]:
         identity = (tuple(sorted(projects)), listing.revisions(projects))
         found = self._selections.get(identity)
         if found is None:
-            facts = [f for key, revision in identity[1] if (f := self._facts_of(key, revision))]
-            found = select(identity[0], reading_order(facts), self.table)
+            chosen = UsageSelection(projects=identity[0])
+            found = Selection(
+                projects=identity[0],
+                sessions=len(identity[1]),
+                priced=price_responses(self.index.usage_responses(chosen), self.table),
+                calls=self.index.usage_calls(chosen),
+                prompts=self.index.usage_prompts(chosen),
+            )
             self._selections.put(identity, found)
         return identity, found
 
@@ -90,8 +86,6 @@ class StatsStore:
         """The dashboard's figures for ``filters`` (see :class:`DashboardFigures`)."""
         with self._lock:
             listing = self.listing.current()
-            for gone in set(self._facts) - set(listing.sessions):
-                del self._facts[gone]
             projects = {p.slug for p in matching_projects(listing.projects, filters.project)}
             identity, selection = self._selection(listing, projects)
             found = self._figures.get((identity, filters))

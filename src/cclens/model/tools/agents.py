@@ -7,11 +7,11 @@ from typing import Any, TypeAlias, Union
 
 import msgspec
 
-from .._base import UNSET, CamelModel, Model, Opt
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ..blocks import ResultContentBlock, TextBlock
 from ..messages import Usage
 from ._spec import ToolSpec
-from .generic import FreeformInput, Number
+from .generic import FreeformInput
 
 # Agent / Task ----------------------------------------------------------------------------------
 
@@ -35,13 +35,13 @@ class AgentInput(Model):
 class ToolStats(CamelModel):
     """What a subagent did with its tools."""
 
-    read_count: Opt[int] = UNSET
-    search_count: Opt[int] = UNSET
-    bash_count: Opt[int] = UNSET
-    edit_file_count: Opt[int] = UNSET
-    lines_added: Opt[int] = UNSET
-    lines_removed: Opt[int] = UNSET
-    other_tool_count: Opt[int] = UNSET
+    read_count: Opt[Int] = UNSET
+    search_count: Opt[Int] = UNSET
+    bash_count: Opt[Int] = UNSET
+    edit_file_count: Opt[Int] = UNSET
+    lines_added: Opt[Int] = UNSET
+    lines_removed: Opt[Int] = UNSET
+    other_tool_count: Opt[Int] = UNSET
 
 
 def _joined_text(content: Opt[list[ResultContentBlock]]) -> str:
@@ -57,9 +57,9 @@ class AgentCompletedResult(CamelModel, tag_field="status", tag="completed"):
     content: Opt[list[ResultContentBlock]] = UNSET
     resolved_model: Opt[str] = UNSET
     models_used: Opt[list[str]] = UNSET
-    total_tool_use_count: Opt[int] = UNSET
+    total_tool_use_count: Opt[Int] = UNSET
     total_duration_ms: Opt[Number] = UNSET
-    total_tokens: Opt[int] = UNSET
+    total_tokens: Opt[Int] = UNSET
     usage: Opt[Usage] = UNSET
     tools_used: Opt[list[str]] = UNSET
     tool_stats: Opt[ToolStats] = UNSET
@@ -101,8 +101,8 @@ class LegacyAgentResult(CamelModel):
 
     content: Opt[list[ResultContentBlock]] = UNSET
     total_duration_ms: Opt[Number] = UNSET
-    total_tokens: Opt[int] = UNSET
-    total_tool_use_count: Opt[int] = UNSET
+    total_tokens: Opt[Int] = UNSET
+    total_tool_use_count: Opt[Int] = UNSET
     usage: Opt[Usage] = UNSET
     agent_id: Opt[str] = UNSET
     prompt: Opt[str] = UNSET

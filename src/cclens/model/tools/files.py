@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any, TypeAlias, Union
 
-from .._base import UNSET, CamelModel, Model, Opt, value
+from .._base import UNSET, CamelModel, Int, Model, Opt, value
 from ._spec import ToolSpec
 
 
 class Hunk(CamelModel):
     """One hunk of a unified diff; ``lines`` start with ``+``, ``-`` or a space."""
 
-    old_start: Opt[int] = UNSET
-    old_lines: Opt[int] = UNSET
-    new_start: Opt[int] = UNSET
-    new_lines: Opt[int] = UNSET
+    old_start: Opt[Int] = UNSET
+    old_lines: Opt[Int] = UNSET
+    new_start: Opt[Int] = UNSET
+    new_lines: Opt[Int] = UNSET
     lines: Opt[list[str]] = UNSET
 
     @property
@@ -33,9 +33,9 @@ class GitDiff(Model):
 
     filename: Opt[str] = UNSET
     status: Opt[str] = UNSET
-    additions: Opt[int] = UNSET
-    deletions: Opt[int] = UNSET
-    changes: Opt[int] = UNSET
+    additions: Opt[Int] = UNSET
+    deletions: Opt[Int] = UNSET
+    changes: Opt[Int] = UNSET
     patch: Opt[str] = UNSET
     repository: Opt[str] = UNSET
 
@@ -47,8 +47,8 @@ class ReadInput(Model):
     """Input of ``Read``: a file, and optionally a line range or PDF pages."""
 
     file_path: str
-    offset: Opt[int] = UNSET
-    limit: Opt[int] = UNSET
+    offset: Opt[Int] = UNSET
+    limit: Opt[Int] = UNSET
     pages: Opt[str] = UNSET
     allow_large: Opt[bool] = UNSET
     #: Sent by some models although the tool never declared it.
@@ -68,9 +68,9 @@ class TextFile(CamelModel):
 
     file_path: Opt[str] = UNSET
     content: Opt[str] = UNSET
-    num_lines: Opt[int] = UNSET
-    start_line: Opt[int] = UNSET
-    total_lines: Opt[int] = UNSET
+    num_lines: Opt[Int] = UNSET
+    start_line: Opt[Int] = UNSET
+    total_lines: Opt[Int] = UNSET
     truncated_by_token_cap: Opt[bool] = UNSET
 
 
@@ -104,10 +104,10 @@ class ReadTextResult(ReadResult, tag="text"):
 class ImageDimensions(CamelModel):
     """An image's size as stored and as shown to the model."""
 
-    original_width: Opt[int] = UNSET
-    original_height: Opt[int] = UNSET
-    display_width: Opt[int] = UNSET
-    display_height: Opt[int] = UNSET
+    original_width: Opt[Int] = UNSET
+    original_height: Opt[Int] = UNSET
+    display_width: Opt[Int] = UNSET
+    display_height: Opt[Int] = UNSET
 
 
 class ImageFile(CamelModel):
@@ -115,7 +115,7 @@ class ImageFile(CamelModel):
 
     base64: Opt[str] = UNSET
     type: Opt[str] = UNSET
-    original_size: Opt[int] = UNSET
+    original_size: Opt[Int] = UNSET
     dimensions: Opt[ImageDimensions] = UNSET
     file_path: Opt[str] = UNSET
 
@@ -144,7 +144,7 @@ class PdfFile(CamelModel):
 
     file_path: Opt[str] = UNSET
     base64: Opt[str] = UNSET
-    original_size: Opt[int] = UNSET
+    original_size: Opt[Int] = UNSET
 
 
 class ReadPdfResult(ReadResult, tag="pdf"):
@@ -157,8 +157,8 @@ class PartsFile(CamelModel):
     """A PDF whose pages ``Read`` extracted to ``output_dir``."""
 
     file_path: Opt[str] = UNSET
-    original_size: Opt[int] = UNSET
-    count: Opt[int] = UNSET
+    original_size: Opt[Int] = UNSET
+    count: Opt[Int] = UNSET
     output_dir: Opt[str] = UNSET
 
 
@@ -174,7 +174,7 @@ class ReadPartsResult(ReadResult, tag="parts"):
     """PDF pages that ``Read`` extracted as images."""
 
     file: Opt[PartsFile] = UNSET
-    first_page: Opt[int] = UNSET
+    first_page: Opt[Int] = UNSET
     pages: Opt[list[PageImage]] = UNSET
 
 
@@ -289,7 +289,7 @@ class NotebookEditInput(Model):
     cell_id: Opt[str] = UNSET
     cell_type: Opt[str] = UNSET
     edit_mode: Opt[str] = UNSET
-    cell_number: Opt[int] = UNSET
+    cell_number: Opt[Int] = UNSET
 
 
 class NotebookEditResult(Model):
@@ -305,7 +305,7 @@ class NotebookEditResult(Model):
     notebook_path: Opt[str] = UNSET
     original_file: Opt[str] = UNSET
     updated_file: Opt[str] = UNSET
-    cell_number: Opt[int] = UNSET
+    cell_number: Opt[Int] = UNSET
 
 
 SPECS: tuple[ToolSpec, ...] = (

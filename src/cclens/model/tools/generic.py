@@ -13,16 +13,13 @@ Every one of them encodes back to exactly the JSON it was built from.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeAlias, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import msgspec
 
 from .._base import RAW_KEY, UNKNOWN_TAG, UNSET, Model
 
 T = TypeVar("T")
-
-#: A JSON number that may be written with or without a fraction.
-Number: TypeAlias = int | float
 
 
 class UnknownToolInput(Model, tag=UNKNOWN_TAG):

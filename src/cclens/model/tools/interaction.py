@@ -3,9 +3,9 @@ and the end of a conversation."""
 
 from __future__ import annotations
 
-from .._base import UNSET, CamelModel, Model, Opt
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ._spec import ToolSpec
-from .generic import FreeformInput, Number
+from .generic import FreeformInput
 
 
 class QuestionOption(Model):
@@ -96,7 +96,7 @@ class ReadNotificationsResult(Model):
     """Result of ``ReadNotifications``: the notifications drained from the queue."""
 
     notifications: Opt[list[Notification]] = UNSET
-    remaining: Opt[int] = UNSET
+    remaining: Opt[Int] = UNSET
     read_at: Opt[str] = UNSET
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .._base import UNSET, CamelModel, Model, Opt
+from .._base import UNSET, CamelModel, Int, Model, Opt
 from ..blocks import ResultContentBlock, TextBlock
 from ._spec import McpToolSpec, ToolSpec
 from .generic import FreeformInput, FreeformResult, ResultList
@@ -137,7 +137,7 @@ class McpRefresh(CamelModel):
 
     server: Opt[str] = UNSET
     status: Opt[str] = UNSET
-    tool_count: Opt[int] = UNSET
+    tool_count: Opt[Int] = UNSET
     added: Opt[list[str]] = UNSET
     removed: Opt[list[str]] = UNSET
     error: Opt[str] = UNSET

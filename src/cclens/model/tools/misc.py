@@ -7,10 +7,9 @@ from typing import Any
 
 import msgspec
 
-from .._base import UNSET, CamelModel, Model, Opt
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ._spec import ToolSpec
 from .files import ArtifactRef
-from .generic import Number
 
 # Worktrees -------------------------------------------------------------------------------------
 
@@ -45,8 +44,8 @@ class ExitWorktreeResult(CamelModel):
     worktree_path: Opt[str] = UNSET
     worktree_branch: Opt[str] = UNSET
     tmux_session_name: Opt[str] = UNSET
-    discarded_files: Opt[int] = UNSET
-    discarded_commits: Opt[int] = UNSET
+    discarded_files: Opt[Int] = UNSET
+    discarded_commits: Opt[Int] = UNSET
     message: Opt[str] = UNSET
 
 
@@ -57,7 +56,7 @@ class ConfigInput(Model):
     """Input of the removed ``Config``: read a setting, or set it to ``value``."""
 
     setting: Opt[str] = UNSET
-    value: Opt[str | bool | int | float] = UNSET
+    value: Opt[str | bool | Number] = UNSET
 
 
 # Artifacts, Projects, Claude Design ------------------------------------------------------------
@@ -71,7 +70,7 @@ class ArtifactInput(Model):
     file_paths: Opt[list[str]] = UNSET
     favicon: Opt[str] = UNSET
     icon: Opt[str] = UNSET
-    limit: Opt[int] = UNSET
+    limit: Opt[Int] = UNSET
     page_token: Opt[str] = UNSET
     scope: Opt[str] = UNSET
     title: Opt[str] = UNSET
@@ -92,6 +91,129 @@ def _camel(name: str) -> Any:
     return msgspec.field(default=UNSET, name=name)
 
 
+class ArtifactStored(Model):
+    """What the published artifact's runtime stored for it."""
+
+    contract: Opt[str] = UNSET
+    preferred_contract: Opt[str] = _camel("preferredContract")
+    capabilities: Opt[dict[str, Any]] = UNSET
+    carried: Opt[bool] = UNSET
+    read: Opt[str] = UNSET
+
+
+class ArtifactListing(Model):
+    """One artifact of a ``list``."""
+
+    title: Opt[str] = UNSET
+    url: Opt[str] = UNSET
+    favicon: Opt[str] = UNSET
+    updated_at: Opt[str] = _camel("updatedAt")
+    rel: Opt[str] = UNSET
+    external: Opt[bool] = UNSET
+    role: Opt[str] = UNSET
+
+
+class ArtifactReading(Model):
+    """What a ``read`` of a shared artifact extracted."""
+
+    url: Opt[str] = UNSET
+    bytes: Opt[Int] = UNSET
+    code: Opt[Int] = UNSET
+    code_text: Opt[str] = _camel("codeText")
+    result: Opt[str] = UNSET
+    duration_ms: Opt[Number] = _camel("durationMs")
+    title: Opt[str] = UNSET
+
+
+class ArtifactWatch(Model):
+    """A ``watch`` of an artifact's changes."""
+
+    url: Opt[str] = UNSET
+    watching: Opt[bool] = UNSET
+    outcome: Opt[str] = UNSET
+    reason: Opt[str] = UNSET
+    durable_skip_reason: Opt[str] = UNSET
+    task_id: Opt[str] = UNSET
+    since: Opt[Number] = UNSET
+    token_expires_at: Opt[Number] = UNSET
+
+
+class ArtifactUnwatch(Model):
+    """An ``unwatch``."""
+
+    url: Opt[str] = UNSET
+    was_watching: Opt[bool] = UNSET
+
+
+class ArtifactWatching(Model):
+    """One watch a ``status`` lists."""
+
+    url: Opt[str] = UNSET
+    task_id: Opt[str] = UNSET
+    since: Opt[Number] = UNSET
+    explicit: Opt[bool] = UNSET
+    connected: Opt[bool] = UNSET
+    connecting: Opt[bool] = UNSET
+    token_expires_at: Opt[Number] = UNSET
+
+
+class ArtifactArm(Model):
+    """The connection state of one watch (its ``rail``)."""
+
+    url: Opt[str] = UNSET
+    rail: Opt[str] = UNSET
+    state: Opt[str] = UNSET
+    reconnect: Opt[bool] = UNSET
+    failures: Opt[Int] = UNSET
+    max_failures: Opt[Int] = UNSET
+    next_in_s: Opt[Number] = UNSET
+
+
+class ArtifactWritten(Model):
+    """The artifact an asset change was written to."""
+
+    url: Opt[str] = UNSET
+
+
+class ArtifactAsset(Model):
+    """An asset (image, font, script…) uploaded to an artifact."""
+
+    id: Opt[str] = UNSET
+    url: Opt[str] = UNSET
+    path: Opt[str] = UNSET
+    file_name: Opt[str] = UNSET
+    size_bytes: Opt[Int] = UNSET
+    content_type: Opt[str] = UNSET
+    sha256: Opt[str] = UNSET
+    created_at: Opt[str] = UNSET
+    cowritten: Opt[bool] = UNSET
+    outside_writer: Opt[bool] = UNSET
+    deleted: Opt[bool] = UNSET
+
+
+class ArtifactAssetUploads(Model):
+    """An ``upload_asset`` of several files: one result each."""
+
+    url: Opt[str] = UNSET
+    results: Opt[list[Any]] = UNSET
+
+
+class ArtifactAssetList(Model):
+    """A ``list_assets``."""
+
+    url: Opt[str] = UNSET
+    assets: Opt[list[ArtifactAsset]] = UNSET
+
+
+class ArtifactPin(Model):
+    """A ``pin`` or ``unpin`` of an artifact in the claude.ai sidebar."""
+
+    action: Opt[str] = UNSET
+    url: Opt[str] = UNSET
+    pinned: Opt[bool] = UNSET
+    title: Opt[str] = UNSET
+
+
 class ArtifactResult(Model):
     """Result of ``Artifact``; each action fills its own fields (``url`` for a publish,
     ``artifacts`` for a list, ``read``, ``watch``, ``asset_upload``, … for the others)."""
@@ -102,9 +224,9 @@ class ArtifactResult(Model):
     title: Opt[str] = UNSET
     version: Opt[str] = UNSET
     capabilities: Any = UNSET
-    stored: Any = UNSET
+    stored: Opt[ArtifactStored] = UNSET
     warnings: Opt[list[str]] = UNSET
-    publishes_remaining: Opt[int] = _camel("publishesRemaining")
+    publishes_remaining: Opt[Int] = _camel("publishesRemaining")
     publishes_reset_at: Opt[Number] = _camel("publishesResetAt")
     contract: Opt[str] = UNSET
     updated: Opt[bool] = UNSET
@@ -115,32 +237,32 @@ class ArtifactResult(Model):
     mcp_dropped: Any = _camel("mcpDropped")
     audience: Opt[str] = UNSET
     folder_audience: Opt[str] = UNSET
-    seq: Opt[int] = UNSET
+    seq: Opt[Int] = UNSET
     unchanged: Opt[bool] = UNSET
     live_subscription: Opt[str] = _camel("liveSubscription")
     pinned: Opt[bool] = UNSET
-    artifacts: Opt[list[Any]] = UNSET
+    artifacts: Opt[list[ArtifactListing]] = UNSET
     truncated: Opt[bool] = UNSET
-    total: Opt[int] = UNSET
+    total: Opt[Int] = UNSET
     total_at_least: Opt[bool] = UNSET
     next_page_token: Opt[str] = UNSET
     pins_enabled: Opt[bool] = UNSET
     scope: Opt[str] = UNSET
     external_listed: Opt[bool] = UNSET
-    read: Any = UNSET
+    read: Opt[ArtifactReading] = UNSET
     artifact_read: Opt[ArtifactRef] = _camel("artifactRead")
-    watch: Any = UNSET
-    unwatch: Any = UNSET
-    watches: Opt[list[Any]] = UNSET
+    watch: Opt[ArtifactWatch] = UNSET
+    unwatch: Opt[ArtifactUnwatch] = UNSET
+    watches: Opt[list[ArtifactWatching]] = UNSET
     filter_url: Opt[str] = UNSET
-    arms: Opt[list[Any]] = UNSET
-    written: Any = UNSET
-    asset_upload: Any = UNSET
-    asset_uploads: Any = UNSET
-    asset_list: Any = UNSET
-    asset_read: Any = UNSET
-    asset_delete: Any = UNSET
-    pin: Any = UNSET
+    arms: Opt[list[ArtifactArm]] = UNSET
+    written: Opt[ArtifactWritten] = UNSET
+    asset_upload: Opt[ArtifactAsset] = UNSET
+    asset_uploads: Opt[ArtifactAssetUploads] = UNSET
+    asset_list: Opt[ArtifactAssetList] = UNSET
+    asset_read: Opt[ArtifactAsset] = UNSET
+    asset_delete: Opt[ArtifactAsset] = UNSET
+    pin: Opt[ArtifactPin] = UNSET
 
 
 class ProjectsInput(Model):
@@ -152,8 +274,43 @@ class ProjectsInput(Model):
     local_path: Opt[str] = UNSET
     present_to_user: Opt[bool] = UNSET
     query: Opt[str] = UNSET
-    n: Opt[int] = UNSET
+    n: Opt[Int] = UNSET
     force: Opt[bool] = UNSET
+
+
+class ProjectDocument(Model):
+    """A document (or memory file) of a project."""
+
+    path: Opt[str] = UNSET
+    file_kind: Opt[str] = UNSET
+    created_at: Opt[str] = UNSET
+    updated_at: Opt[str] = UNSET
+    size_bytes: Opt[Int] = UNSET
+    truncated: Opt[bool] = UNSET
+
+
+class ProjectSyncSource(Model):
+    """Where a project's knowledge is synced from."""
+
+    type: Opt[str] = UNSET
+    config: Opt[dict[str, Any]] = UNSET
+
+
+class ProjectKnowledge(Model):
+    """How much of its knowledge base a project uses."""
+
+    knowledge_size: Opt[Number] = UNSET
+    max_knowledge_size: Opt[Number] = UNSET
+
+
+class ProjectHit(Model):
+    """One hit of a ``project_search``."""
+
+    name: Opt[str] = UNSET
+    doc_uuid: Opt[str] = UNSET
+    text: Opt[str] = UNSET
+    image_attached: Opt[bool] = UNSET
+    page: Opt[Int] = UNSET
 
 
 class ProjectsResult(Model):
@@ -164,10 +321,11 @@ class ProjectsResult(Model):
     name: Opt[str] = UNSET
     description: Opt[str] = UNSET
     instructions: Opt[str] = UNSET
-    docs: Opt[list[Any]] = UNSET
-    files: Opt[list[Any]] = UNSET
-    sync_sources: Opt[list[Any]] = UNSET
-    knowledge: Any = UNSET
+    #: Documents (``project_info``) or their names (``project_search``).
+    docs: Opt[list[str | ProjectDocument]] = UNSET
+    files: Opt[list[ProjectDocument]] = UNSET
+    sync_sources: Opt[list[ProjectSyncSource]] = UNSET
+    knowledge: Opt[ProjectKnowledge] = UNSET
     path: Opt[str] = UNSET
     file_kind: Opt[str] = UNSET
     content: Opt[str] = UNSET
@@ -176,13 +334,13 @@ class ProjectsResult(Model):
     created_at: Opt[str] = UNSET
     updated_at: Opt[str] = UNSET
     rag: Opt[bool] = UNSET
-    hits: Opt[list[Any]] = UNSET
+    hits: Opt[list[ProjectHit]] = UNSET
     doc_uuid: Opt[str] = UNSET
     replaced: Opt[bool] = UNSET
     present_to_user: Opt[bool] = UNSET
     deleted: Opt[bool] = UNSET
     truncated: Opt[bool] = UNSET
-    size_bytes: Opt[int] = UNSET
+    size_bytes: Opt[Int] = UNSET
 
 
 class ClaudeDesignInput(Model):
@@ -207,7 +365,7 @@ class Finding(Model):
     """One verified problem a code review found."""
 
     file: Opt[str] = UNSET
-    line: Opt[int] = UNSET
+    line: Opt[Int] = UNSET
     summary: Opt[str] = UNSET
     short_summary: Opt[str] = UNSET
     failure_scenario: Opt[str] = UNSET
@@ -225,7 +383,7 @@ class ReportFindingsInput(Model):
 class ReportFindingsResult(Model):
     """Result of ``ReportFindings``."""
 
-    count: Opt[int] = UNSET
+    count: Opt[Int] = UNSET
     level: Opt[str] = UNSET
     findings: Opt[list[Finding]] = UNSET
 
@@ -250,7 +408,7 @@ class ProposeSkillsInput(Model):
 class ProposeSkillsResult(CamelModel):
     """Result of ``propose_skills``: how many proposals the review card shows."""
 
-    proposal_count: Opt[int] = UNSET
+    proposal_count: Opt[Int] = UNSET
 
 
 SPECS: tuple[ToolSpec, ...] = (

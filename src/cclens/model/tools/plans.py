@@ -24,9 +24,11 @@ class AllowedPrompt(Model):
 
 
 class ExitPlanModeInput(CamelModel):
-    """Input of ``ExitPlanMode``: the plan, which newer builds read from the plan file instead."""
+    """Input of ``ExitPlanMode``: the plan (1.0.x), or, in current builds, where the plan file
+    is (``planFilePath``) and the plan read from it."""
 
     plan: Opt[str] = UNSET
+    plan_file_path: Opt[str] = UNSET
     allowed_prompts: Opt[list[AllowedPrompt]] = UNSET
 
 

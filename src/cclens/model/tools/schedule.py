@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._base import UNSET, CamelModel, Model, Opt
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ._spec import ToolSpec
-from .generic import Number
 
 
 class CronCreateInput(Model):
@@ -89,7 +88,7 @@ class ScheduleWakeupResult(CamelModel):
     clamped_delay_seconds: Opt[Number] = UNSET
     was_clamped: Opt[bool] = UNSET
     stopped: Opt[bool] = UNSET
-    cancelled_wakeups: Opt[int] = UNSET
+    cancelled_wakeups: Opt[Int] = UNSET
 
 
 class RemoteTriggerInput(Model):
@@ -105,7 +104,7 @@ class RemoteTriggerInput(Model):
 class RemoteTriggerResult(Model):
     """Result of ``RemoteTrigger``: the HTTP status and the response body as JSON text."""
 
-    status: Opt[int] = UNSET
+    status: Opt[Int] = UNSET
     json: Opt[str] = UNSET
     summary: Opt[str] = UNSET
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from .._base import UNSET, CamelModel, Model, Opt
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ._spec import ToolSpec
-from .generic import Number
 
 
 class GlobInput(Model):
@@ -20,10 +19,10 @@ class GlobResult(CamelModel):
     """Result of ``Glob``: the matching paths, most recently modified first."""
 
     filenames: Opt[list[str]] = UNSET
-    num_files: Opt[int] = UNSET
+    num_files: Opt[Int] = UNSET
     duration_ms: Opt[Number] = UNSET
     truncated: Opt[bool] = UNSET
-    total_matches: Opt[int] = UNSET
+    total_matches: Opt[Int] = UNSET
     count_is_complete: Opt[bool] = UNSET
     timed_out: Opt[bool] = UNSET
 
@@ -35,16 +34,16 @@ class GrepInput(Model):
     path: Opt[str] = UNSET
     glob: Opt[str] = UNSET
     output_mode: Opt[str] = UNSET
-    before: Opt[int] = msgspec.field(default=UNSET, name="-B")
-    after: Opt[int] = msgspec.field(default=UNSET, name="-A")
-    context_short: Opt[int] = msgspec.field(default=UNSET, name="-C")
-    context: Opt[int] = UNSET
+    before: Opt[Int] = msgspec.field(default=UNSET, name="-B")
+    after: Opt[Int] = msgspec.field(default=UNSET, name="-A")
+    context_short: Opt[Int] = msgspec.field(default=UNSET, name="-C")
+    context: Opt[Int] = UNSET
     line_numbers: Opt[bool] = msgspec.field(default=UNSET, name="-n")
     case_insensitive: Opt[bool] = msgspec.field(default=UNSET, name="-i")
     only_matching: Opt[bool] = msgspec.field(default=UNSET, name="-o")
     type: Opt[str] = UNSET
-    head_limit: Opt[int] = UNSET
-    offset: Opt[int] = UNSET
+    head_limit: Opt[Int] = UNSET
+    offset: Opt[Int] = UNSET
     multiline: Opt[bool] = UNSET
     #: Old name of ``glob``.
     include: Opt[str] = UNSET
@@ -56,15 +55,15 @@ class GrepResult(CamelModel):
     """Result of ``Grep``; which fields are set depends on ``mode`` (the output mode)."""
 
     mode: Opt[str] = UNSET
-    num_files: Opt[int] = UNSET
+    num_files: Opt[Int] = UNSET
     filenames: Opt[list[str]] = UNSET
     content: Opt[str] = UNSET
-    num_lines: Opt[int] = UNSET
-    num_matches: Opt[int] = UNSET
-    total_files: Opt[int] = UNSET
-    total_lines: Opt[int] = UNSET
-    applied_limit: Opt[int] = UNSET
-    applied_offset: Opt[int] = UNSET
+    num_lines: Opt[Int] = UNSET
+    num_matches: Opt[Int] = UNSET
+    total_files: Opt[Int] = UNSET
+    total_lines: Opt[Int] = UNSET
+    applied_limit: Opt[Int] = UNSET
+    applied_offset: Opt[Int] = UNSET
     timed_out: Opt[bool] = UNSET
 
 
@@ -73,8 +72,8 @@ class LspInput(CamelModel):
 
     operation: Opt[str] = UNSET
     file_path: Opt[str] = UNSET
-    line: Opt[int] = UNSET
-    character: Opt[int] = UNSET
+    line: Opt[Int] = UNSET
+    character: Opt[Int] = UNSET
 
 
 class LspResult(CamelModel):
@@ -83,15 +82,15 @@ class LspResult(CamelModel):
     operation: Opt[str] = UNSET
     result: Opt[str] = UNSET
     file_path: Opt[str] = UNSET
-    result_count: Opt[int] = UNSET
-    file_count: Opt[int] = UNSET
+    result_count: Opt[Int] = UNSET
+    file_count: Opt[Int] = UNSET
 
 
 class ToolSearchInput(Model):
     """Input of ``ToolSearch``: a query (or ``select:Name,…``) over the deferred tools."""
 
     query: Opt[str] = UNSET
-    max_results: Opt[int] = UNSET
+    max_results: Opt[Int] = UNSET
 
 
 class ToolSearchResult(Model):
@@ -99,7 +98,7 @@ class ToolSearchResult(Model):
 
     matches: Opt[list[str]] = UNSET
     query: Opt[str] = UNSET
-    total_deferred_tools: Opt[int] = UNSET
+    total_deferred_tools: Opt[Int] = UNSET
 
 
 SPECS: tuple[ToolSpec, ...] = (

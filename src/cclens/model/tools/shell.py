@@ -7,9 +7,8 @@ from typing import Any
 
 import msgspec
 
-from .._base import UNSET, CamelModel, Model, Opt, value
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt, value
 from ._spec import ToolSpec
-from .generic import Number
 
 
 class BashInput(Model):
@@ -22,6 +21,44 @@ class BashInput(Model):
     dangerously_disable_sandbox: Opt[bool] = msgspec.field(
         default=UNSET, name="dangerouslyDisableSandbox"
     )
+
+
+class GitCommit(Model):
+    """A commit the command made: ``kind`` is ``committed``, ``amended`` or ``cherry-picked``."""
+
+    sha: Opt[str] = UNSET
+    kind: Opt[str] = UNSET
+    branch: Opt[str] = UNSET
+
+
+class GitPush(Model):
+    """A push of ``branch``."""
+
+    branch: Opt[str] = UNSET
+
+
+class GitBranchChange(Model):
+    """A branch ``ref`` merged or rebased (``action``)."""
+
+    ref: Opt[str] = UNSET
+    action: Opt[str] = UNSET
+
+
+class GitPullRequest(Model):
+    """A pull request the command acted on (``created``, ``merged``, ``commented``…)."""
+
+    number: Opt[Int] = UNSET
+    url: Opt[str] = UNSET
+    action: Opt[str] = UNSET
+
+
+class GitOperation(Model):
+    """The git and ``gh`` operations Claude Code recognised in a command."""
+
+    commit: Opt[GitCommit] = UNSET
+    push: Opt[GitPush] = UNSET
+    branch: Opt[GitBranchChange] = UNSET
+    pr: Opt[GitPullRequest] = UNSET
 
 
 class BashResult(CamelModel):
@@ -45,10 +82,10 @@ class BashResult(CamelModel):
     no_output_expected: Opt[bool] = UNSET
     structured_content: Opt[list[Any]] = UNSET
     persisted_output_path: Opt[str] = UNSET
-    persisted_output_size: Opt[int] = UNSET
+    persisted_output_size: Opt[Int] = UNSET
     stale_read_file_state_hint: Opt[str] = UNSET
     gh_rate_limit_hint: Opt[str] = UNSET
-    git_operation: Any = UNSET
+    git_operation: Opt[GitOperation] = UNSET
 
     @property
     def output(self) -> str:
@@ -80,11 +117,11 @@ class BashOutputResult(CamelModel):
     shell_id: Opt[str] = UNSET
     command: Opt[str] = UNSET
     status: Opt[str] = UNSET
-    exit_code: Opt[int] = UNSET
+    exit_code: Opt[Int] = UNSET
     stdout: Opt[str] = UNSET
     stderr: Opt[str] = UNSET
-    stdout_lines: Opt[int] = UNSET
-    stderr_lines: Opt[int] = UNSET
+    stdout_lines: Opt[Int] = UNSET
+    stderr_lines: Opt[Int] = UNSET
     timestamp: Opt[str] = UNSET
     output: Opt[str] = UNSET
 
@@ -135,7 +172,7 @@ class BackgroundTask(Model):
     status: Opt[str] = UNSET
     description: Opt[str] = UNSET
     output: Opt[str] = UNSET
-    exit_code: Opt[int] = msgspec.field(default=UNSET, name="exitCode")
+    exit_code: Opt[Int] = msgspec.field(default=UNSET, name="exitCode")
     prompt: Opt[str] = UNSET
     result: Opt[str] = UNSET
     error: Opt[str] = UNSET

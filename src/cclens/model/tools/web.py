@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from .._base import UNSET, CamelModel, Model, Opt
+from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ._spec import ToolSpec
 from .files import ArtifactRef
-from .generic import Number
 
 
 class WebFetchInput(Model):
@@ -13,16 +12,16 @@ class WebFetchInput(Model):
 
     url: str
     prompt: Opt[str] = UNSET
-    offset: Opt[int] = UNSET
+    offset: Opt[Int] = UNSET
 
 
 class WebFetchResult(CamelModel):
     """Result of ``WebFetch``: the HTTP status and the model's answer about the page."""
 
     url: Opt[str] = UNSET
-    code: Opt[int] = UNSET
+    code: Opt[Int] = UNSET
     code_text: Opt[str] = UNSET
-    bytes: Opt[int] = UNSET
+    bytes: Opt[Int] = UNSET
     duration_ms: Opt[Number] = UNSET
     result: Opt[str] = UNSET
     artifact_read: Opt[ArtifactRef] = UNSET
@@ -58,7 +57,7 @@ class WebSearchResult(CamelModel):
     query: Opt[str] = UNSET
     results: Opt[list[WebSearchHits | str]] = UNSET
     duration_seconds: Opt[Number] = UNSET
-    search_count: Opt[int] = UNSET
+    search_count: Opt[Int] = UNSET
 
     @property
     def hits(self) -> list[WebSearchHit]:

@@ -369,6 +369,83 @@
     root.prepend(note);
   }
 
+  // The live 5-hour block panel: filled again from /api/blocks each time the index changes
+  // (the event stream says so), with the time left counted down in between.
+  function liveBlock(panel) {
+    var field = function (name) { return panel.querySelector("[data-block-" + name + "]"); };
+    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    var utc = function (text, withDate) {
+      var d = new Date(text);
+      var time = pad(d.getUTCHours()) + ":" + pad(d.getUTCMinutes());
+      if (!withDate) return time;
+      return d.getUTCFullYear() + "-" + pad(d.getUTCMonth() + 1) + "-" + pad(d.getUTCDate()) + " " + time;
+    };
+    function countDown() {
+      var left = field("left");
+      if (!left.dataset.blockEnd) return;
+      var minutes = Math.max(0, Math.round((new Date(left.dataset.blockEnd) - Date.now()) / 60000));
+      left.textContent = minutes + " min";
+    }
+    function render(figures) {
+      var active = figures.active;
+      field("idle").hidden = !!active;
+      field("active").hidden = !active;
+      if (active) {
+        var info = active.block;
+        field("window").textContent = utc(info.start, true) + "–" + utc(info.end, false);
+        field("tokens").textContent = C.compact(active.tokens.total);
+        field("cost").textContent = C.usd(active.cost);
+        field("left").dataset.blockEnd = info.end;
+        var rate = info.tokens_per_hour === null ? "" : C.compact(Math.round(info.tokens_per_hour)) + " tokens/h";
+        if (info.cost_per_hour !== null) rate += ", " + C.usd(info.cost_per_hour) + "/h";
+        field("rate").textContent = rate;
+        var projected = info.projected_tokens === null ? "" : C.compact(info.projected_tokens) + " tokens";
+        if (info.projected_cost !== null) projected += ", " + C.usd(info.projected_cost);
+        field("projected").textContent = projected;
+        countDown();
+      } else {
+        field("left").dataset.blockEnd = "";
+      }
+      field("largest").textContent = figures.largest === null ? "—" : C.compact(figures.largest);
+      var body = field("recent").querySelector("tbody");
+      body.textContent = "";
+      figures.recent.forEach(function (row) {
+        var line = document.createElement("tr");
+        if (row.block.active) line.className = "active";
+        [
+          utc(row.block.start, true) + "–" + utc(row.block.end, false),
+          row.responses.toLocaleString(),
+          C.compact(row.tokens.total),
+          C.usd(row.cost),
+        ].forEach(function (text, column) {
+          var cell = document.createElement("td");
+          if (column) cell.className = "number";
+          cell.textContent = text;
+          line.appendChild(cell);
+        });
+        body.appendChild(line);
+      });
+      panel.dataset.updated = figures.now;
+    }
+    var busy = false;
+    function refresh() {
+      if (busy) return;
+      busy = true;
+      C.fetchJSON(panel.dataset.api)
+        .then(render)
+        .catch(function () { /* the panel keeps what it shows */ })
+        .then(function () { busy = false; });
+    }
+    var source = new EventSource("/api/events");
+    source.addEventListener("update", refresh);
+    window.setInterval(countDown, 30000);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var panel = document.querySelector("[data-live-block]");
+    if (panel) liveBlock(panel);
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.querySelector("[data-dashboard]");
     if (!root || root.hasAttribute("data-pending") || !root.querySelector("[data-chart]")) return;

@@ -1,0 +1,175 @@
+"""What ``cclens statusline`` does: one line for Claude Code's status bar, from the index.
+
+Claude Code runs the status line command as a new process each time it redraws it, passing
+the session as JSON on stdin. This module imports only what that line needs (not even the
+command-line library: the program's entry point, :mod:`cclens.__main__`, comes straight here),
+and never fails the status line: any problem prints a short line and exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+#: Seconds between two background updates of the index started by the status line.
+UPDATE_EVERY = 5.0
+
+
+def human_tokens(count: int) -> str:
+    """``950``, ``12.3k``, ``4.5M``."""
+    for size, suffix in ((1_000_000_000, "B"), (1_000_000, "M"), (1_000, "k")):
+        if count >= size:
+            return f"{count / size:.1f}{suffix}"
+    return str(count)
+
+
+def _money(amount: float | None) -> str:
+    return "—" if amount is None else f"${amount:,.2f}"
+
+
+def _minutes(value: float) -> str:
+    hours, minutes = divmod(int(value), 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m"
+
+
+def _model_name(payload: dict[str, Any]) -> str:
+    model = payload.get("model")
+    if isinstance(model, dict):
+        return str(model.get("display_name") or model.get("id") or "Claude")
+    return "Claude"
+
+
+def _model_id(payload: dict[str, Any]) -> str | None:
+    model = payload.get("model")
+    found = model.get("id") if isinstance(model, dict) else None
+    return str(found) if found else None
+
+
+def _window(payload: dict[str, Any]) -> int | None:
+    context = payload.get("context_window")
+    size = context.get("context_window_size") if isinstance(context, dict) else None
+    return size if isinstance(size, int) and size > 0 else None
+
+
+def _db_path(given: Path | None) -> Path:
+    if given is not None:
+        return given.expanduser()
+    from .index.location import default_db_path
+
+    return default_db_path()
+
+
+def _spawn_update(db: Path, transcript: Path) -> None:
+    """Start a detached ``cclens`` process that stores the transcript's new lines in the
+    index (at most one every :data:`UPDATE_EVERY` seconds), so the next call reads less."""
+    stamp = db.with_name(db.name + ".statusline")
+    try:
+        if time.time() - stamp.stat().st_mtime < UPDATE_EVERY:
+            return
+    except OSError:
+        pass
+    try:
+        stamp.touch()
+        subprocess.Popen(
+            [sys.executable, "-m", "cclens._statusline", "--db", str(db), str(transcript)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        pass  # the next status line tries again
+
+
+def status_line(payload: dict[str, Any], db: Path, *, now: datetime | None = None) -> str:
+    """The status line for ``payload`` (what Claude Code gives on stdin)."""
+    from .analytics.live import status_figures
+
+    name = _model_name(payload)
+    transcript = payload.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        return f"{name} · cclens: no transcript yet"
+    if not db.exists():
+        return f"{name} · cclens: no index yet (run cclens index)"
+    figures = status_figures(
+        db,
+        Path(transcript),
+        session_id=str(payload.get("session_id") or ""),
+        model=_model_id(payload),
+        context_window=_window(payload),
+        now=now,
+    )
+    if figures.unread:
+        _spawn_update(db, Path(transcript))
+    parts = [
+        name,
+        f"session {_money(figures.session_cost)} ({human_tokens(figures.session_tokens)} tok)",
+        f"today {_money(figures.today_cost)}",
+    ]
+    block = figures.block
+    if block is not None and block.block is not None:
+        info = block.block
+        text = f"block {_money(block.cost)}, {_minutes(info.minutes_left or 0)} left"
+        if info.cost_per_hour is not None:
+            text += f", {_money(info.cost_per_hour)}/h"
+        elif info.tokens_per_hour is not None:
+            text += f", {human_tokens(round(info.tokens_per_hour))} tok/h"
+        parts.append(text)
+    else:
+        parts.append("no active block")
+    if figures.context is not None:
+        share = 100 * figures.context / figures.context_window
+        parts.append(f"ctx {human_tokens(figures.context)} ({share:.0f}%)")
+    return " · ".join(parts)
+
+
+def _problem(error: Exception) -> str:
+    """A few words for the status bar saying what went wrong and what to do."""
+    if isinstance(error, sqlite3.OperationalError) and "no such" in str(error):
+        return "index too old (run cclens index)"
+    if isinstance(error, sqlite3.Error):
+        return "index busy or damaged"
+    if isinstance(error, FileNotFoundError):
+        return "transcript not found"
+    if isinstance(error, OSError):
+        return "cannot read the transcript"
+    return type(error).__name__
+
+
+def _update(db: Path, transcript: Path) -> None:
+    """Store what is new in ``transcript`` (the background update)."""
+    from .index import Index
+
+    roots = [transcript.parent.parent.parent] if len(transcript.parents) > 2 else []
+    with Index(db) as index:
+        index.update(roots, changed=[transcript], workers=1)
+
+
+def run(db: Path | None) -> None:
+    """Read Claude Code's JSON on stdin and print the status line (see the command's help);
+    never raises (with ``CCLENS_DEBUG`` set, a problem is raised instead)."""
+    raw = "" if sys.stdin.isatty() else sys.stdin.read()
+    payload: dict[str, Any] = {}
+    try:
+        found = json.loads(raw) if raw.strip() else {}
+        payload = found if isinstance(found, dict) else {}
+        line = status_line(payload, _db_path(db), now=datetime.now(UTC))
+    except Exception as error:  # the status line must never fail
+        if os.environ.get("CCLENS_DEBUG"):
+            raise
+        line = f"{_model_name(payload)} · cclens: {_problem(error)}"
+        print(f"cclens statusline: {error}", file=sys.stderr)
+    print(line, flush=True)
+
+
+if __name__ == "__main__":  # the background update: python -m cclens._statusline
+    arguments = sys.argv[1:]
+    database = Path(arguments[arguments.index("--db") + 1])
+    _update(database, Path(arguments[-1]))
