@@ -184,6 +184,6 @@ def test_every_match_starts_with_a_literal_prefix_of_its_rule(number: int, data:
         assert text.startswith(prefixes), (text, prefixes)
     if rule.anchor is not None:
         anchor = re.compile(rule.anchor.regex)
-        assert any(
-            anchor.match(text, at) for at in range(rule.anchor.low, rule.anchor.high + 1)
-        ), text
+        assert any(anchor.match(text, at) for at in range(rule.anchor.low, rule.anchor.high + 1)), (
+            text
+        )
