@@ -10,8 +10,8 @@ of the corpus (built first with ``cclens index`` when ``--db`` does not exist ye
 first update is done, ``--clients`` concurrent clients (one keep-alive connection each) send
 ``--requests`` requests in all, per round, drawn from a fixed mix: the home page, project
 pages and their JSON, session pages and their JSON (a random sample of sessions), searches
-(page and API), ``/api/status``, and the largest session pages (reported apart: the aim leaves
-them out). Every request counts as an error unless it answers 200. The run is bounded: at most
+(page and API; a few queries repeated, or with ``--distinct-searches`` each one new),
+``/api/status``, and the largest session pages (reported apart: the aim leaves them out). Every request counts as an error unless it answers 200. The run is bounded: at most
 ``--requests`` per round, ``--rounds`` rounds, and ``--time-limit`` seconds in all; only the
 loopback address is ever contacted.
 
@@ -144,8 +144,14 @@ def _wait_ready(client: httpx.Client, limit: float) -> None:
     raise SystemExit("the server's first update did not finish in time")
 
 
-def _mix(client: httpx.Client, rng: random.Random, count: int) -> list[tuple[str, str]]:
-    """``count`` requests ``(kind, path)`` in a random order, drawn from the index's contents."""
+def _mix(
+    client: httpx.Client, rng: random.Random, count: int, distinct: bool = False
+) -> list[tuple[str, str]]:
+    """``count`` requests ``(kind, path)`` in a random order, drawn from the index's contents.
+
+    Searches repeat a few queries, as people repeat theirs (and page through them), which the
+    server's cache of ranked matches serves; ``distinct`` makes each search new to the server
+    (``QUERY OR zq<n>x``, a word no text holds: the same matches, ranked every time)."""
     projects = client.get("/api/projects").json()
     slugs = [p["id"] for p in projects]
     sessions: list[dict[str, object]] = []
@@ -170,7 +176,10 @@ def _mix(client: httpx.Client, rng: random.Random, count: int) -> list[tuple[str
     for kind in kinds:
         slug = quote(rng.choice(slugs), safe="")
         key = quote(rng.choice(others), safe="")
-        query = quote(rng.choice(SEARCHES), safe="")
+        query = rng.choice(SEARCHES)
+        if distinct:
+            query = f"{query} OR zq{rng.randrange(10**9)}x"
+        query = quote(query, safe="")
         path = {
             "home": "/",
             "project page": f"/projects/{slug}",
@@ -272,6 +281,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=900.0, help="seconds, in all")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--distinct-searches",
+        action="store_true",
+        help="make every search new to the server (no ranked matches reused)",
+    )
     args = parser.parse_args()
     if args.clients < 1 or args.clients > 200 or args.requests > 100_000:
         raise SystemExit("--clients must be 1-200 and --requests at most 100000")
@@ -308,7 +322,7 @@ def main() -> None:
                 print("time limit reached")
                 break
             with httpx.Client(base_url=base, timeout=120) as client:
-                requests = _mix(client, rng, args.requests)
+                requests = _mix(client, rng, args.requests, args.distinct_searches)
             before = _rss_mb(server.pid)
             with Sampler(server.pid) as sampler:
                 outcome = asyncio.run(_load(base, requests, args.clients, deadline))

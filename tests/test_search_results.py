@@ -13,6 +13,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -36,7 +37,8 @@ from cclens.index.extract import (
     text_pieces,
 )
 from cclens.index.query import TOKEN
-from cclens.index.search import search_results
+from cclens.index.search import MatchCache, _Matches, search_results
+from cclens.index.search_facts import Gathered
 
 from .search_corpus import COMMON_WORDS, EVERY_WORD, common_words_corpus
 
@@ -490,3 +492,47 @@ def test_a_snippet_marks_only_matches(words: list[str], query: str) -> None:
         assert marked  # a text with a match gets a snippet showing one
     if len(tokens) <= WORDS:
         assert cut.replace(MATCH_START, "").replace(MATCH_END, "") == text
+
+
+def test_ranked_matches_are_reused_until_the_index_changes(tmp_path: Path) -> None:
+    claude = common_words_corpus(tmp_path / "first", sessions=3, prompts=2, words=20)
+    with Index(tmp_path / "index.db") as index:
+        index.update([claude])
+        first = index.search_results("quokka OR and", limit=1)
+        assert first.total_sessions == 3
+        cache = index._search_cache
+        assert len(cache._entries) == 1
+        # The next page and the same search again rank nothing: the kept matches are used.
+        (kept,) = cache._entries.values()
+        again = index.search_results("quokka OR and", limit=1, offset=1)
+        assert again.total_hits == first.total_hits and len(cache._entries) == 1
+        assert next(iter(cache._entries.values())) is kept
+        # Another process (here another Index on the same file) adds a session that matches.
+        _tool_output_session(tmp_path / "second" / "projects" / "-work-phrase", "a quokka")
+        with Index(tmp_path / "index.db") as other:
+            other.update([tmp_path / "second"])
+        changed = index.search_results("quokka OR and", limit=1)
+        assert changed.total_sessions == 4
+        assert index.search_results("quokka").total_hits == 1
+        assert next(iter(cache._entries.values())) is not kept
+
+
+def test_the_match_cache_is_bounded_by_matches_kept() -> None:
+    def matches(count: int) -> _Matches:
+        zeros = np.zeros(count, dtype=np.int64)
+        flags = zeros.astype(np.bool_)
+        small = zeros.astype(np.int32)
+        facts = Gathered(zeros, zeros, zeros, zeros.astype(np.int8), small, flags, flags, small)
+        return _Matches(np.arange(count), np.zeros(count), facts)
+
+    cache = MatchCache(lambda: 7, rows=10)
+    key = {name: (name, SearchFilters()) for name in "abcd"}
+    cache.put(key["a"], 7, matches(6))
+    cache.put(key["b"], 7, matches(4))
+    assert cache.get(key["a"], 7) is not None
+    cache.put(key["c"], 7, matches(3))  # over 10 in all: the least recently used (b) goes
+    assert cache.get(key["b"], 7) is None
+    assert cache.get(key["a"], 7) is not None
+    assert cache.get(key["a"], 8) is None  # the index changed since
+    cache.put(key["d"], 7, matches(11))  # more than the bound alone: not kept
+    assert cache.get(key["d"], 7) is None

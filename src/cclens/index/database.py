@@ -37,7 +37,7 @@ from .versions import SessionVersion, list_versions
 if TYPE_CHECKING:
     # Search (and numpy with it) is loaded on the first search: the usage figures, the status
     # line's update and the lists never need it.
-    from .search import Budget, ProjectChoice, SearchFilters
+    from .search import Budget, MatchCache, ProjectChoice, SearchFilters
     from .search_facts import DocumentFacts
     from .search_result import SearchHit, SearchResult
 
@@ -58,6 +58,7 @@ class Index:
         #: What searches learnt about documents, kept for the next ones (see DocumentFacts).
         self._facts: DocumentFacts | None = None
         self._facts_lock = threading.Lock()
+        self._matches: MatchCache | None = None
         #: On a medium cclens cannot write (a read-only file, folder or file system), the index
         #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
         self.read_only = False
@@ -306,6 +307,15 @@ class Index:
                 self._facts = DocumentFacts()
             return self._facts
 
+    @property
+    def _search_cache(self) -> MatchCache:
+        with self._facts_lock:
+            if self._matches is None:
+                from .search import MatchCache
+
+                self._matches = MatchCache(self._changes.current)
+            return self._matches
+
     def search(
         self,
         text: str,
@@ -353,6 +363,7 @@ class Index:
                 per_session=per_session,
                 budget=budget,
                 facts=self._search_facts,
+                cache=self._search_cache,
             )
 
     def project_choices(self) -> list[ProjectChoice]:
