@@ -11,7 +11,8 @@ first update is done, ``--clients`` concurrent clients (one keep-alive connectio
 ``--requests`` requests in all, per round, drawn from a fixed mix: the home page, project
 pages and their JSON, session pages and their JSON (a random sample of sessions), searches
 (page and API; a few queries repeated, or with ``--distinct-searches`` each one new),
-``/api/status``, and the largest session pages (reported apart: the aim leaves them out). Every request counts as an error unless it answers 200. The run is bounded: at most
+``/api/status``, and the largest session pages (reported apart: the aim leaves them out).
+Every request counts as an error unless it answers 200. The run is bounded: at most
 ``--requests`` per round, ``--rounds`` rounds, and ``--time-limit`` seconds in all; only the
 loopback address is ever contacted.
 

@@ -148,13 +148,24 @@ def test_what_is_folded_is_not_in_the_document_until_opened(
     page.close()
 
 
-@pytest.mark.parametrize("kind", ["tool_output", "thinking", "subagent"])
+def unshown_target(session: Session) -> tuple[str, str]:
+    """The last todo list of ``session`` and a word only of the text the model read (Claude
+    Code's confirmation, which the todo view does not draw)."""
+    calls = [c for c in session.tool_calls.values() if c.name == "TodoWrite"]
+    assert "modified successfully" in calls[-1].result_text
+    return f"tool-{calls[-1].id}", "successfully"
+
+
+@pytest.mark.parametrize("kind", ["tool_output", "thinking", "subagent", "unshown"])
 def test_a_deep_link_in_an_export_lands_on_the_highlighted_term(
     browser: Browser, exported: dict[str, Path], kind: str
 ) -> None:
     if kind == "subagent":
         file, (target, term) = exported["agents"], subagent_target(load_session(AGENTS_SESSION))
         part = "assistant"
+    elif kind == "unshown":  # words the model read that the tool's view does not draw
+        file, (target, term) = exported["thinking"], unshown_target(load_session(THINKING_SESSION))
+        part = "tool_output"
     else:
         session = load_session(THINKING_SESSION)
         file = exported["thinking"]

@@ -229,3 +229,21 @@ def test_every_registered_template_exists() -> None:
     templates = set(BLOCK_TEMPLATES.values()) | {"items/event.html", "tools/_frame.html"}
     for name in templates:
         environment.get_template(name)
+
+
+def test_unshown_lines_are_the_lines_a_view_leaves_out() -> None:
+    from cclens.render.unshown import unshown_lines
+
+    code = (
+        '<pre><span class="line" data-n="1"><span class="p">&lt;</span><span>html</span>'
+        ' lang=&#39;en&#39;&gt;</span>\n<span class="line" data-n="2">  body</span></pre>'
+    )
+    read = "     1\u2192<html lang='en'>\n     2\u2192  body\n\n<system-reminder>\nBe careful.\n"
+    assert unshown_lines([read + "</system-reminder>"], code) == (
+        "<system-reminder>\nBe careful.\n</system-reminder>"
+    )
+    todo = '<ul><li class="todo">Fix the bug</li></ul>'
+    said = "Todos have been modified successfully."
+    assert unshown_lines([said], todo) == said
+    assert unshown_lines(["Fix the bug", "", "  "], todo) == ""  # shown, or blank
+    assert unshown_lines([], todo) == ""

@@ -1391,11 +1391,11 @@ def test_read_numbers_lines_from_the_real_start_line(tmp_path: Path) -> None:
     html = _drawn(tmp_path, "read text")
     assert 'data-n="10"' in html and 'data-n="11"' in html and "Lines 10–11 of 40" in html
     text_only = _drawn(tmp_path, "read text only")
-    assert (
-        'data-n="5"' in text_only
-        and "system-reminder"
-        not in text_only.split("tool-body", 1)[1].split("Result as the model saw it")[0]
-    )
+    # The reminder Claude Code appended is not a line of the file: it is shown apart, as what
+    # the model read besides the file.
+    view, besides = text_only.split("tool-body", 1)[1].split("What the model read besides")
+    assert 'data-n="5"' in view and "system-reminder" not in view
+    assert "&lt;system-reminder&gt;" in besides and "Be careful." in besides
 
 
 def test_numbered_text_keeps_the_numbers_and_drops_what_follows() -> None:

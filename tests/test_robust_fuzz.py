@@ -55,6 +55,17 @@ ISSUE_LINES = [
     b'"isSnapshotUpdate":false}',
     b"{}\n" * 50,
 ]
+#: Lines the fuzz found beyond the issue's (kept so that the default run meets them).
+FOUND_LINES = [
+    # Invalid UTF-8 in a summary: the titles' reader of summaries raised UnicodeDecodeError.
+    b'{"type":"summary","summary":"\xc3(","leafUuid":"fuzz-leaf"}',
+    # A summary nested past the depth of Python's stack: the same reader raised RecursionError.
+    b'{"type":"summary","summary":"deep","leafUuid":"x","x":' + b"[" * 5000 + b"]" * 5000 + b"}",
+    # The same in an assistant response, which the status line reads from appended lines.
+    b'{"type":"assistant","uuid":"u8","message":{"id":"msg_u8","role":"assistant",'
+    b'"model":"claude-sonnet-4-5","content":[{"type":"text","text":"\xff"}],'
+    b'"usage":{"input_tokens":1,"output_tokens":1}}}',
+]
 
 
 def _originals() -> list[bytes]:
@@ -86,7 +97,7 @@ def claude(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for number in range(SESSIONS):
         chunk = lines[number * per_file : (number + 1) * per_file]
         if number == 0:
-            chunk = [*ISSUE_LINES, *chunk]
+            chunk = [*ISSUE_LINES, *FOUND_LINES, *chunk]
         name = f"{number:08d}-aaaa-bbbb-cccc-dddddddddddd.jsonl"
         (project / name).write_bytes(b"\n".join(chunk) + b"\n")
     agents = project / f"{0:08d}-aaaa-bbbb-cccc-dddddddddddd" / "subagents"
@@ -233,14 +244,15 @@ _SCALARS = (
     | st.text(max_size=20)
     | st.sampled_from([*sorted(RECORD_TYPES), "__unknown__", "tool_use", "text", "image"])
 )
-_JSON = st.recursive(
-    _SCALARS,
-    lambda children: (
-        st.lists(children, max_size=4)
-        | st.dictionaries(_KEYS | st.text(max_size=8), children, max_size=5)
-    ),
-    max_leaves=30,
-)
+
+
+def _containers(children: st.SearchStrategy[object]) -> st.SearchStrategy[object]:
+    return st.lists(children, max_size=4) | st.dictionaries(
+        _KEYS | st.text(max_size=8), children, max_size=5
+    )
+
+
+_JSON = st.recursive(_SCALARS, _containers, max_leaves=30)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

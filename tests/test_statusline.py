@@ -220,3 +220,16 @@ def test_a_half_written_line_is_left_for_later(tmp_path: Path) -> None:
     line = (json.dumps(record) + "\n").encode()
     found = appended_occurrences(line + line[:40], tmp_path / "t.jsonl")
     assert [occurrence.line for occurrence in found] == [1]
+
+
+def test_lines_the_light_reader_cannot_read_are_left_to_the_full_reading(tmp_path: Path) -> None:
+    record = assistant("a1", "msg_1", usage(input=10, output=5))
+    good = (json.dumps(record) + "\n").encode()
+    bad = good.replace(b'"msg_1"', b'"msg_\xff"')  # what the reader reports as malformed
+    # Nested past the depth of Python's stack: the full model keeps the deep value as raw
+    # JSON and counts the response; the status line leaves it to the index's update.
+    deep = good.replace(b'"msg_1"', b'"msg_2", "x": ' + b"[" * 5000 + b"]" * 5000)
+    data = bad + deep + good
+    found = [o.line for o in appended_occurrences(data, tmp_path / "t.jsonl")]
+    full = [o.line for o in occurrences(read_data(tmp_path / "t.jsonl", data).entries, tmp_path)]
+    assert found == [3] and full == [2, 3]

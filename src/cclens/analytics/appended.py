@@ -144,7 +144,7 @@ def appended_occurrences(
             continue
         try:
             record = _DECODER.decode(data[start:end])
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             continue  # half written, or not what the full model reads: the update reads it
         if record.type == "assistant":
             occurrence = _occurrence(record, path, number, None)

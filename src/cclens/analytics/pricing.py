@@ -260,6 +260,8 @@ def parse_price_table(data: bytes, *, name: str) -> PriceTable:
         document = msgspec.json.decode(data)
     except msgspec.DecodeError as error:
         raise PricingError(f"{name}: not valid JSON: {error}") from None
+    except UnicodeDecodeError:
+        raise PricingError(f"{name}: not valid UTF-8") from None
     if not isinstance(document, dict):
         raise PricingError(f"{name}: the top level must be a JSON object")
     models = document.get("models")

@@ -316,6 +316,11 @@ class Index:
                 self._matches = MatchCache(self._changes.current)
             return self._matches
 
+    def forget_ranked_searches(self) -> None:
+        """Forget the ranked matches kept from recent searches, so that the next ones rank
+        every match again (what a benchmark of ranking needs)."""
+        self._search_cache.clear()
+
     def search(
         self,
         text: str,

@@ -266,6 +266,12 @@ class MatchCache:
         """The index's change count now (read before a search begins)."""
         return self._generation()
 
+    def clear(self) -> None:
+        """Forget every kept result (the next searches rank afresh)."""
+        with self._lock:
+            self._entries.clear()
+            self._kept = 0
+
     def get(self, key: tuple[str, SearchFilters], stamp: int) -> _Matches | None:
         """The matches kept for ``key`` if the index is as it was at ``stamp``."""
         with self._lock:

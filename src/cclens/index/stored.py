@@ -77,7 +77,7 @@ class StoredFile:
             return None
         try:
             value = msgspec.json.decode(self.meta)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, UnicodeDecodeError):
             return None
         return value if isinstance(value, dict) else None
 

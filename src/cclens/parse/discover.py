@@ -134,7 +134,7 @@ def _read_meta(path: Path) -> dict[str, Any] | None:
     meta_path = path.with_name(path.name[: -len(".jsonl")] + ".meta.json")
     try:
         meta = msgspec.json.decode(meta_path.read_bytes())
-    except (OSError, msgspec.DecodeError):
+    except (OSError, msgspec.DecodeError, UnicodeDecodeError):
         return None
     return meta if isinstance(meta, dict) else None
 

@@ -231,7 +231,7 @@ def summaries_in(path: Path | str, data: bytes) -> list[LeafSummary]:
             continue
         try:
             record = _SUMMARY_DECODER.decode(line.strip().removeprefix(b"\xef\xbb\xbf"))
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):  # the reader reports it
             continue
         if (
             record.type == "summary"

@@ -148,6 +148,8 @@ def parse_settings(
         document = msgspec.json.decode(data)
     except msgspec.DecodeError as error:
         return failed("malformed", f"not valid JSON: {error}")
+    except UnicodeDecodeError:
+        return failed("malformed", "not valid UTF-8")
     if not isinstance(document, dict):
         return failed("invalid", "the top level is not a JSON object")
     permissions = document.get("permissions")

@@ -36,11 +36,13 @@ from . import highlight as highlight_module
 from . import images as images_module
 from . import jsonview as jsonview_module
 from . import markdown as markdown_module
+from .unshown import unshown_lines
 
 if TYPE_CHECKING:
     from jinja2 import Environment
 
     from ..parse.session import Session, ToolCall
+    from .frame import ResultPart
     from .parts import Part
 
 __all__ = ["ToolView", "ViewHelpers", "generic_view", "prepare_generic", "view_for"]
@@ -136,6 +138,11 @@ class ViewHelpers:
     def json(self, value: Any) -> Markup:
         """``value`` as a readable, escaped, collapsible JSON tree."""
         return jsonview_module.render_json(self._environment, value)
+
+    def unshown(self, parts: list[ResultPart], body: str) -> str:
+        """The lines of the result's text parts that ``body`` (a view's HTML) does not show
+        (see :func:`cclens.render.unshown.unshown_lines`)."""
+        return unshown_lines([part.value for part in parts if part.kind == "text"], body)
 
     def truncate(self, text: str, limit: int) -> tuple[str, bool]:
         """``text`` cut to at most ``limit`` characters (at a line end when one is near)."""

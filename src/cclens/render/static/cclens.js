@@ -332,7 +332,9 @@
         if (kind === "tool_output") {
           var folded = body.querySelectorAll("details.collapsible-raw-result");
           folded.forEach(function (d) { d.open = true; });
-          var results = body.querySelectorAll('[data-part="result"], .collapsible-raw-result');
+          // What the model read besides what the view shows is searched too; its fold opens
+          // only when the first match is inside it.
+          var results = body.querySelectorAll('[data-part="result"], .collapsible-raw-result, .collapsible-unshown-result');
           return results.length ? Array.prototype.slice.call(results) : [body];
         }
         if (kind === "tool_input") {
