@@ -10,7 +10,9 @@ Python processes that convert every session once, to one HTML file each:
 
 * ``cclens export --all PROJECTS -o DIR``: cclens's bulk export, which reads and draws sessions
   in ``--jobs`` worker processes (default: one per CPU) and writes an index page too;
-* cclens file by file: ``export_html(load_session(path))`` for each transcript, in one process;
+* cclens file by file: what ``cclens export SESSION`` does for each transcript (load, redact
+  secrets, ``export_html``), in one process; ``--no-redact`` leaves redaction out of both cclens
+  runs;
 * claude-code-log file by file: its ``convert_jsonl_to_html`` on the same transcripts, in one
   process, cache off. claude-code-log has a parallel mode (``--all-projects --jobs``), but it
   works through its SQLite cache (written inside the projects folder) and writes a different
@@ -56,13 +58,18 @@ TOOL_SCRIPTS = {
     "cclens": """
 import json, sys, time
 from pathlib import Path
-from cclens.export import export_html
+from cclens.export import export_html, transform_session
 from cclens.parse import load_session
+from cclens.redact import Redactor
 paths = Path(sys.argv[1]).read_text().split("\\n")
 out, times = Path(sys.argv[2]), []
 for path in paths:
     start = time.perf_counter()
-    html = export_html(load_session(path))
+    session = load_session(path)
+    if REDACT:
+        redactor = Redactor()
+        session = transform_session(session, redactor.text, json_transform=redactor.json)
+    html = export_html(session)
     (out / (Path(path).stem + ".html")).write_text(html, encoding="utf-8")
     times.append(time.perf_counter() - start)
 Path(sys.argv[3]).write_text(json.dumps(times))
@@ -141,6 +148,8 @@ class Bench:
     projects: Path
     cold: bool
     jobs: int | None
+    #: Redact secrets, as ``cclens export`` does unless given ``--no-redact``.
+    redact: bool = True
     runs: int = 0
 
     def environment(self) -> dict[str, str]:
@@ -165,7 +174,8 @@ class Bench:
         listing = out / "files.txt"
         listing.write_text("\n".join(str(f) for f in self.files))
         timings = out / "times.json"
-        command = [sys.executable, "-c", TOOL_SCRIPTS[tool], str(listing), str(out), str(timings)]
+        script = f"REDACT = {self.redact}\n{TOOL_SCRIPTS[tool]}"
+        command = [sys.executable, "-c", script, str(listing), str(out), str(timings)]
         seconds = _timed(command, self.environment())
         missing = [f for f in self.files if not (out / f"{f.stem}.html").is_file()]
         if missing:
@@ -178,6 +188,7 @@ class Bench:
         out = self.output(BULK)
         command = [sys.executable, "-c", CCLENS_CLI, "export", "--all", str(self.projects)]
         command += ["-o", str(out)] + (["--jobs", str(self.jobs)] if self.jobs else [])
+        command += [] if self.redact else ["--no-redact"]
         seconds = _timed(command, self.environment())
         pages = [p for p in out.rglob("*.html") if p.name != "index.html"]
         if len(pages) != len(self.files) or not (out / "index.html").is_file():
@@ -202,6 +213,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="cclens workers (default: CPUs)")
     parser.add_argument("--cold", action="store_true", help="empty caches for every run")
     parser.add_argument(
+        "--no-redact", action="store_true", help="cclens without secret redaction (on by default)"
+    )
+    parser.add_argument(
         "--real-sized", action="store_true", help="large sessions built from the corpus's records"
     )
     args = parser.parse_args()
@@ -225,7 +239,15 @@ def main() -> None:
             f"(+{agents / 1e6:.1f} MB of subagent transcripts)"
         )
         print(f"runs: {args.runs}; CPUs: {os.cpu_count()}; load average: {_load()}")
-        bench = Bench(work, [s.path for s in sessions], work / "projects", args.cold, args.jobs)
+        print(f"cclens redacts secrets: {'no (--no-redact)' if args.no_redact else 'yes'}")
+        bench = Bench(
+            work,
+            [s.path for s in sessions],
+            work / "projects",
+            args.cold,
+            args.jobs,
+            redact=not args.no_redact,
+        )
 
         if not args.cold:
             bench.run_bulk()

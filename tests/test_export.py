@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -21,6 +23,7 @@ from cclens.export import (
 from cclens.export.markdown_file import fence, neutralize_html
 from cclens.parse import load_session
 from cclens.render import CSP
+from cclens.render.parts import unpack_parts
 
 from .conftest import CORPUS
 from .test_render_records import Transcript
@@ -179,3 +182,54 @@ def test_show_prints_the_session(tmp_path: Path) -> None:
     assert code == 0
     assert "List files" in stdout and "a.txt" in stdout
     assert "[red]here[/red]" in stdout and "\x1b]0;" not in stdout
+
+
+def _png(seed: int) -> str:
+    # Distinct incompressible bytes for each image, so each one can be counted on its own.
+    body = random.Random(seed).randbytes(30_000)
+    return base64.b64encode(b"\x89PNG\r\n\x1a\n" + body).decode("ascii")
+
+
+def test_each_image_is_embedded_once_in_an_exported_page(tmp_path: Path) -> None:
+    """A tool result carries its image twice (the result block and ``toolUseResult``); the
+    page, with every folded part it packs, holds the bytes once."""
+
+    def image(data: str) -> dict[str, object]:
+        return {
+            "type": "image",
+            "source": {"type": "base64", "media_type": "image/png", "data": data},
+        }
+
+    images = {name: _png(seed) for seed, name in enumerate(("read", "mcp", "bash", "new", "paste"))}
+    transcript = Transcript()
+    transcript.user("look at these")
+    transcript.tool(
+        "Read",
+        {"file_path": "/p/shot.png"},
+        [image(images["read"])],
+        {
+            "type": "image",
+            "file": {"base64": images["read"], "type": "image/png", "originalSize": 1},
+        },
+    )
+    transcript.tool(
+        "mcp__chrome-devtools__take_screenshot",
+        {},
+        [{"type": "text", "text": "Took a screenshot"}, image(images["mcp"])],
+        [{"type": "text", "text": "Took a screenshot"}, image(images["mcp"])],
+    )
+    transcript.tool(
+        "Bash",
+        {"command": "screenshot"},
+        [image(images["bash"])],
+        {"stdout": images["bash"], "stderr": "", "isImage": True},
+    )
+    transcript.tool(
+        "FutureTool", {"x": 1}, [image(images["new"])], {"shot": {"base64": images["new"]}}
+    )
+    transcript.user([image(images["paste"])])
+    html = export_html(transcript.load(tmp_path))
+    everything = [html, *unpack_parts(html).values()]
+    for name, data in images.items():
+        probe = data[5_000:5_100]
+        assert sum(text.count(probe) for text in everything) == 1, name

@@ -21,7 +21,7 @@ import msgspec
 
 from ..model import convert_record, to_builtins
 from ..parse.assemble import assemble_entries
-from ..parse.read import Entry
+from ..parse.read import Diagnostic, Entry
 from ..parse.session import Session
 
 __all__ = ["JsonTransform", "Transform", "transform_session", "transform_value"]
@@ -61,7 +61,13 @@ def transform_value(value: Any, transform: Transform) -> Any:
 
 
 def _entry(entry: Entry, walk: JsonTransform) -> Entry:
-    raw = walk(to_builtins(entry.record))
+    """``entry`` with its record transformed: ``entry`` itself when the walk handed its JSON
+    back unchanged (the same object, as ``Redactor.json`` does when nothing was removed), so
+    that only records that changed are encoded and decoded again."""
+    original = to_builtins(entry.record)
+    raw = walk(original)
+    if raw is original:
+        return entry
     record = convert_record(raw).value
     return Entry(record, entry.line, entry.offset, entry.length, entry.notes)
 
@@ -89,13 +95,22 @@ def transform_session(
 
 
 def _transform(session: Session, transform: Transform, walk: JsonTransform) -> Session:
-    diagnostics = [
-        replace(d, reason=transform(d.reason), excerpt=transform(d.excerpt))
-        for d in session.diagnostics
-    ]
+    diagnostics = [_diagnostic(d, transform) for d in session.diagnostics]
+    entries = [_entry(entry, walk) for entry in session.entries]
+    agent_meta = walk(session.agent_meta) if session.agent_meta is not None else None
+    subagents = {id(agent): _transform(agent, transform, walk) for agent in _subagents(session)}
+    if (
+        all(new is old for new, old in zip(entries, session.entries, strict=True))
+        and all(new is old for new, old in zip(diagnostics, session.diagnostics, strict=True))
+        and agent_meta is session.agent_meta
+        and all(subagents[key] is agent for key, agent in _by_id(session))
+    ):
+        # Nothing changed (a session without secrets): assembling it again would give the
+        # same session, at the cost of reading every record once more.
+        return session
     copy = assemble_entries(
         session.path,
-        [_entry(entry, walk) for entry in session.entries],
+        entries,
         diagnostics,
         session_id=session.session_id,
         project=session.project,
@@ -104,17 +119,32 @@ def _transform(session: Session, transform: Transform, walk: JsonTransform) -> S
     )
     copy.agent_id = session.agent_id
     copy.parent_tool_use_id = session.parent_tool_use_id
-    if session.agent_meta is not None:
-        copy.agent_meta = walk(session.agent_meta)
-    done: dict[int, Session] = {}
-    for agent in session.subagents:
-        done[id(agent)] = _transform(agent, transform, walk)
-        copy.subagents.append(done[id(agent)])
+    copy.agent_meta = agent_meta
+    copy.subagents.extend(subagents[id(agent)] for agent in session.subagents)
     for call_id, call in session.tool_calls.items():
         target = copy.tool_calls.get(call_id)
         if target is None or not call.subagents:
             continue
-        target.subagents = [
-            done.get(id(agent)) or _transform(agent, transform, walk) for agent in call.subagents
-        ]
+        target.subagents = [subagents[id(agent)] for agent in call.subagents]
     return copy
+
+
+def _diagnostic(diagnostic: Diagnostic, transform: Transform) -> Diagnostic:
+    reason, excerpt = transform(diagnostic.reason), transform(diagnostic.excerpt)
+    if reason is diagnostic.reason and excerpt is diagnostic.excerpt:
+        return diagnostic
+    return replace(diagnostic, reason=reason, excerpt=excerpt)
+
+
+def _subagents(session: Session) -> list[Session]:
+    """Every subagent session attached to ``session``, once each: those of the session and
+    those of its calls (the same objects, normally)."""
+    return [agent for _, agent in _by_id(session)]
+
+
+def _by_id(session: Session) -> list[tuple[int, Session]]:
+    found: dict[int, Session] = {id(agent): agent for agent in session.subagents}
+    for call in session.tool_calls.values():
+        for agent in call.subagents:
+            found.setdefault(id(agent), agent)
+    return list(found.items())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -45,6 +46,10 @@ KINDS: Final[tuple[str, ...]] = tuple(
 _SCANNER: Final = Scanner(all_rules())
 _DEFAULT_OPTIONS: Final = RedactionOptions()
 _MAX_PASSES: Final = 4
+# How many characters of distinct strings a redactor remembers before it starts afresh.
+_MEMO_CHARACTERS: Final = 32_000_000
+# Key names repeat on every record: judge each once.
+_secret_word: Final = functools.lru_cache(maxsize=4096)(secret_word)
 # Characters whose meaning a marker can change next to it: a token's edge (letters, digits,
 # "_") and the "-" of "-----BEGIN" and "key-…". Not "/" or "+": no rule starts or ends on them.
 _GLUE: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -54,6 +59,11 @@ _GLUE: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 # of random characters would only produce false alarms; they are skipped when they hold
 # nothing but base64.
 _BASE64_ONLY: Final = re.compile(r"[A-Za-z0-9+/=_\-\s]*")
+
+
+_BINARY_KEYS: Final = frozenset({"base64", "blob", "data", "signature", "image"})
+_SCALARS: Final = frozenset({int, float, bool, type(None)})
+_CONTAINERS: Final = frozenset({dict, list, tuple})
 
 
 def _is_binary_field(parent: Mapping[str, Any], key: str) -> bool:
@@ -82,11 +92,19 @@ class Redactor:
 
     def __init__(self, options: RedactionOptions = _DEFAULT_OPTIONS) -> None:
         self._options = options
+        self._enabled = options.enabled
         self._counts: Counter[str] = Counter()
         self._custom = tuple(_compile_custom(pattern) for pattern in options.extra_patterns)
         self._paths = (
             PathAnonymizer(options.home, options.user) if options.anonymize_paths else None
         )
+        # Each distinct string is redacted once: transcripts repeat a lot (a tool's output is
+        # in its tool_result block and again in toolUseResult; cwd, versions, model names and
+        # record types are on every record). Kept are the output and the kinds removed, which
+        # are counted again on every repeat. Bounded by the characters it holds.
+        self._memo: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+        self._memo_characters = 0
+        self._found: list[str] = []
 
     @property
     def options(self) -> RedactionOptions:
@@ -99,8 +117,26 @@ class Redactor:
 
     def text(self, value: str) -> str:
         """``value`` with every secret replaced by ``[REDACTED:<kind>]``."""
-        if not self._options.enabled or not value:
+        if not value or not self._enabled:
             return value
+        known = self._memo.get(value)
+        if known is None:
+            redacted, kinds = self._redact(value)
+            # None: unchanged, so that a repeat hands back its own object without comparing.
+            known = (None if redacted == value else redacted, kinds)
+            self._memo_characters += len(value)
+            if self._memo_characters > _MEMO_CHARACTERS:
+                self._memo.clear()
+                self._memo_characters = len(value)
+            self._memo[value] = known
+        if known[1]:
+            self._counts.update(known[1])
+        # The very object given when nothing changed: callers can tell by identity.
+        return value if known[0] is None else known[0]
+
+    def _redact(self, value: str) -> tuple[str, tuple[str, ...]]:
+        """``value`` redacted, and the kind of each thing removed, in order."""
+        found = self._found = []
         for pattern in self._custom:
             value = self._apply_custom(pattern, value)
         for _ in range(_MAX_PASSES):
@@ -112,7 +148,7 @@ class Redactor:
                 break
         if self._paths is not None:
             value = self._paths.apply(value, self._count)
-        return value
+        return value, tuple(found)
 
     def json(self, value: Any) -> Any:
         """A copy of a JSON-like value (dicts, lists, tuples, scalars) with secrets removed.
@@ -126,28 +162,28 @@ class Redactor:
         structure of the record (tool and field names), and redacting them could merge two
         keys into one. Base64 payload fields of images, documents and thinking signatures are
         passed through.
+
+        A list, tuple or dict in which nothing changed is returned as it is, not copied (so
+        ``redactor.json(value) is value`` tells that ``value`` held nothing to remove).
         """
         if not self._options.enabled:
             return value
         return self._walk(value)
 
     def _walk(self, value: Any) -> Any:
+        kind = type(value)
+        if kind is str:
+            return self.text(value) if value else value
+        if kind is dict:
+            return self._walk_dict(value)
+        if kind is list or kind is tuple:
+            return self._walk_sequence(value)
+        if kind in _SCALARS:
+            return value
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, Mapping):
-            result: dict[Any, Any] = {}
-            for key, item in value.items():
-                if isinstance(key, str) and isinstance(item, str):
-                    word = secret_word(key)
-                    if word is not None and is_plausible_secret(word, item):
-                        self._count(SECRET_FIELD)
-                        result[key] = marker(SECRET_FIELD)
-                        continue
-                    if _is_binary_field(value, key) and _BASE64_ONLY.fullmatch(item):
-                        result[key] = item
-                        continue
-                result[key] = self._walk(item)
-            return result
+            return self._walk_dict(value)
         if isinstance(value, list):
             return [self._walk(item) for item in value]
         if isinstance(value, tuple):
@@ -157,6 +193,58 @@ class Redactor:
             # it as JSON, so it goes on as a string).
             return self.text(bytes(value).decode("utf-8", errors="replace"))
         return value
+
+    # The two walks below run for every value of every record: exact type checks first, the
+    # common cases inline, and a container is copied only once something in it changed.
+
+    def _walk_dict(self, value: Mapping[Any, Any]) -> Any:
+        result: dict[Any, Any] | None = None if type(value) is dict else dict(value)
+        for key, item in value.items():
+            kind = type(item)
+            if kind is str or (kind not in _CONTAINERS and isinstance(item, str)):
+                if not item:
+                    continue
+                word = _secret_word(key) if isinstance(key, str) else None
+                if word is not None and is_plausible_secret(word, item):
+                    self._counts[SECRET_FIELD] += 1
+                    new = marker(SECRET_FIELD)
+                elif key in _BINARY_KEYS and _is_binary_field(value, key):
+                    if _BASE64_ONLY.fullmatch(item):
+                        continue
+                    new = self.text(item)
+                else:
+                    new = self.text(item)
+            elif kind in _SCALARS:
+                continue
+            elif kind is dict:
+                new = self._walk_dict(item)
+            else:
+                new = self._walk(item)
+            if new is not item:
+                if result is None:
+                    result = dict(value)
+                result[key] = new
+        return value if result is None else result
+
+    def _walk_sequence(self, value: list[Any] | tuple[Any, ...]) -> Any:
+        changed: list[Any] | None = None
+        for index, item in enumerate(value):
+            kind = type(item)
+            if kind is str:
+                new = self.text(item) if item else item
+            elif kind is dict:
+                new = self._walk_dict(item)
+            elif kind in _SCALARS:
+                continue
+            else:
+                new = self._walk(item)
+            if new is not item:
+                if changed is None:
+                    changed = list(value)
+                changed[index] = new
+        if changed is None:
+            return value
+        return changed if type(value) is list else tuple(changed)
 
     def _redact_once(self, value: str) -> tuple[str, bool]:
         """``value`` redacted by one pass, and whether a replaced secret was glued to
@@ -178,7 +266,7 @@ class Redactor:
         return self._replace(value, findings), glued
 
     def _count(self, kind: str) -> None:
-        self._counts[kind] += 1
+        self._found.append(kind)
 
     def _replace(self, text: str, findings: list[Finding]) -> str:
         pieces: list[str] = []

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import pairwise
 from typing import Final
 
@@ -43,6 +43,9 @@ HIGH_ENTROPY: Final = "high-entropy"
 MIN_LENGTH: Final = 32
 MAX_LENGTH: Final = 1024
 
+_BASE64_CHARACTERS: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-"
+)
 _CANDIDATE: Final = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}")
 _HEX: Final = re.compile(r"[0-9a-fA-F-]+")
 _IDENTIFIER_PREFIX: Final = re.compile(rf"(?:{'|'.join(PREFIXES)})[_-]")
@@ -76,15 +79,31 @@ def looks_random(token: str) -> bool:
         return False
     if _HEX.fullmatch(body) or _IDENTIFIER_PREFIX.match(body):
         return False
-    if not (
-        any(c.isdigit() for c in body)
-        and any(c.isupper() for c in body)
-        and any(c.islower() for c in body)
-    ):
+    if not _has_every_class(body):
         return False
     if class_changes(body) < MIN_CLASS_CHANGES or wordiness(body) >= MAX_WORDINESS:
         return False
     return shannon_entropy(body) >= entropy_threshold(len(body))
+
+
+# Over ASCII (all a candidate run can hold) these say what str.isdigit, isupper, islower and
+# isalnum say, character by character, but run in C.
+_DIGIT: Final = re.compile(r"[0-9]")
+_UPPER: Final = re.compile(r"[A-Z]")
+_LOWER: Final = re.compile(r"[a-z]")
+_PAIR: Final = re.compile(r"[A-Za-z0-9](?=[A-Za-z0-9])")
+_CHANGE: Final = re.compile(r"[0-9](?=[A-Za-z])|[A-Z](?=[0-9a-z])|[a-z](?=[0-9A-Z])")
+
+
+def _has_every_class(token: str) -> bool:
+    """Whether ``token`` has a digit, an upper-case and a lower-case letter."""
+    if token.isascii():
+        return bool(_DIGIT.search(token) and _UPPER.search(token) and _LOWER.search(token))
+    return (
+        any(c.isdigit() for c in token)
+        and any(c.isupper() for c in token)
+        and any(c.islower() for c in token)
+    )
 
 
 def _character_class(character: str) -> int:
@@ -97,6 +116,10 @@ def class_changes(token: str) -> float:
     About 0.6 for random base62 or base64; 0.3 or less for names made of words and numbers
     (``Qwen3-Next-80B-A3B-Instruct``, ``claude-3-5-sonnet-20241022``).
     """
+    if token.isascii():
+        pairs = len(_PAIR.findall(token))
+        changes = len(_CHANGE.findall(token))
+        return changes / pairs if pairs else 0.0
     pairs = changes = 0
     for first, second in pairwise(token):
         if first.isalnum() and second.isalnum():
@@ -112,6 +135,47 @@ def wordiness(token: str) -> float:
     return sum(len(word) for word in words) / len(token) if token else 0.0
 
 
+# Base64 characters to "a", everything else to " ": a run of 32 is then a plain substring.
+_RUN_TABLE: Final = bytes(
+    ord("a") if chr(code) in _BASE64_CHARACTERS else ord(" ") for code in range(256)
+)
+_RUN: Final = b"a" * MIN_LENGTH
+
+
+def candidate_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spans ``_CANDIDATE.finditer(text)`` gives, found faster.
+
+    Python's regular expressions try a run of base64 characters at every position; here the
+    text's UTF-8 bytes are translated (in C) into "a" for a base64 character and " " for
+    anything else (bytes of characters beyond ASCII included), and ``bytes.find`` jumps to the
+    next 32 "a" in a row, where the expression is then matched. The same spans: the first 32
+    "a" in a row at or after the end of the last span start a run, which is where the
+    expression matches next.
+    """
+    if len(text) < MIN_LENGTH:
+        return
+    ascii_only = text.isascii()
+    data = text.encode("ascii") if ascii_only else text.encode("utf-8", "surrogatepass")
+    find, match = data.translate(_RUN_TABLE).find, _CANDIDATE.match
+    at = find(_RUN)
+    byte = character = 0  # where the last span ended, in bytes and in characters
+    while at >= 0:
+        if ascii_only:
+            character = at
+        else:
+            character += len(data[byte:at].decode("utf-8", "surrogatepass"))
+        byte = at
+        found = match(text, character)
+        if found is None:  # cannot happen (see above); never loop on it
+            at = find(_RUN, at + 1)
+            continue
+        start, end = found.span()
+        yield start, end
+        # Everything in a span is ASCII: one byte a character.
+        byte, character = at + end - start, end
+        at = find(_RUN, byte)
+
+
 def find_high_entropy(text: str, protected: Sequence[Finding]) -> list[Finding]:
     """High-entropy spans of ``text`` outside the ``protected`` spans (sorted findings).
 
@@ -120,8 +184,7 @@ def find_high_entropy(text: str, protected: Sequence[Finding]) -> list[Finding]:
     """
     findings: list[Finding] = []
     cursor = 0
-    for match in _CANDIDATE.finditer(text):
-        start, end = match.span()
+    for start, end in candidate_runs(text):
         if end - start > MAX_LENGTH:
             continue
         while cursor < len(protected) and protected[cursor].end <= start:
@@ -147,6 +210,8 @@ def _judge(text: str, start: int, end: int, findings: list[Finding]) -> None:
     if end - start < MIN_LENGTH:
         return
     token = text[start:end]
+    if not _has_every_class(token):
+        return  # whatever is reported is a part that has all three, so the whole has them
     segments = token.split("/")
     path_like = len(segments) > 1 and any(_PATH_WORD.fullmatch(part) for part in segments)
     if not path_like and looks_random(token):

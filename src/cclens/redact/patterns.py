@@ -39,6 +39,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from cclens.redact.scanner import Anchor
+
 ALNUM: Final = "A-Za-z0-9"
 """Characters that may not touch a token: next to one of these it is part of something
 longer. ``_`` may touch one (``TOKEN_ghp_…_old`` still holds a token)."""
@@ -58,6 +60,9 @@ class TokenPattern:
             from a match of ``regex``. Formats whose distinctive part is in the middle
             (``<32 hex>-us1``) are scanned for that part: a rule starting with a common class
             such as ``[0-9a-f]`` would slow the whole scan down by half.
+        anchor: for a format whose start is common (``[MNO]``, ``pat``), a rarer part of it
+            and how far from the start it stands, which the scanner looks for instead (see
+            :class:`~cclens.redact.scanner.Anchor`).
     """
 
     kind: str
@@ -66,6 +71,7 @@ class TokenPattern:
     left: str = ALNUM
     right: str = ALNUM
     lead: str = ""
+    anchor: Anchor | None = None
 
     @property
     def full_regex(self) -> str:
@@ -189,6 +195,8 @@ TOKEN_PATTERNS: Final[tuple[TokenPattern, ...]] = (
         r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}",
         f"{_DS} DiscordBotTokenDetector",
         right=ALNUM + "-",
+        # The dot after the first part: 24 to 26 characters in.
+        anchor=Anchor(r"\.[A-Za-z0-9_-]{6}\.", 24, 26),
     ),
     TokenPattern(
         "telegram-bot-token",
@@ -224,7 +232,12 @@ TOKEN_PATTERNS: Final[tuple[TokenPattern, ...]] = (
     TokenPattern(
         "notion-token", r"secret_[A-Za-z0-9]{43}", "Notion integration token format (legacy)"
     ),
-    TokenPattern("airtable-token", r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}", _GL),
+    TokenPattern(
+        "airtable-token",
+        r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}",
+        _GL,
+        anchor=Anchor(r"\.[a-f0-9]{64}", 17, 17),  # "pat" starts "path" and "pattern"
+    ),
     TokenPattern("figma-token", r"figd_[A-Za-z0-9_-]{40,}", _GL),
     TokenPattern("dropbox-token", r"sl\.[A-Za-z0-9_-]{130,}", _GL),
     TokenPattern("resend-api-key", r"re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}", "Resend key format"),

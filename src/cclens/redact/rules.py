@@ -51,7 +51,7 @@ def token_rule(pattern: TokenPattern) -> Rule:
     """The scanning rule for one row of the provider table."""
     regex = pattern.regex + (f"(?![{pattern.right}])" if pattern.right else "")
     left = None if pattern.lead else pattern.left or None
-    return Rule(regex, _token_handler(pattern), left=left)
+    return Rule(regex, _token_handler(pattern), left=left, anchor=pattern.anchor)
 
 
 def all_rules() -> tuple[Rule, ...]:

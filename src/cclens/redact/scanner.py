@@ -20,6 +20,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
+from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
+
+from cclens.redact.literals import literal_prefixes
+
+MIN_PREFIX: Final = 2
+"""Rules whose literal prefix is shorter are found by one regular expression instead."""
+
 KEEP: Final = ""
 """The kind of a finding that protects its span instead of redacting it."""
 
@@ -58,6 +65,23 @@ class Rule:
     Checked inside the expression right after the rule's literal prefix, where it costs
     nothing until that prefix is found, and where it keeps a rule from running on from every
     position inside a long run of letters (``sk-sk-sk-…`` was quadratic without it)."""
+    anchor: Anchor | None = None
+    """Where to look for the rule when its literal prefix is too common or too short (a
+    format that starts with any of ``[MNO]``, or with ``pat`` as in "path")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A part every match of a rule holds at a known distance from its start.
+
+    Every match of the rule starting at ``p`` contains a match of ``regex`` starting between
+    ``p + low`` and ``p + high``; the scanner looks for ``regex`` and tries the rule at those
+    starts. ``regex`` should be rare in ordinary text: that is the point of it.
+    """
+
+    regex: str
+    low: int
+    high: int
 
 
 class Hit:
@@ -199,49 +223,180 @@ class Scanner:
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self._rules = tuple(rules)
-        # A rule that starts with a class ([MNO]) is copied under each of its first
-        # characters; every copy gets its own group names, mapped back to the rule here.
-        self._branches: dict[str, tuple[Rule, str]] = {}
+        # Rules with a literal prefix of two characters or more are found through it: one
+        # automaton over every prefix, then the rule's own expression at each occurrence.
+        self._patterns: list[re.Pattern[str] | None] = []
+        by_prefix: dict[str, list[int]] = {}
+        residual: list[int] = []
+        anchored: list[tuple[re.Pattern[str], int, int, int]] = []
+        for number, rule in enumerate(self._rules):
+            left = f"(?<![{rule.left}])" if rule.left else ""
+            pattern = re.compile(left + rule.regex)
+            prefixes = literal_prefixes(rule.regex)
+            if rule.anchor is not None:
+                anchor = rule.anchor
+                anchored.append((re.compile(anchor.regex), anchor.low, anchor.high, number))
+            elif not prefixes or min(map(len, prefixes)) < MIN_PREFIX or not _ascii(prefixes):
+                residual.append(number)
+                self._patterns.append(None)
+                continue
+            self._patterns.append(pattern)
+            for prefix in prefixes if rule.anchor is None else ():
+                by_prefix.setdefault(prefix, []).append(number)
+        self._anchored = tuple(anchored)
+        # One search finds where any anchor may be; each is then checked there.
+        self._anchors = (
+            re.compile("|".join(f"(?:{rule.anchor.regex})" for rule in rules if rule.anchor))
+            if anchored
+            else None
+        )
+        self._prefix_rules = tuple(tuple(numbers) for numbers in by_prefix.values())
+        self._text_automaton = AhoCorasick(list(by_prefix), implementation=Implementation.DFA)
+        self._bytes_automaton = BytesAhoCorasick(
+            [prefix.encode("ascii") for prefix in by_prefix], implementation=Implementation.DFA
+        )
+        # The others ([MNO]…, <tag>…) share one expression, grouped by first character as
+        # below; their first characters are few, so the engine skips fast between them.
+        self._branches: dict[str, tuple[int, str]] = {}
+        self._residual = self._combined(residual) if residual else None
+
+    def _combined(self, numbers: list[int]) -> re.Pattern[str]:
+        """One expression for the rules ``numbers``: ``c(?:rest1|rest2|…)`` per first character
+        ``c``, rules in order; the last group of each branch names it (see :meth:`scan`)."""
         by_character: dict[str, list[str]] = {}
-        for index, rule in enumerate(self._rules):
+        for number in numbers:
+            rule = self._rules[number]
             characters, rest = _first_characters(rule.regex)
             if rule.left:
-                # After the literal prefix (``sk-ant-``), where it is reached only once that
-                # prefix matched: at the start of every branch it halved the scan's speed.
+                # After the literal prefix, where it is reached only once that prefix matched.
                 width = _literal_prefix(rest)
                 behind = _unescaped_length(rest[:width]) + 1
                 rest = f"{rest[:width]}(?<![{rule.left}](?s:.){{{behind}}}){rest[width:]}"
             for copy, character in enumerate(characters):
-                prefix = f"g{index}_{copy}_"
+                prefix = f"g{number}_{copy}_"
                 body = _rename_groups(rest, prefix)
                 # An empty group closes last, so ``lastgroup`` names the branch that matched.
-                marker_group = f"r{index}_{copy}"
-                self._branches[marker_group] = (rule, prefix)
+                marker_group = f"r{number}_{copy}"
+                self._branches[marker_group] = (number, prefix)
                 by_character.setdefault(character, []).append(f"{body}(?P<{marker_group}>)")
-        self._regex = re.compile(
+        return re.compile(
             "|".join(
                 f"{re.escape(character)}(?:{'|'.join(branches)})"
                 for character, branches in by_character.items()
             )
         )
 
+    def _candidates(self, text: str) -> list[tuple[int, int]]:
+        """``(start, rule number)`` wherever a rule may match: at every occurrence of its
+        literal prefixes, and around every occurrence of its anchor; sorted."""
+        rules = self._prefix_rules
+        if text.isascii():
+            found = self._bytes_automaton.find_matches_as_indexes(
+                text.encode("ascii"), overlapping=True
+            )
+            candidates = [(start, number) for prefix, start, _ in found for number in rules[prefix]]
+        else:
+            # The automaton reads UTF-8: its offsets count bytes, turned into characters here.
+            data = text.encode("utf-8", "surrogatepass")
+            found = self._bytes_automaton.find_matches_as_indexes(data, overlapping=True)
+            found.sort(key=_start)
+            characters = []
+            byte = character = 0
+            for _, start, _ in found:
+                if start != byte:
+                    character += len(data[byte:start].decode("utf-8", "surrogatepass"))
+                    byte = start
+                characters.append(character)
+            candidates = [
+                (at, number)
+                for at, (prefix, _, _) in zip(characters, found, strict=True)
+                for number in rules[prefix]
+            ]
+        anchors = self._anchors
+        if anchors is not None:
+            # Every occurrence, overlapping ones too: one may end where the next begins.
+            match = anchors.search(text)
+            while match is not None:
+                at = match.start()
+                for anchor, low, high, number in self._anchored:
+                    if anchor.match(text, at):
+                        first = max(at - high, 0)
+                        candidates.extend((start, number) for start in range(first, at - low + 1))
+                match = anchors.search(text, at + 1)
+        if len(candidates) > 1:
+            candidates.sort()
+        return candidates
+
     def scan(self, text: str) -> list[Finding]:
-        """Findings in ``text``, sorted and never overlapping."""
+        """Findings in ``text``, sorted and never overlapping.
+
+        Exactly what one search with all rules in one alternation would find: at each position
+        from the left, the first rule in order that matches there.
+        """
+        candidates = self._candidates(text)
+        residual = self._residual
+        pending = residual.search(text) if residual is not None else None
+        if not candidates and pending is None:
+            return []
         findings: list[Finding] = []
-        search = self._regex.search
-        position = 0
-        floor = 0
+        rules, patterns = self._rules, self._patterns
+        position = floor = index = 0
+        count = len(candidates)
         memo: dict[str, int] = {}
-        while (match := search(text, position)) is not None:
-            name = match.lastgroup
-            assert name is not None  # every branch ends in its marker group
-            rule, prefix = self._branches[name]
-            outcome = rule.handler(Hit(match, prefix, text, floor, memo))
+        nowhere = len(text) + 1  # past every position
+        no_rule = len(rules)  # past every rule number
+        while True:
+            while index < count and candidates[index][0] < position:
+                index += 1
+            if pending is not None and pending.start() < position:
+                assert residual is not None
+                pending = residual.search(text, position)
+            start = candidates[index][0] if index < count else nowhere
+            pending_start = pending.start() if pending is not None else nowhere
+            if pending_start < start:
+                start = pending_start
+            if start == nowhere:
+                break
+            match: re.Match[str] | None = None
+            if pending is not None and pending_start == start:
+                name = pending.lastgroup
+                assert name is not None  # every branch ends in its marker group
+                pending_number, pending_prefix = self._branches[name]
+            else:
+                pending_number, pending_prefix = no_rule, ""
+            number = no_rule
+            # Rules whose prefix is here, in order, up to the one the residual found here.
+            while index < count and candidates[index][0] == start:
+                number = candidates[index][1]
+                index += 1
+                if number > pending_number:
+                    break
+                pattern = patterns[number]
+                assert pattern is not None
+                match = pattern.match(text, start)
+                if match is not None:
+                    break
+            prefix = ""
+            if match is None:
+                if pending_number == no_rule:
+                    position = start + 1
+                    continue
+                match, number, prefix = pending, pending_number, pending_prefix
+                assert match is not None
+            outcome = rules[number].handler(Hit(match, prefix, text, floor, memo))
             for finding in outcome.findings:
                 if finding.start < floor or (findings and finding.start < findings[-1].end):
                     continue  # never overlap what is already decided
                 findings.append(finding)
                 if finding.kind != KEEP:
                     floor = finding.end
-            position = max(outcome.resume, match.start() + 1)
+            position = max(outcome.resume, start + 1)
         return findings
+
+
+def _start(found: tuple[int, int, int]) -> int:
+    return found[1]
+
+
+def _ascii(prefixes: Sequence[str]) -> bool:
+    return all(prefix.isascii() for prefix in prefixes)
