@@ -9,7 +9,8 @@ stdio, here with ``--no-update``), and every call goes through the MCP SDK's own
 the times include the JSON-RPC round trip and the redaction of the answer.
 
 Printed, with the load average beside them: the p50 and p95 of ``search`` over the queries of
-``benchmarks/index.py`` (each run ``--runs`` times), and of one call of each other tool on the
+``benchmarks/index.py`` (each run ``--runs`` times, each ranked afresh; then asked again, which
+the server answers from the matches it kept), and of one call of each other tool on the
 largest session of the index. Aim: search p95 < 100 ms.
 """
 
@@ -48,7 +49,7 @@ QUERIES: list[dict[str, Any]] = [
     {"query": "todo", "since": "2025-07-01"},
     {"query": "claude", "project": "experiments"},
     {"query": "quantum zeppelin"},
-    {"query": "the", "group_by_session": True},
+    {"query": "the"},  # the broadest: matches most texts
 ]
 
 
@@ -83,8 +84,16 @@ async def run(db: Path, runs: int, largest: str) -> None:
         print(f"server start to initialize: {(time.perf_counter() - started) * 1000:8.0f} ms")
         for query in QUERIES:
             await _timed(session, "search", query)  # warm the page cache
-        search = [await _timed(session, "search", q) for _ in range(runs) for q in QUERIES]
+        # Each timed search is new to the server (``OR`` a word no text holds: the same
+        # matches), so that it ranks them; asked again, the server reuses what it ranked.
+        search = [
+            await _timed(session, "search", {**q, "query": f"{q['query']} OR zq{run}x"})
+            for run in range(runs)
+            for q in QUERIES
+        ]
         _figures("search", search, "aim p95 < 100 ms")
+        again = [await _timed(session, "search", q) for _ in range(runs) for q in QUERIES]
+        _figures("search asked again", again)
         hits = await session.call_tool("search", {"query": "error", "limit": 1})
         hit = json.loads(hits.content[0].text)["groups"][0]["shown"][0]  # type: ignore[union-attr]
         others: list[tuple[str, dict[str, Any]]] = [
