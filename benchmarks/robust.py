@@ -10,7 +10,7 @@ imports included), with the machine's load average beside them:
 
 * ``export -f json`` of one transcript whose tool result is one 200 MB string, written two ways
   (tool output full of ``\\n`` escapes, and plain text): wall time and peak resident memory
-  (``ru_maxrss`` of the process), against the line's size and against the peak of a bare
+  (``VmHWM`` of the process), against the line's size and against the peak of a bare
   ``msgspec.json.decode`` of the same line measured in the same run;
 * ``check`` of 1,000,000 lines of ``{}``: wall and CPU time, against a bare loop that splits
   the file and decodes each line with msgspec (same run);
@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -49,19 +50,48 @@ def load() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
+def _high_water(pid: int) -> int:
+    """The process's peak resident memory so far (``VmHWM``, bytes); 0 once it has exited."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def measure(argv: list[str]) -> tuple[float, float, int]:
-    """Run ``argv``; its wall time, CPU time (user + system) and peak memory (bytes)."""
+    """Run ``argv``; its wall time, CPU time (user + system) and peak memory (bytes).
+
+    The peak is the process's own ``VmHWM``, read every 5 ms until it exits: ``ru_maxrss``
+    would not do, since Linux carries a parent's resident size into a child it forks (this
+    script holds the 200 MB line, so every child reported at least that much)."""
     start = time.perf_counter()
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
+    peak = 0
+    done = threading.Event()
+
+    def watch() -> None:
+        nonlocal peak
+        while not done.wait(0.005):
+            peak = max(peak, _high_water(process.pid))
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     stderr = process.stderr.read().decode() if process.stderr else ""
+    peak = max(peak, _high_water(process.pid))  # its output closed: at or near its end
+    _, status, usage = os.wait4(process.pid, 0)
+    done.set()
+    watcher.join()
+    wall = time.perf_counter() - start
     if process.stderr:
         process.stderr.close()
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         raise SystemExit(f"{argv[3:]} failed ({code}): {stderr[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+    return wall, usage.ru_utime + usage.ru_stime, peak
 
 
 def median_of(runs: int, argv: list[str]) -> tuple[float, float, int]:

@@ -140,6 +140,9 @@ _RUN_TABLE: Final = bytes(
     ord("a") if chr(code) in _BASE64_CHARACTERS else ord(" ") for code in range(256)
 )
 _RUN: Final = b"a" * MIN_LENGTH
+#: Characters translated at a time in a long text (see :func:`candidate_runs`).
+_WINDOW = 1 << 20
+_SEPARATOR: Final = re.compile(r"[^A-Za-z0-9+/_-]")
 
 
 def candidate_runs(text: str) -> Iterator[tuple[int, int]]:
@@ -151,28 +154,45 @@ def candidate_runs(text: str) -> Iterator[tuple[int, int]]:
     next 32 "a" in a row, where the expression is then matched. The same spans: the first 32
     "a" in a row at or after the end of the last span start a run, which is where the
     expression matches next.
+
+    A long text is translated a window of about :data:`_WINDOW` characters at a time, each cut
+    just after a character no run holds, so that memory stays bounded (a 200 MB tool output
+    is not copied twice more) and no run is cut.
     """
     if len(text) < MIN_LENGTH:
         return
-    ascii_only = text.isascii()
-    data = text.encode("ascii") if ascii_only else text.encode("utf-8", "surrogatepass")
+    start = 0
+    while start < len(text):
+        end = start + _WINDOW
+        if end < len(text):
+            separator = _SEPARATOR.search(text, end)
+            end = separator.end() if separator else len(text)
+        yield from _runs(text, start, min(end, len(text)))
+        start = end
+
+
+def _runs(text: str, low: int, high: int) -> Iterator[tuple[int, int]]:
+    """:func:`candidate_runs` of ``text[low:high]``, as positions in ``text``."""
+    piece = text[low:high] if low or high < len(text) else text
+    ascii_only = piece.isascii()
+    data = piece.encode("ascii") if ascii_only else piece.encode("utf-8", "surrogatepass")
     find, match = data.translate(_RUN_TABLE).find, _CANDIDATE.match
     at = find(_RUN)
-    byte = character = 0  # where the last span ended, in bytes and in characters
+    byte = character = 0  # where the last span ended, in bytes and in characters of piece
     while at >= 0:
         if ascii_only:
             character = at
         else:
             character += len(data[byte:at].decode("utf-8", "surrogatepass"))
         byte = at
-        found = match(text, character)
+        found = match(text, low + character)
         if found is None:  # cannot happen (see above); never loop on it
             at = find(_RUN, at + 1)
             continue
         start, end = found.span()
         yield start, end
         # Everything in a span is ASCII: one byte a character.
-        byte, character = at + end - start, end
+        byte, character = at + end - start, end - low
         at = find(_RUN, byte)
 
 
