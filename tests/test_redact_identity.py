@@ -203,3 +203,20 @@ def test_runs_found_a_window_at_a_time_are_the_same(values: list[str], window: i
         assert list(candidate_runs(text)) == expected
     finally:
         entropy._WINDOW = kept
+
+
+@SETTINGS
+@given(MIXED, st.integers(min_value=1, max_value=80))
+def test_prefixes_found_a_window_at_a_time_are_the_same(values: list[str], window: int) -> None:
+    # Long texts are searched for literal prefixes a window at a time; any window gives the
+    # same candidates and the same findings.
+    import cclens.redact.scanner as scanner
+
+    text = "\n".join(values) * 3
+    whole = _SCANNER._candidates(text), _SCANNER.scan(text)
+    kept = scanner._WINDOW
+    scanner._WINDOW = window
+    try:
+        assert (_SCANNER._candidates(text), _SCANNER.scan(text)) == whole
+    finally:
+        scanner._WINDOW = kept

@@ -16,7 +16,7 @@ on from a given position. Context (the name an assignment is made to, the comman
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -134,6 +134,8 @@ class Hit:
         return Outcome((), max(resume if resume is not None else 0, self.start + 1))
 
 
+#: Characters searched at a time for literal prefixes in a long text (see _prefix_starts).
+_WINDOW = 1 << 20
 _NAMED_GROUP: Final = re.compile(r"\(\?P<(\w+)>")
 _BACKREFERENCE: Final = re.compile(r"\(\?P=(\w+)\)")
 _SIMPLE_CLASS: Final = re.compile(r"\[((?:[^\]\\]|\\.)+)\]")
@@ -252,6 +254,7 @@ class Scanner:
         )
         self._prefix_rules = tuple(tuple(numbers) for numbers in by_prefix.values())
         self._text_automaton = AhoCorasick(list(by_prefix), implementation=Implementation.DFA)
+        self._longest_prefix = max((len(prefix) for prefix in by_prefix), default=1)
         self._bytes_automaton = BytesAhoCorasick(
             [prefix.encode("ascii") for prefix in by_prefix], implementation=Implementation.DFA
         )
@@ -286,32 +289,51 @@ class Scanner:
             )
         )
 
-    def _candidates(self, text: str) -> list[tuple[int, int]]:
-        """``(start, rule number)`` wherever a rule may match: at every occurrence of its
-        literal prefixes, and around every occurrence of its anchor; sorted."""
-        rules = self._prefix_rules
+    def _prefix_starts(self, text: str) -> Iterator[tuple[int, int]]:
+        """``(prefix number, start)`` of every occurrence of a literal prefix in ``text``.
+
+        A long text is searched a window of :data:`_WINDOW` characters at a time, each window
+        reaching as far past its end as the longest prefix, and keeping what starts inside
+        it: the automaton reads bytes, and the whole text's bytes would be one more copy of
+        it (a 200 MB tool output)."""
+        if len(text) <= _WINDOW:
+            yield from self._starts_in(text, 0)
+            return
+        reach = self._longest_prefix - 1
+        for low in range(0, len(text), _WINDOW):
+            high = low + _WINDOW
+            for prefix, start in self._starts_in(text[low : high + reach], low):
+                if start < high:
+                    yield prefix, start
+
+    def _starts_in(self, text: str, offset: int) -> list[tuple[int, int]]:
         if text.isascii():
             found = self._bytes_automaton.find_matches_as_indexes(
                 text.encode("ascii"), overlapping=True
             )
-            candidates = [(start, number) for prefix, start, _ in found for number in rules[prefix]]
-        else:
-            # The automaton reads UTF-8: its offsets count bytes, turned into characters here.
-            data = text.encode("utf-8", "surrogatepass")
-            found = self._bytes_automaton.find_matches_as_indexes(data, overlapping=True)
-            found.sort(key=_start)
-            characters = []
-            byte = character = 0
-            for _, start, _ in found:
-                if start != byte:
-                    character += len(data[byte:start].decode("utf-8", "surrogatepass"))
-                    byte = start
-                characters.append(character)
-            candidates = [
-                (at, number)
-                for at, (prefix, _, _) in zip(characters, found, strict=True)
-                for number in rules[prefix]
-            ]
+            return [(prefix, offset + start) for prefix, start, _ in found]
+        # The automaton reads UTF-8: its offsets count bytes, turned into characters here.
+        data = text.encode("utf-8", "surrogatepass")
+        found = self._bytes_automaton.find_matches_as_indexes(data, overlapping=True)
+        found.sort(key=_start)
+        starts = []
+        byte = character = 0
+        for prefix, start, _ in found:
+            if start != byte:
+                character += len(data[byte:start].decode("utf-8", "surrogatepass"))
+                byte = start
+            starts.append((prefix, offset + character))
+        return starts
+
+    def _candidates(self, text: str) -> list[tuple[int, int]]:
+        """``(start, rule number)`` wherever a rule may match: at every occurrence of its
+        literal prefixes, and around every occurrence of its anchor; sorted."""
+        rules = self._prefix_rules
+        candidates = [
+            (start, number)
+            for prefix, start in self._prefix_starts(text)
+            for number in rules[prefix]
+        ]
         anchors = self._anchors
         if anchors is not None:
             # Every occurrence, overlapping ones too: one may end where the next begins.
