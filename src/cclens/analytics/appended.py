@@ -17,8 +17,6 @@ from pathlib import Path
 
 import msgspec
 
-from .identity import real_id
-from .tokens import TokenCounts
 from .usage import SYNTHETIC_MODEL, Occurrence
 
 
@@ -91,32 +89,11 @@ def _occurrence(
     usage = message.usage if message is not None else None
     if message is None or usage is None or message.model == SYNTHETIC_MODEL:
         return None
-    split = usage.cache_creation
     blocks = message.content if isinstance(message.content, list) else []
-    output = usage.output_tokens or 0
-    return Occurrence(
-        message_id=real_id(message.id),
-        request_id=real_id(record.request_id),
-        uuid=real_id(record.uuid),
-        model=message.model or None,
-        timestamp=record.timestamp or None,
-        tokens=TokenCounts.from_counts(
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.cache_creation_input_tokens,
-            usage.cache_read_input_tokens,
-            split.ephemeral_5m_input_tokens if split is not None else None,
-            split.ephemeral_1h_input_tokens if split is not None else None,
-        ),
-        size=(
-            output,
-            (usage.input_tokens or 0)
-            + output
-            + (usage.cache_creation_input_tokens or 0)
-            + (usage.cache_read_input_tokens or 0),
-        ),
-        speed=usage.speed or None,
-        inference_geo=usage.inference_geo or None,
+    return Occurrence.read(
+        record,
+        message,
+        usage,
         path=path,
         line=line,
         agent_id=agent or record.agent_id or None,

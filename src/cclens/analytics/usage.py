@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
@@ -76,6 +76,54 @@ class Response:
         return [name for _, name in self.tool_calls]
 
 
+class LightSplit(Protocol):
+    """The ``cache_creation`` breakdown as a light reader has it."""
+
+    @property
+    def ephemeral_5m_input_tokens(self) -> int | None: ...
+    @property
+    def ephemeral_1h_input_tokens(self) -> int | None: ...
+
+
+class LightUsage(Protocol):
+    """A response's ``usage`` as a light reader has it."""
+
+    @property
+    def input_tokens(self) -> int | None: ...
+    @property
+    def output_tokens(self) -> int | None: ...
+    @property
+    def cache_creation_input_tokens(self) -> int | None: ...
+    @property
+    def cache_read_input_tokens(self) -> int | None: ...
+    @property
+    def cache_creation(self) -> LightSplit | None: ...
+    @property
+    def speed(self) -> str | None: ...
+    @property
+    def inference_geo(self) -> str | None: ...
+
+
+class LightMessage(Protocol):
+    """An assistant ``message`` as a light reader has it."""
+
+    @property
+    def id(self) -> str | None: ...
+    @property
+    def model(self) -> str | None: ...
+
+
+class LightRecord(Protocol):
+    """An assistant record as a light reader has it."""
+
+    @property
+    def uuid(self) -> str | None: ...
+    @property
+    def request_id(self) -> str | None: ...
+    @property
+    def timestamp(self) -> str | None: ...
+
+
 @dataclass(slots=True)
 class Occurrence:
     """One record carrying a response's usage, reduced to what counting it needs.
@@ -98,6 +146,52 @@ class Occurrence:
     line: int
     agent_id: str | None
     tool_uses: list[tuple[str | None, str]]
+
+    @classmethod
+    def read(
+        cls,
+        record: LightRecord,
+        message: LightMessage,
+        usage: LightUsage,
+        *,
+        path: Path,
+        line: int,
+        agent_id: str | None,
+        tool_uses: list[tuple[str | None, str]],
+    ) -> Occurrence:
+        """The occurrence of a record read by one of the light readers (the index's view of a
+        transcript, the status line's reader of appended lines): the same counts as
+        :meth:`of` gives for the full model's record."""
+        split = usage.cache_creation
+        output = usage.output_tokens or 0
+        return cls(
+            message_id=real_id(message.id),
+            request_id=real_id(record.request_id),
+            uuid=real_id(record.uuid),
+            model=message.model or None,
+            timestamp=record.timestamp or None,
+            tokens=TokenCounts.from_counts(
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.cache_creation_input_tokens,
+                usage.cache_read_input_tokens,
+                split.ephemeral_5m_input_tokens if split is not None else None,
+                split.ephemeral_1h_input_tokens if split is not None else None,
+            ),
+            size=(
+                output,
+                (usage.input_tokens or 0)
+                + output
+                + (usage.cache_creation_input_tokens or 0)
+                + (usage.cache_read_input_tokens or 0),
+            ),
+            speed=usage.speed or None,
+            inference_geo=usage.inference_geo or None,
+            path=path,
+            line=line,
+            agent_id=agent_id,
+            tool_uses=tool_uses,
+        )
 
     @classmethod
     def of(

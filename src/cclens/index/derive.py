@@ -20,9 +20,8 @@ from typing import Any
 import msgspec
 
 from ..analytics.figures import TURN_STARTS, is_injected
-from ..analytics.identity import call_key, prompt_key, real_id
+from ..analytics.identity import call_key, prompt_key
 from ..analytics.inventory import CallMerger, is_failed
-from ..analytics.tokens import TokenCounts
 from ..analytics.usage import SYNTHETIC_MODEL, Occurrence, Owner, ResponseCollector, counted_record
 from ..model import RECORD_TYPES
 from ..model.blocks import ToolUseBlock
@@ -514,30 +513,10 @@ def _occurrences(view: ViewFile, runs: Mapping[int, str]) -> Iterator[Occurrence
             usage = message.usage if message is not None else None
             if message is None or usage is None or message.model == SYNTHETIC_MODEL:
                 continue
-            split = usage.cache_creation
-            yield Occurrence(
-                message_id=real_id(message.id),
-                request_id=real_id(record.request_id),
-                uuid=real_id(record.uuid),
-                model=message.model or None,
-                timestamp=record.timestamp or None,
-                tokens=TokenCounts.from_counts(
-                    usage.input_tokens,
-                    usage.output_tokens,
-                    usage.cache_creation_input_tokens,
-                    usage.cache_read_input_tokens,
-                    split.ephemeral_5m_input_tokens if split is not None else None,
-                    split.ephemeral_1h_input_tokens if split is not None else None,
-                ),
-                size=(
-                    usage.output_tokens or 0,
-                    (usage.input_tokens or 0)
-                    + (usage.output_tokens or 0)
-                    + (usage.cache_creation_input_tokens or 0)
-                    + (usage.cache_read_input_tokens or 0),
-                ),
-                speed=usage.speed or None,
-                inference_geo=usage.inference_geo or None,
+            yield Occurrence.read(
+                record,
+                message,
+                usage,
                 path=path,
                 line=line,
                 agent_id=(f"sidechain-{runs[line]}" if line in runs else agent)
