@@ -47,6 +47,9 @@ from pathlib import Path
 
 from cclens.parse import SessionFile, discover
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import load_average
+
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 #: The sessions of the real-sized corpus, in MB of JSONL (about 110 tool calls a MB).
 REAL_SIZED_MB = [2.0, 3.0, 4.0, 5.0, 6.0, 3.5]
@@ -238,7 +241,7 @@ def main() -> None:
             f"corpus: {label}: {len(sessions)} sessions, {size / 1e6:.1f} MB "
             f"(+{agents / 1e6:.1f} MB of subagent transcripts)"
         )
-        print(f"runs: {args.runs}; CPUs: {os.cpu_count()}; load average: {_load()}")
+        print(f"runs: {args.runs}; CPUs: {os.cpu_count()}; load average: {load_average()}")
         print(f"cclens redacts secrets: {'no (--no-redact)' if args.no_redact else 'yes'}")
         bench = Bench(
             work,
@@ -297,13 +300,6 @@ def main() -> None:
             f"  ratio of totals  {total_ratio:7.1f}x; "
             f"median per-session ratio {statistics.median(ratios):.1f}x"
         )
-
-
-def _load() -> str:
-    try:
-        return " ".join(f"{value:.2f}" for value in os.getloadavg())
-    except OSError:
-        return "unknown"
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ from cclens.web.settings import Settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synthetic
+from machine import load_average
 
 BENCH_CORPUS = Path("/work/bench-corpus-1g/claude")
 ARGS = [
@@ -158,7 +159,7 @@ def main() -> None:
             folder = claude / "projects" / biggest.project
             folder.mkdir(parents=True, exist_ok=True)
             (folder / biggest.path.name).write_bytes(biggest.path.read_bytes())
-        print(f"CPUs: {os.cpu_count()}; load average: {_load_average()}")
+        print(f"CPUs: {os.cpu_count()}; load average: {load_average()}")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
             with serving(claude, work / "index.db") as server:
@@ -188,14 +189,7 @@ def main() -> None:
                     figures = measure(browser, url, calls, args.runs)
                     print(f"  web app:       {figures.line()}")
             browser.close()
-        print(f"\nload average after: {_load_average()}")
-
-
-def _load_average() -> str:
-    try:
-        return " ".join(f"{value:.2f}" for value in os.getloadavg())
-    except OSError:
-        return "unknown"
+        print(f"\nload average after: {load_average()}")
 
 
 if __name__ == "__main__":

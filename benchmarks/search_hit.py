@@ -25,8 +25,6 @@ import os
 import statistics
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,21 +32,11 @@ import httpx
 from playwright.sync_api import Browser, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from cclens.parse import SessionFile, discover
-from cclens.web import RunningServer
-from cclens.web.server import start
-from cclens.web.settings import Settings
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synthetic
+from machine import load_average
+from pages import ARGS, BENCH_CORPUS, largest_session, serving
 
-BENCH_CORPUS = Path("/work/bench-corpus-1g/claude")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-]
 AIM = 1.0
 #: Words most transcripts hold, in every kind of text.
 WORDS = ["error", "file", "function", "test", "import", "return", "the", "const", "build", "line"]
@@ -68,24 +56,6 @@ _SHOWN = """(target) => {
   const marks = element.querySelectorAll("mark.hl").length;
   return `element <${element.tagName.toLowerCase()} class="${element.className}">, ${marks} marks`;
 }"""
-
-
-def largest_session(root: Path) -> SessionFile | None:
-    if not root.is_dir():
-        return None
-    found = discover(root).sessions
-    return max(found, key=lambda s: s.size) if found else None
-
-
-@contextmanager
-def serving(root: Path, db: Path) -> Iterator[RunningServer]:
-    server = start(Settings(db_path=db, claude_dirs=[root], port=0, watch=False))
-    try:
-        if not server.app.state.cclens.indexer.ready.wait(600):
-            raise SystemExit("the index took more than 10 minutes")
-        yield server
-    finally:
-        server.stop()
 
 
 def choose_hits(client: httpx.Client, session: str, count: int) -> list[dict[str, Any]]:
@@ -160,7 +130,7 @@ def main() -> None:
             calls=2000,
         )
         labels[made.stem] = "synthetic 10 MB, 2,000 calls"
-        print(f"CPUs: {os.cpu_count()}; load average: {_load_average()}")
+        print(f"CPUs: {os.cpu_count()}; load average: {load_average()}")
         worst = 0.0
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
@@ -197,18 +167,11 @@ def main() -> None:
             browser.close()
         verdict = "met" if worst < AIM else "NOT met"
         print(f"\naim < {AIM * 1000:.0f} ms for every hit: {verdict}")
-        print(f"load average after: {_load_average()}")
+        print(f"load average after: {load_average()}")
 
 
 def _slowest(pair: tuple[dict[str, Any], float]) -> float:
     return -pair[1]
-
-
-def _load_average() -> str:
-    try:
-        return " ".join(f"{value:.2f}" for value in os.getloadavg())
-    except OSError:
-        return "unknown"
 
 
 if __name__ == "__main__":
