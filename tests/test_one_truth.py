@@ -170,29 +170,8 @@ def test_check(corpus: Path, truth: Seen) -> None:
 def test_stats(corpus: Path, truth: Seen) -> None:
     report = _json("stats", "--json", "--claude-dir", str(corpus))
     by_tool = _json("stats", "--json", "--by", "tool", "--claude-dir", str(corpus))
-    tools = {
-        row["key"]: _tool_row(
-            row["tool"]["calls"],
-            row["tool"]["errors"],
-            row["tool"]["rejected"],
-            row["tool"]["interrupted"],
-            row["tool"]["unpaired"],
-        )
-        for row in by_tool["rows"]
-        if row["tool"] is not None and row["tool"]["calls"]
-    }
-    total = report["total"]
-    seen = Seen(
-        sessions=report["sessions_read"],
-        prompts=report["prompts"],
-        responses=report["responses"],
-        tools=tools,
-        statuses=report["tool_calls"],
-        tokens={kind: total["tokens"][kind] for kind in KINDS},
-        cost=total["cost"],
-    )
-    assert total["responses"] == report["responses"]
-    assert_same(seen, truth, "stats --json")
+    assert report["total"]["responses"] == report["responses"]
+    assert_same(_stats_seen(report, by_tool), truth, "stats --json")
 
 
 def test_tools(corpus: Path, truth: Seen) -> None:
