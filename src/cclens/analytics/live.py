@@ -172,7 +172,7 @@ def _counted(responses: list[Response], stored: dict[str, tuple[Any, ...]]) -> l
     found = []
     for response in responses:
         row = stored.get(response.identity)
-        if row is not None and _tokens(row) == response.tokens:
+        if row is not None and TokenCounts.from_columns(row[6:12]) == response.tokens:
             cost, price = row[14], row[15]
         else:
             table = table or bundled_price_table()
@@ -192,24 +192,12 @@ def _counted(responses: list[Response], stored: dict[str, tuple[Any, ...]]) -> l
     return found
 
 
-def _tokens(row: tuple[Any, ...]) -> TokenCounts:
-    i, o, w5, w1, r, unsplit = row[6:12]
-    return TokenCounts(
-        input=i,
-        output=o,
-        cache_write_5m=w5,
-        cache_write_1h=w1,
-        cache_read=r,
-        cache_write_unsplit=unsplit,
-    )
-
-
 def _stored_counted(rows: list[tuple[Any, ...]]) -> list[_Counted]:
     return [
         _Counted(
             datetime.fromtimestamp(row[4], UTC) if row[4] is not None else None,
             row[5],
-            _tokens(row),
+            TokenCounts.from_columns(row[6:12]),
             row[3],
             row[14],
             row[15],

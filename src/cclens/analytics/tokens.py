@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -57,6 +58,20 @@ class TokenCounts(msgspec.Struct, kw_only=True):
             usage.cache_read_input_tokens,
             five,
             one,
+        )
+
+    @classmethod
+    def from_columns(cls, values: Sequence[Any]) -> TokenCounts:
+        """Six numbers in the order of the index's token columns (input, output, 5-minute and
+        1-hour cache writes, cache reads, unsplit cache writes)."""
+        i, o, w5, w1, r, unsplit = values
+        return cls(
+            input=i,
+            output=o,
+            cache_write_5m=w5,
+            cache_write_1h=w1,
+            cache_read=r,
+            cache_write_unsplit=unsplit,
         )
 
     @classmethod

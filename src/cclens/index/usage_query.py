@@ -61,19 +61,6 @@ _KINDS = [name.strip() for name in _TOKENS.split(",")]
 _SUM_TOKENS = ", ".join(f"sum(u.{kind})" for kind in _KINDS)
 
 
-def token_counts(values: Sequence[Any]) -> TokenCounts:
-    """Six numbers in the order of the token columns as :class:`TokenCounts`."""
-    i, o, w5, w1, r, unsplit = values
-    return TokenCounts(
-        input=i,
-        output=o,
-        cache_write_5m=w5,
-        cache_write_1h=w1,
-        cache_read=r,
-        cache_write_unsplit=unsplit,
-    )
-
-
 def costs_current(connection: sqlite3.Connection) -> bool:
     """Whether the stored costs come from the bundled price table of this cclens."""
     return prices_recorded(connection)
@@ -123,7 +110,7 @@ def bucket_sums(
             price=price,
             reason=reason,
             responses=count,
-            tokens=token_counts(rest[:6]),
+            tokens=TokenCounts.from_columns(rest[:6]),
             cost=rest[6],
         )
         for bucket, session_id, project, title, model, price, reason, count, *rest in rows
@@ -164,7 +151,7 @@ def counted_responses(connection: sqlite3.Connection, selection: UsageSelection)
                 project=project,
                 session_title=title,
                 agent_id=agent,
-                tokens=token_counts(rest[3:]),
+                tokens=TokenCounts.from_columns(rest[3:]),
                 speed=speed,
                 inference_geo=geo,
                 path=paths.setdefault(path, Path(path)),
@@ -198,7 +185,7 @@ def tool_sums(connection: sqlite3.Connection, selection: UsageSelection) -> list
             responses=count,
             unpriced=unpriced,
             cost=cost,
-            shares=[token_counts(tokens)],
+            shares=[TokenCounts.from_columns(tokens)],
         )
         for tools, session_id, price, count, unpriced, cost, *tokens in single
     ]
@@ -217,7 +204,7 @@ def tool_sums(connection: sqlite3.Connection, selection: UsageSelection) -> list
                 responses=1,
                 unpriced=int(cost is None),
                 cost=cost,
-                shares=token_counts(tokens).split(len(names)),
+                shares=TokenCounts.from_columns(tokens).split(len(names)),
             )
         )
     return found
@@ -323,6 +310,5 @@ __all__ = [
     "prompt_count",
     "prompt_times",
     "selected_sessions",
-    "token_counts",
     "tool_sums",
 ]
