@@ -242,6 +242,8 @@ def test_unshown_lines_are_the_lines_a_view_leaves_out() -> None:
     assert unshown_lines([read + "</system-reminder>"], code) == (
         "<system-reminder>\nBe careful.\n</system-reminder>"
     )
+    old_style = "     1\t<html lang='en'>\n     2\t  body\n"  # numbered as Claude Code 1.x did
+    assert unshown_lines([old_style], code) == ""
     todo = '<ul><li class="todo">Fix the bug</li></ul>'
     said = "Todos have been modified successfully."
     assert unshown_lines([said], todo) == said

@@ -12,11 +12,12 @@ from __future__ import annotations
 import html
 import re
 
-__all__ = ["unshown_lines"]
+__all__ = ["NUMBERED_LINE", "unshown_lines"]
 
 _TAG = re.compile(r"<[^>]*>")
-#: ``cat -n`` numbers Claude Code puts before each line of a file it read (``   12→``).
-_NUMBER = re.compile(r"^\s*\d+\u2192")
+#: A line of a file as Claude Code's Read gives it: ``cat -n`` style, ``   12→text`` (older
+#: versions: a tab); the number, then the line.
+NUMBERED_LINE = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
 
 
 def _text(body: str) -> str:
@@ -36,7 +37,8 @@ def unshown_lines(texts: list[str], body: str) -> str:
     kept: list[str] = []
     for text in texts:
         for line in text.splitlines():
-            stripped = _NUMBER.sub("", line).strip()
+            numbered = NUMBERED_LINE.match(line)
+            stripped = (numbered.group(2) if numbered else line).strip()
             if not stripped:
                 continue
             if shown is None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,10 +10,10 @@ from markupsafe import Markup
 from ...model import to_builtins
 from ...model.tools import TextResult, files
 from ...parse.session import ToolCall
+from ..unshown import NUMBERED_LINE
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, int_of, list_of, size_of, text_of
 
-_NUMBERED_LINE = re.compile(r"^ *(\d+)(?:→|\t)(.*)$")
 #: Code longer than this many lines is clamped, with an expander.
 CLAMP_LINES = 40
 
@@ -28,7 +27,7 @@ def numbered_text(text: str) -> tuple[str, int] | None:
     content: list[str] = []
     start: int | None = None
     for line in text.split("\n"):
-        match = _NUMBERED_LINE.match(line)
+        match = NUMBERED_LINE.match(line)
         if match is None:
             break
         if start is None:
