@@ -91,7 +91,7 @@ def _tail(path: Path, stored: StoredFile | None) -> tuple[bytes, int, int]:
 
 def _others(rows: list[tuple[Any, ...]]) -> list[UsagePart]:
     parts = []
-    for minute, count, i, o, w5, w1, r, unsplit, cost, price, model in rows:
+    for minute, count, *tokens, cost, price, model in rows:
         parts.append(
             UsagePart(
                 day=None,
@@ -102,14 +102,7 @@ def _others(rows: list[tuple[Any, ...]]) -> list[UsagePart]:
                 price=price,
                 reason=None,
                 responses=count,
-                tokens=TokenCounts(
-                    input=i,
-                    output=o,
-                    cache_write_5m=w5,
-                    cache_write_1h=w1,
-                    cache_read=r,
-                    cache_write_unsplit=unsplit,
-                ),
+                tokens=TokenCounts.from_columns(tokens),
                 cost=cost,
                 minute=datetime.fromtimestamp(minute, UTC),
             )
