@@ -155,3 +155,25 @@ def test_a_killed_worker_costs_one_line_and_the_update_goes_on(
             plain.update([claude_dir], workers=1)
             assert index.totals() == plain.totals()
         assert index.update([claude_dir]).changed == []
+
+
+def test_a_worker_answers_the_pool_in_one_small_write(claude_dir: Path, tmp_path: Path) -> None:
+    # A worker's outcomes go through a file: what it writes to the pool's pipe fits in one
+    # atomic write (PIPE_BUF, 4,096 bytes on Linux), so a worker killed while answering
+    # cannot leave half an answer there for the pool's reader to wait on forever.
+    import pickle
+    from concurrent.futures.process import _ResultItem  # what the pool sends back
+
+    from cclens.index.plan import make_plan
+    from cclens.index.worker import process_all, process_all_into, read_outcomes
+
+    with Index(tmp_path / "index.db") as index, index.connection() as connection:
+        tasks = make_plan(connection, index.path, [claude_dir]).tasks
+    assert len(tasks) > 10
+    name = process_all_into(tasks, str(tmp_path))
+    sent = pickle.dumps(_ResultItem(1, result=name))
+    assert len(sent) + 4 < 4096  # the length header and the item, written at once
+    assert len(pickle.dumps(process_all(tasks))) > 100_000  # what used to be sent
+    outcomes = read_outcomes(name)
+    assert outcomes == process_all(tasks)
+    assert not Path(name).exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Collection, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -27,7 +28,7 @@ from .counted import settle
 from .locking import end_with_parent, update_lock
 from .plan import Plan, SessionTask, make_plan, scan_sizes
 from .schema import drop_bulk_indexes, restore_bulk_indexes
-from .worker import SessionOutcome, failed, process, process_all
+from .worker import SessionOutcome, failed, process, process_all, process_all_into, read_outcomes
 from .write import Writer, assign_keys, mark_missing
 
 #: Called with (bytes done, bytes to do) as sessions are written.
@@ -131,8 +132,20 @@ def _pooled(
     broken: the sessions not written yet are worked out in this process instead, and
     ``problems`` gets one line saying so.
     """
+    with tempfile.TemporaryDirectory(prefix="cclens-index-") as folder:
+        yield from _pooled_into(pool, tasks, workers, problems, folder)
+
+
+def _pooled_into(
+    pool: ProcessPoolExecutor,
+    tasks: list[SessionTask],
+    workers: int,
+    problems: list[str],
+    folder: str,
+) -> Iterator[Done]:
+    """:func:`_pooled`, the workers' outcomes passed through files in ``folder``."""
     queue = _groups(tasks)
-    pending: dict[Future[list[SessionOutcome]], tuple[list[SessionTask], int]] = {}
+    pending: dict[Future[str], tuple[list[SessionTask], int]] = {}
     in_flight = 0
     broken = False
     unfinished: list[list[SessionTask]] = []
@@ -142,7 +155,7 @@ def _pooled(
         for group in queue:
             size = sum(task.to_read for task in group)
             try:
-                pending[pool.submit(process_all, group)] = (group, size)
+                pending[pool.submit(process_all_into, group, folder)] = (group, size)
             except BrokenProcessPool:
                 broken = True
                 unfinished.append(group)
@@ -158,7 +171,7 @@ def _pooled(
             group, size = pending.pop(future)
             in_flight -= size
             try:
-                outcomes = future.result()
+                outcomes = read_outcomes(future.result())
             except BrokenProcessPool:
                 broken = True
                 unfinished.append(group)

@@ -8,7 +8,10 @@ compresses the new bytes. It returns plain data; only the main process writes to
 
 from __future__ import annotations
 
+import os
+import pickle
 import sqlite3
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -276,6 +279,32 @@ def failed(task: SessionTask, error: BaseException) -> SessionOutcome:
     reason = f"could not be indexed ({type(error).__name__}: {error})"
     outcome.diagnostics.append(Diagnostic(Path(task.path), 0, reason))
     return outcome
+
+
+def process_all_into(tasks: list[SessionTask], folder: str) -> str:
+    """:func:`process_all` in a worker process, its outcomes pickled into a new file in
+    ``folder``: the file's path (see :func:`read_outcomes`).
+
+    What goes back through the pool's pipe is then a few hundred bytes, written at once. An
+    answer of megabytes is written in pieces, and a worker killed between two (``kill -9``,
+    the out-of-memory killer) left half of it in the pipe: the pool's reader waited for the
+    rest forever, and the update with it."""
+    outcomes = process_all(tasks)
+    handle, name = tempfile.mkstemp(dir=folder, suffix=".outcomes")
+    with os.fdopen(handle, "wb") as file:
+        pickle.dump(outcomes, file, protocol=pickle.HIGHEST_PROTOCOL)
+    return name
+
+
+def read_outcomes(name: str) -> list[SessionOutcome]:
+    """The outcomes :func:`process_all_into` wrote to ``name`` (the file is removed)."""
+    path = Path(name)
+    try:
+        with path.open("rb") as file:
+            outcomes: list[SessionOutcome] = pickle.load(file)
+    finally:
+        path.unlink(missing_ok=True)
+    return outcomes
 
 
 def process_all(tasks: list[SessionTask]) -> list[SessionOutcome]:
