@@ -11,8 +11,9 @@ Python processes that convert every session once, to one HTML file each:
 * ``cclens export --all PROJECTS -o DIR``: cclens's bulk export, which reads and draws sessions
   in ``--jobs`` worker processes (default: one per CPU) and writes an index page too;
 * cclens file by file: what ``cclens export SESSION`` does for each transcript (load, redact
-  secrets, ``export_html``), in one process; ``--no-redact`` leaves redaction out of both cclens
-  runs;
+  secrets, ``export_html`` with its folded parts drawn by ``--jobs`` processes, one per CPU by
+  default, as the command does), in one process; ``--no-redact`` leaves redaction out of both
+  cclens runs;
 * claude-code-log file by file: its ``convert_jsonl_to_html`` on the same transcripts, in one
   process, cache off. claude-code-log has a parallel mode (``--all-projects --jobs``), but it
   works through its SQLite cache (written inside the projects folder) and writes a different
@@ -59,11 +60,13 @@ REAL_SIZED_MB = [2.0, 3.0, 4.0, 5.0, 6.0, 3.5]
 #: is timed from outside (imports included); each file from inside.
 TOOL_SCRIPTS = {
     "cclens": """
-import json, sys, time
+import json, os, sys, time
 from pathlib import Path
 from cclens.export import export_html, transform_session
 from cclens.parse import load_session
 from cclens.redact import Redactor
+from cclens.render import RenderOptions
+options = RenderOptions(workers=WORKERS)
 paths = Path(sys.argv[1]).read_text().split("\\n")
 out, times = Path(sys.argv[2]), []
 for path in paths:
@@ -72,7 +75,7 @@ for path in paths:
     if REDACT:
         redactor = Redactor()
         session = transform_session(session, redactor.text, json_transform=redactor.json)
-    html = export_html(session)
+    html = export_html(session, options=options)
     (out / (Path(path).stem + ".html")).write_text(html, encoding="utf-8")
     times.append(time.perf_counter() - start)
 Path(sys.argv[3]).write_text(json.dumps(times))
@@ -155,6 +158,11 @@ class Bench:
     redact: bool = True
     runs: int = 0
 
+    @property
+    def workers(self) -> int:
+        """cclens's worker processes: ``--jobs``, else one per CPU (as ``cclens export``)."""
+        return self.jobs or os.cpu_count() or 1
+
     def environment(self) -> dict[str, str]:
         """The tools' environment: bytecode and template caches in the work folder."""
         caches = self.work / (f"caches-{self.runs}" if self.cold else "caches")
@@ -177,7 +185,7 @@ class Bench:
         listing = out / "files.txt"
         listing.write_text("\n".join(str(f) for f in self.files))
         timings = out / "times.json"
-        script = f"REDACT = {self.redact}\n{TOOL_SCRIPTS[tool]}"
+        script = f"REDACT = {self.redact}\nWORKERS = {self.workers}\n{TOOL_SCRIPTS[tool]}"
         command = [sys.executable, "-c", script, str(listing), str(out), str(timings)]
         seconds = _timed(command, self.environment())
         missing = [f for f in self.files if not (out / f"{f.stem}.html").is_file()]

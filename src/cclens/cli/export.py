@@ -3,10 +3,12 @@ every discovered session as HTML with an index page, on every core."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -53,7 +55,8 @@ def _inside_claude_dir(path: Path) -> Path | None:
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
-    help="With --all: worker processes (default: one per CPU).",
+    help="Worker processes (default: one per CPU): with --all, sessions exported side by side; "
+    "for one session, processes drawing its folded parts (the file is the same either way).",
 )
 @click.option(
     "-f",
@@ -127,6 +130,7 @@ def command(
         return
     if len(sessions) != 1:
         raise click.UsageError("give one SESSION (or --all to export every session)")
+    options = replace(options, workers=jobs or os.cpu_count() or 1)
     _export_one(sessions[0], fmt, output, options, roots, redaction)
 
 

@@ -24,7 +24,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -247,11 +247,13 @@ def export_sessions(
 
         # Project folders are named after paths (``-home-alice-app``): so are the pages.
         names = [Redactor(redaction).text(name) for name in names]
+    count = max(1, min(workers or os.cpu_count() or 1, len(files)))
+    if count > 1:  # sessions side by side: each drawn by its one worker
+        options = replace(options, workers=1)
     jobs = [
         _Job(file, directory, name, options, redaction)
         for file, name in zip(files, names, strict=True)
     ]
-    count = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
     weights = [_weight(job.file) for job in jobs]
 
     def done(result: ExportedSession, index: int) -> ExportedSession:

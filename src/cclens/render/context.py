@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from ..analytics.figures import Figures, own_items, session_figures
@@ -348,14 +349,21 @@ class PageContext:
     """Everything a session page draws.
 
     ``items``: the main line; ``trailing_branches``: branches whose fork point is not on the
-    main line; ``orphan_subagents``: subagent sessions no tool call claimed (drawn at the end).
+    main line; ``orphan_subagents``: subagent sessions no tool call claimed (drawn at the end);
+    ``header``: the session's facts, worked out when first asked for (a subagent's items are
+    drawn without them, and its figures cost as much as its drawing).
     """
 
-    header: SessionHeader
     items: list[ItemView]
     trailing_branches: list[BranchView]
     orphan_subagents: list[Session]
     session: Session
+    figures: Figures | None = None
+
+    @cached_property
+    def header(self) -> SessionHeader:
+        """The header facts (:func:`session_header`, with ``figures`` when given)."""
+        return session_header(self.session, self.figures)
 
 
 def _branch_label(items: Sequence[ItemView]) -> str:
@@ -400,4 +408,4 @@ def page_context(
                 host.branches.append(branch_view)
     claimed = {id(agent) for call in calls.values() for agent in call.subagents}
     orphans = [agent for agent in session.subagents if id(agent) not in claimed]
-    return PageContext(session_header(session, figures), main, trailing, orphans, session)
+    return PageContext(main, trailing, orphans, session, figures)

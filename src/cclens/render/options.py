@@ -30,7 +30,9 @@ class RenderOptions:
     every folded part, compressed (default: when ``standalone``; the pages of a bulk export link
     shared CSS and JavaScript but carry their parts). ``figures``: the session's figures when
     known from elsewhere (the web app's index counts each response, call and prompt once across
-    sessions), shown in the header instead of the session's own.
+    sessions), shown in the header instead of the session's own. ``workers``: processes that draw
+    an exported page's folded parts (:mod:`cclens.render.part_workers`; forked on Linux, the
+    page is the same byte for byte); 1 draws them in this process.
     """
 
     standalone: bool = True
@@ -42,10 +44,13 @@ class RenderOptions:
     chunk_items: int = 40
     embed_parts: bool | None = None
     figures: Figures | None = None
+    workers: int = 1
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:
             raise ValueError(f"theme must be one of {', '.join(THEMES)}, not {self.theme!r}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers}")
 
 
 #: The options used when none are given.

@@ -8,6 +8,7 @@ when the page fetches it, or all at once, compressed, into an exported file.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from markupsafe import Markup
@@ -19,6 +20,7 @@ from .environment import template_environment
 from .frame import tool_frame
 from .options import DEFAULT_OPTIONS, RenderOptions
 from .page_map import PageMap, agent_part, chunk_part, page_map, tool_part
+from .part_workers import OrderMatters, draw_in_workers
 from .parts import DATA_ELEMENT_ID, Part, PartStore, compress_json, pack_parts, page_data_json
 from .views import ToolView, ViewHelpers, generic_view, prepare_generic, view_for
 
@@ -234,7 +236,11 @@ class SessionRenderer:
         found = found or self.page_map(session)
         data: dict[str, Any] = {"map": compress_json(found.as_json())}
         if parts:
-            data["parts"] = pack_parts(self.parts.draw_all())
+            workers = self.options.workers
+            drawn = draw_in_workers(self.parts, workers, self.view_failures)
+            if drawn is None:
+                drawn = self.parts.draw_all()
+            data["parts"] = pack_parts(drawn, threads=workers)
         if source is not None:
             data["source"] = source
         return page_data_json(data)
@@ -249,7 +255,13 @@ class SessionRenderer:
         body = self._main(page)
         standalone = self.options.standalone
         embed = standalone if self.options.embed_parts is None else self.options.embed_parts
-        data = self.data(session, parts=embed) if self.lazy else None
+        try:
+            data = self.data(session, parts=embed) if self.lazy else None
+        except OrderMatters:  # drawn apart, some part could come out otherwise: draw in one
+            alone = SessionRenderer(replace(self.options, workers=1), views=self.views)
+            html = alone.page(session)
+            self.view_failures = alone.view_failures
+            return html
         template = self.environment.get_template("page.html")
         return template.render(
             page=page,

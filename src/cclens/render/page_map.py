@@ -41,9 +41,13 @@ def agent_part(agent: Session) -> str:
     return f"a.{agent.agent_id or agent.session_id}"
 
 
+#: How the id of a chunk of the main line starts.
+CHUNK_PREFIX = "c."
+
+
 def chunk_part(number: int) -> str:
     """The part holding chunk ``number`` of the main line: ``c.<number>`` (``c.0`` is drawn)."""
-    return f"c.{number}"
+    return f"{CHUNK_PREFIX}{number}"
 
 
 @dataclass

@@ -19,6 +19,7 @@ import base64
 import re
 import zlib
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,11 +68,14 @@ class PartStore:
     """Deferred parts by id, with the part each one was registered from.
 
     ``add`` keeps the first registration of an id: an id names what the part holds, so a second
-    one is the same thing seen again (a subagent that refers to itself).
+    one is the same thing seen again (a subagent that refers to itself). ``registered_by`` lists,
+    for each part (``None``: the page), the ids it registered while drawn, repeats included
+    (:mod:`cclens.render.part_workers` puts parts drawn apart back in order with it).
     """
 
     pending: dict[str, _Pending] = field(default_factory=dict)
     drawn: dict[str, str] = field(default_factory=dict)
+    registered_by: dict[str | None, list[str]] = field(default_factory=dict)
     _stack: list[str] = field(default_factory=list)
 
     @property
@@ -81,6 +85,7 @@ class PartStore:
 
     def add(self, part_id: str, draw: Callable[[], Markup], scope: tuple[str, ...] = ()) -> None:
         """Register ``draw`` as the part ``part_id``, inside the part being drawn now."""
+        self.registered_by.setdefault(self.current, []).append(part_id)
         if part_id not in self.pending:
             self.pending[part_id] = _Pending(draw, self.current, scope)
 
@@ -143,17 +148,23 @@ def _inflate(text: str) -> bytes:
     return zlib.decompress(base64.b64decode(text), -15)
 
 
-def pack_parts(parts: dict[str, str]) -> dict[str, Any]:
+def pack_parts(parts: dict[str, str], *, threads: int = 1) -> dict[str, Any]:
     """Every drawn part, for an exported file: ``{"blocks": [...], "where": {id: block}}``.
 
-    Each block is a JSON object ``{id: html}``, deflated and in base64.
+    Each block is a JSON object ``{id: html}``, deflated and in base64. ``threads`` above 1
+    deflates blocks side by side (zlib lets go of the interpreter while it works).
     """
-    blocks: list[str] = []
     where: dict[str, int] = {}
+    encoded: list[bytes] = []
     for number, block in enumerate(_blocks(parts)):
-        blocks.append(_deflate(msgspec.json.encode(block)))
+        encoded.append(msgspec.json.encode(block))
         for part_id in block:
             where[part_id] = number
+    if threads > 1 and len(encoded) > 1:
+        with ThreadPoolExecutor(min(threads, len(encoded))) as pool:
+            blocks = list(pool.map(_deflate, encoded))
+    else:
+        blocks = [_deflate(data) for data in encoded]
     return {"blocks": blocks, "where": where}
 
 

@@ -1,0 +1,204 @@
+"""Drawing an exported page's folded parts in several processes, with the one-process result.
+
+An exported file carries every folded part of its session drawn (:mod:`cclens.render.parts`):
+for a session of several MB that is most of the export's time, all of it pure Python. With
+``RenderOptions.workers`` above 1, :func:`draw_in_workers` forks that many processes minus one
+once the page's skeleton is drawn (so each starts with the session, the templates and the
+memos already in memory), deals out the parts waiting to be drawn, and each process draws its
+share together with every part registered while drawing it (a chunk's tool calls, a call's
+subagent). The drawn HTML comes back through a pipe.
+
+The page is byte for byte the one a single process draws: each process also reports which part
+ids every part it drew registered, in order, so the parts are put back in the order one process
+would have drawn them (the order that decides how they are packed). Drawing one part never
+depends on another, with one exception: a part registered from two places (the same subagent
+drawn by a view and listed by its call, two records with one uuid), whose first registration
+decides its nesting. When that happens :class:`OrderMatters` is raised and the caller draws the
+page again in one process.
+
+Forking is used only on Linux and only when this process runs no other thread (forking a
+threaded process can leave a lock held forever in the child); otherwise, and for pages with
+few parts, :func:`draw_in_workers` answers ``None`` and the caller draws in this process.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import threading
+from collections import Counter
+
+import msgspec
+
+from .page_map import CHUNK_PREFIX
+from .parts import PartStore
+
+__all__ = ["MIN_PARTS", "OrderMatters", "can_fork", "draw_in_workers"]
+
+#: With fewer parts waiting than this there is little to share. (Forking is cheap: drawing every
+#: corpus session apart, most of them a few parts, costs what drawing them alone does. What a
+#: page holds is not known before its chunks are drawn: a session of 167 calls waits with 12.)
+MIN_PARTS = 4
+#: The queue of parts is one pipe, written whole before forking: at most its 64 kB.
+MAX_PARTS = 16_000
+
+
+class OrderMatters(Exception):
+    """A part was registered from two places: only one process drawing in order is exact."""
+
+
+class _Share(msgspec.Struct, array_like=True):
+    """What one process drew: HTML by part id (in drawing order), the part ids each drawn part
+    registered (in order), and the view failures it recorded."""
+
+    html: dict[str, str]
+    registered: dict[str, list[str]]
+    failures: list[str]
+
+
+def can_fork() -> bool:
+    """Whether this process may fork drawing workers: Linux, and no other thread running."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
+class _Queue:
+    """The parts waiting to be drawn, dealt one at a time to whichever process asks first.
+
+    Their numbers are written to a pipe before forking, four bytes each, and every process reads
+    the next one when it is free (a pipe hands each read to one reader whole), so a process that
+    drew cheap parts takes more of them.
+    """
+
+    def __init__(self, parts: list[str]) -> None:
+        self.parts = parts
+        read, write = os.pipe()
+        try:
+            os.write(write, b"".join(number.to_bytes(4, "little") for number in range(len(parts))))
+        finally:
+            os.close(write)
+        self._read = read
+
+    def next(self) -> str | None:
+        """The next part to draw, ``None`` when every part has been taken."""
+        data = os.read(self._read, 4)
+        return self.parts[int.from_bytes(data, "little")] if len(data) == 4 else None
+
+    def close(self) -> None:
+        os.close(self._read)
+
+
+def _draw_share(store: PartStore, queue: _Queue, known: set[str], failures: list[str]) -> _Share:
+    """Draw parts taken from ``queue`` until it is empty, each with every part registered
+    while drawing it (``known``: the parts registered before drawing began, which are in the
+    queue)."""
+    before = len(failures)
+    html: dict[str, str] = {}
+    while (taken := queue.next()) is not None:
+        waiting, queued = [taken], {taken}
+        for part_id in waiting:  # grows while it is walked: the parts each drawn part registers
+            html[part_id] = store.draw(part_id)
+            for child in store.registered_by.get(part_id, ()):
+                if child not in known and child not in html and child not in queued:
+                    waiting.append(child)
+                    queued.add(child)
+    registered = {part_id: store.registered_by.get(part_id, []) for part_id in html}
+    return _Share(html, registered, failures[before:])
+
+
+def _fork_share(
+    store: PartStore, queue: _Queue, known: set[str], failures: list[str]
+) -> tuple[int, int]:
+    """A child process drawing from ``queue``: its pid and the pipe its answer comes through."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: draw, answer, and leave without running the parent's clean-up
+        os.close(read)
+        status = 0
+        try:
+            payload = msgspec.msgpack.encode(_draw_share(store, queue, known, failures))
+        except BaseException:  # the parent meets the same error drawing these parts itself
+            payload, status = b"", 1
+        try:
+            with os.fdopen(write, "wb") as out:
+                out.write(payload)
+        finally:
+            os._exit(status)
+    os.close(write)
+    return pid, read
+
+
+def _collect(pid: int, read: int) -> _Share | None:
+    """The child's answer, or ``None`` when it failed or died."""
+    with os.fdopen(read, "rb") as source:
+        payload = source.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or not payload:
+        return None
+    try:
+        return msgspec.msgpack.decode(payload, type=_Share)
+    except msgspec.DecodeError:
+        return None
+
+
+def _in_order(start: list[str], known: set[str], shares: list[_Share]) -> dict[str, str]:
+    """Every drawn part in the order one process draws them (:meth:`PartStore.draw_all`)."""
+    html: dict[str, str] = {}
+    registered: dict[str, list[str]] = {}
+    for share in shares:
+        for part_id, drawn in share.html.items():
+            if part_id in html:
+                raise OrderMatters(part_id)
+            html[part_id] = drawn
+        registered.update(share.registered)
+    times = Counter(child for children in registered.values() for child in children)
+    if any(count > 1 or child in known for child, count in times.items()):
+        raise OrderMatters(next(child for child, count in times.items() if count > 1))
+    order = list(start)
+    for part_id in order:  # grows while it is walked, as the one-process drawing does
+        order.extend(registered.get(part_id, ()))
+    return {part_id: html[part_id] for part_id in order}
+
+
+def draw_in_workers(store: PartStore, workers: int, failures: list[str]) -> dict[str, str] | None:
+    """Every part of ``store`` drawn by ``workers`` processes, in :meth:`PartStore.draw_all`'s
+    order; ``None`` (nothing drawn) when forking is not possible or not worth it.
+
+    ``failures`` is the renderer's list of view failures: the children's are added to it.
+    Raises :class:`OrderMatters` (some parts drawn) when only drawing in one process is exact.
+    """
+    start = list(store.pending)
+    waiting = [part_id for part_id in start if part_id not in store.drawn]
+    if workers < 2 or len(waiting) < MIN_PARTS or len(waiting) > MAX_PARTS or not can_fork():
+        return None
+    known = set(start)
+    # Parts drawn before (their own parts are registered already, so they add none).
+    already = {part_id: store.drawn[part_id] for part_id in start if part_id in store.drawn}
+    # Later chunks first: each holds many calls, and the last parts dealt should be small.
+    waiting.sort(key=lambda part_id: not part_id.startswith(CHUNK_PREFIX))
+    queue = _Queue(waiting)
+    # What every process holds already (the session, modules, templates) is left out of the
+    # garbage collector's scans, which would otherwise copy it into each child page by page.
+    gc.freeze()
+    try:
+        children = [_fork_share(store, queue, known, failures) for _ in range(workers - 1)]
+        drawn = [_draw_share(store, queue, known, failures), _Share(already, {}, [])]
+    finally:
+        gc.unfreeze()
+        queue.close()
+    lost: list[str] = []
+    for pid, read in children:
+        answer = _collect(pid, read)
+        if answer is None:  # it failed or died: its parts are drawn here (an error is raised here)
+            lost.append(str(pid))
+            continue
+        failures.extend(answer.failures)
+        drawn.append(answer)
+    if lost:
+        done = {part_id for share in drawn for part_id in share.html}
+        rest = _Queue([part_id for part_id in waiting if part_id not in done])
+        try:
+            drawn.append(_draw_share(store, rest, known | done, failures))
+        finally:
+            rest.close()
+    return _in_order(start, known, drawn)

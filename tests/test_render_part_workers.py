@@ -1,0 +1,145 @@
+"""An exported page's folded parts drawn by several processes: the page is the one a single
+process draws, byte for byte, whatever happens to the workers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cclens.parse import Session, ToolCall, discover, load, load_session
+from cclens.render import RenderOptions, SessionRenderer, part_workers
+from cclens.render.parts import expand_page
+from cclens.render.views import ToolView, ViewHelpers, view_for
+
+from .conftest import CORPUS
+
+#: The corpus session with the most tool calls (167): enough parts to fork for on its own.
+LARGEST = (
+    CORPUS / "d-kimuson__claude-code-viewer/mock-global-claude-dir/projects/sample-project"
+    "/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+)
+#: Two of its records share one uuid, so one record's part is registered from two places.
+TWICE = CORPUS / "jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/claude/small.jsonl"
+
+
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Forking for any page with two parts or more; yields the list of children forked."""
+    monkeypatch.setattr(part_workers, "MIN_PARTS", 2)
+    children: list[int] = []
+    fork = part_workers._fork_share
+
+    def counted(*args: Any) -> tuple[int, int]:
+        pid, read = fork(*args)
+        children.append(pid)
+        return pid, read
+
+    monkeypatch.setattr(part_workers, "_fork_share", counted)
+    yield children
+
+
+def page(session: Session, workers: int, views: Callable[[ToolCall], ToolView] = view_for) -> str:
+    return SessionRenderer(RenderOptions(workers=workers), views=views).page(session)
+
+
+def corpus_sessions() -> list[Session]:
+    return [load(file) for file in discover(CORPUS).sessions]
+
+
+def test_every_corpus_page_drawn_by_two_or_three_processes_is_the_same(forks: list[int]) -> None:
+    sessions = corpus_sessions()
+    assert len(sessions) > 100
+    for session in sessions:
+        alone = page(session, 1)
+        assert page(session, 2) == alone, session.path
+        assert page(session, 3) == alone, session.path
+    assert len(forks) > 100  # most pages were drawn apart, not quietly in one process
+
+
+def test_a_large_session_is_drawn_apart_by_default_thresholds() -> None:
+    session = load_session(LARGEST)
+    renderer = SessionRenderer(RenderOptions(workers=2))
+    renderer.body(session)
+    waiting = [p for p in renderer.parts.pending if p not in renderer.parts.drawn]
+    assert len(waiting) >= part_workers.MIN_PARTS
+    drawn = part_workers.draw_in_workers(renderer.parts, 2, renderer.view_failures)
+    assert drawn is not None
+    alone = SessionRenderer(RenderOptions())
+    alone.body(session)
+    assert list(drawn.items()) == list(alone.parts.draw_all().items())  # same parts, same order
+
+
+def test_a_part_registered_twice_is_drawn_in_one_process(forks: list[int]) -> None:
+    session = load_session(TWICE)
+    renderer = SessionRenderer(RenderOptions(workers=2))
+    renderer.body(session)
+    with pytest.raises(part_workers.OrderMatters):
+        part_workers.draw_in_workers(renderer.parts, 2, renderer.view_failures)
+    assert forks  # it was drawn apart, then found out
+    assert page(session, 2) == page(session, 1)
+
+
+def test_a_worker_that_dies_leaves_its_parts_to_the_parent(forks: list[int]) -> None:
+    parent = os.getpid()
+
+    def dying(call: ToolCall) -> ToolView:
+        if os.getpid() != parent:
+            os._exit(9)  # killed mid-drawing: no answer, no clean-up
+        return view_for(call)
+
+    session = load_session(LARGEST)
+    assert page(session, 2, dying) == page(session, 1)
+    assert forks
+    for child in forks:  # every child was waited for
+        with pytest.raises(ChildProcessError):
+            os.waitpid(child, os.WNOHANG)
+
+
+def test_view_failures_in_workers_are_reported_as_in_one_process(forks: list[int]) -> None:
+    def failing(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+        raise RuntimeError(f"no view for {call.id}")
+
+    broken = ToolView("broken", "tools/generic.html", failing)
+
+    def views(call: ToolCall) -> ToolView:
+        return broken if call.name == "Bash" else view_for(call)
+
+    session = load_session(LARGEST)
+    apart = SessionRenderer(RenderOptions(workers=2), views=views)
+    alone = SessionRenderer(RenderOptions(), views=views)
+    assert apart.page(session) == alone.page(session)
+    assert alone.view_failures and sorted(apart.view_failures) == sorted(alone.view_failures)
+    assert forks
+
+
+def test_no_fork_while_another_thread_runs(forks: list[int]) -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not part_workers.can_fork()
+        session = load_session(LARGEST)
+        assert page(session, 2) == page(session, 1)
+    finally:
+        stop.set()
+        thread.join()
+    assert forks == []
+
+
+def test_export_jobs_give_the_same_file(tmp_path: Path) -> None:
+    written = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs-{jobs}.html"
+        command = [sys.executable, "-m", "cclens", "export", str(LARGEST), "-o", str(out)]
+        done = subprocess.run([*command, "--jobs", jobs], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        written.append(out.read_bytes())
+    assert written[0] == written[1]
+    assert 'data-tool="Bash"' in expand_page(written[0].decode("utf-8"))
