@@ -102,6 +102,30 @@ def test_a_worker_that_dies_leaves_its_parts_to_the_parent(forks: list[int]) -> 
             os.waitpid(child, os.WNOHANG)
 
 
+def test_an_error_drawing_is_raised_as_in_one_process_and_leaves_no_child(
+    forks: list[int],
+) -> None:
+    session = load_session(LARGEST)
+    skeleton = SessionRenderer(RenderOptions())
+    skeleton.body(session)
+    # A call of a later chunk: drawn once the parts are dealt out.
+    later = [c for c in session.tool_calls if f"t.{c}" not in skeleton.parts.pending][-1]
+
+    def views(call: ToolCall) -> ToolView:
+        if call.id == later:
+            raise RuntimeError("broken registry")
+        return view_for(call)
+
+    with pytest.raises(RuntimeError, match="broken registry"):
+        page(session, 1, views)
+    with pytest.raises(RuntimeError, match="broken registry"):
+        page(session, 2, views)
+    assert forks
+    for child in forks:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(child, os.WNOHANG)
+
+
 def test_view_failures_in_workers_are_reported_as_in_one_process(forks: list[int]) -> None:
     def failing(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         raise RuntimeError(f"no view for {call.id}")

@@ -23,8 +23,10 @@ few parts, :func:`draw_in_workers` answers ``None`` and the caller draws in this
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import signal
 import sys
 import threading
 from collections import Counter
@@ -141,6 +143,15 @@ def _collect(pid: int, read: int) -> _Share | None:
         return None
 
 
+def _stop(pid: int, read: int) -> None:
+    """End a child whose answer is no longer wanted, and wait for it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    os.close(read)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
 def _in_order(start: list[str], known: set[str], shares: list[_Share]) -> dict[str, str]:
     """Every drawn part in the order one process draws them (:meth:`PartStore.draw_all`)."""
     html: dict[str, str] = {}
@@ -152,8 +163,9 @@ def _in_order(start: list[str], known: set[str], shares: list[_Share]) -> dict[s
             html[part_id] = drawn
         registered.update(share.registered)
     times = Counter(child for children in registered.values() for child in children)
-    if any(count > 1 or child in known for child, count in times.items()):
-        raise OrderMatters(next(child for child, count in times.items() if count > 1))
+    twice = [child for child, count in times.items() if count > 1 or child in known]
+    if twice:
+        raise OrderMatters(twice[0])
     order = list(start)
     for part_id in order:  # grows while it is walked, as the one-process drawing does
         order.extend(registered.get(part_id, ()))
@@ -169,6 +181,7 @@ def draw_in_workers(store: PartStore, workers: int, failures: list[str]) -> dict
     """
     start = list(store.pending)
     waiting = [part_id for part_id in start if part_id not in store.drawn]
+    workers = min(workers, len(waiting))  # on a machine of many cores, no idle children
     if workers < 2 or len(waiting) < MIN_PARTS or len(waiting) > MAX_PARTS or not can_fork():
         return None
     known = set(start)
@@ -180,17 +193,23 @@ def draw_in_workers(store: PartStore, workers: int, failures: list[str]) -> dict
     # What every process holds already (the session, modules, templates) is left out of the
     # garbage collector's scans, which would otherwise copy it into each child page by page.
     gc.freeze()
+    children: list[tuple[int, int]] = []
     try:
-        children = [_fork_share(store, queue, known, failures) for _ in range(workers - 1)]
+        for _ in range(workers - 1):
+            children.append(_fork_share(store, queue, known, failures))
         drawn = [_draw_share(store, queue, known, failures), _Share(already, {}, [])]
+    except BaseException:  # a view's error here, or Ctrl-C: no child is left behind
+        for pid, read in children:
+            _stop(pid, read)
+        raise
     finally:
         gc.unfreeze()
         queue.close()
-    lost: list[str] = []
+    lost = False
     for pid, read in children:
         answer = _collect(pid, read)
         if answer is None:  # it failed or died: its parts are drawn here (an error is raised here)
-            lost.append(str(pid))
+            lost = True
             continue
         failures.extend(answer.failures)
         drawn.append(answer)
