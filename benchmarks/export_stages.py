@@ -1,0 +1,115 @@
+"""Where the time of exporting large sessions goes, stage by stage.
+
+    python3 benchmarks/export_stages.py [CORPUS] [--runs 3]
+
+Builds the real-sized corpus of ``benchmarks/export.py --real-sized`` (6 sessions of 2–6 MB from
+the corpus's records) and exports it the way ``cclens export`` does (load, redact, draw), in a
+fresh process for each run, once with the folded parts drawn in that process and once by one
+process per CPU. Printed, median of runs: the imports, reading, redaction, the page's skeleton
+(what is drawn before anything is opened), each kind of folded part (tool bodies ``t``, chunks
+of the conversation ``c``, subagents ``a``, thinking ``k``, records' JSON ``r``, branches
+``b``), packing the parts, and the whole process from outside. With workers the parts are
+timed together (they are drawn side by side).
+
+What it tells: how much of an export a design that leaves some part undrawn could save.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import synthetic
+from export import DEFAULT_CORPUS, REAL_SIZED_MB
+from machine import load_average
+
+#: Run in a fresh process: arguments are the transcripts (one per line, in a file), the number
+#: of workers and where to write the stages' seconds.
+STAGES = """
+import time
+started = time.perf_counter()
+import collections, json, sys
+from pathlib import Path
+from cclens.export import export_html, transform_session
+from cclens.parse import load_session
+from cclens.redact import Redactor
+from cclens.render import RenderOptions, page, parts
+seconds = collections.Counter({"imports": time.perf_counter() - started})
+workers = int(sys.argv[2])
+
+def timed(label, function):
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            seconds[label] += time.perf_counter() - start
+    return wrapper
+
+draw = parts.PartStore.draw
+def draw_timed(self, part_id):
+    if part_id in self.drawn or workers > 1:
+        return draw(self, part_id)
+    return timed("part " + part_id.split(".")[0], draw)(self, part_id)
+parts.PartStore.draw = draw_timed
+page.SessionRenderer._main = timed("skeleton", page.SessionRenderer._main)
+page.draw_in_workers = timed("parts, side by side", page.draw_in_workers)
+page.pack_parts = timed("pack parts", page.pack_parts)
+for path in Path(sys.argv[1]).read_text().split("\\n"):
+    start = time.perf_counter()
+    session = load_session(path)
+    seconds["read"] += time.perf_counter() - start
+    start = time.perf_counter()
+    redactor = Redactor()
+    session = transform_session(session, redactor.text, json_transform=redactor.json)
+    seconds["redact"] += time.perf_counter() - start
+    start = time.perf_counter()
+    export_html(session, options=RenderOptions(workers=workers))
+    seconds["export_html"] += time.perf_counter() - start
+Path(sys.argv[3]).write_text(json.dumps(seconds))
+"""
+
+
+def run(listing: Path, workers: int, out: Path) -> dict[str, float]:
+    start = time.perf_counter()
+    command = [sys.executable, "-c", STAGES, str(listing), str(workers), str(out)]
+    subprocess.run(command, check=True)
+    figures: dict[str, float] = json.loads(out.read_text())
+    figures["whole process"] = time.perf_counter() - start
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="cclens-stages-") as temp:
+        work = Path(temp)
+        files = synthetic.large_corpus(work, synthetic.donors(args.corpus), REAL_SIZED_MB)
+        listing = work / "files.txt"
+        listing.write_text("\n".join(str(f) for f in files))
+        size = sum(f.stat().st_size for f in files)
+        cpus = os.cpu_count() or 1
+        print(f"corpus: real-sized, {len(files)} sessions, {size / 1e6:.1f} MB")
+        print(f"runs: {args.runs}; CPUs: {cpus}; load average: {load_average()}")
+        run(listing, 1, work / "warm.json")  # bytecode and templates cached, as once installed
+        for workers in (1, cpus):
+            runs = [run(listing, workers, work / f"{workers}-{n}.json") for n in range(args.runs)]
+            print(f"\nparts drawn by {workers} process{'es' if workers > 1 else ''}:")
+            for label in sorted({k for r in runs for k in r}, key=lambda k: -runs[0].get(k, 0)):
+                value = statistics.median(r.get(label, 0.0) for r in runs)
+                print(f"  {label:22} {value:6.2f} s")
+        print(f"\nload average at the end: {load_average()}")
+
+
+if __name__ == "__main__":
+    main()
