@@ -11,6 +11,10 @@ of the conversation ``c``, subagents ``a``, thinking ``k``, records' JSON ``r``,
 ``b``), packing the parts, and the whole process from outside. With workers the parts are
 timed together (they are drawn side by side).
 
+Then the floor of a page drawn wholly in the browser: a process that only reads each session,
+redacts it, encodes its normalized data (``export -f json``'s document) and deflates it, which
+is what such an export would still have to do before any drawing.
+
 What it tells: how much of an export a design that leaves some part undrawn could save.
 """
 
@@ -77,10 +81,39 @@ for path in Path(sys.argv[1]).read_text().split("\\n"):
 Path(sys.argv[3]).write_text(json.dumps(seconds))
 """
 
-
-def run(listing: Path, workers: int, out: Path) -> dict[str, float]:
+#: The floor: read, redact, encode the session's data, deflate; same arguments.
+FLOOR = """
+import time
+started = time.perf_counter()
+import collections, json, sys, zlib
+from pathlib import Path
+import msgspec
+from cclens.export import transform_session
+from cclens.export.json_document import session_document
+from cclens.parse import load_session
+from cclens.redact import Redactor
+seconds = collections.Counter({"imports": time.perf_counter() - started})
+for path in Path(sys.argv[1]).read_text().split("\\n"):
     start = time.perf_counter()
-    command = [sys.executable, "-c", STAGES, str(listing), str(workers), str(out)]
+    session = load_session(path)
+    seconds["read"] += time.perf_counter() - start
+    start = time.perf_counter()
+    redactor = Redactor()
+    session = transform_session(session, redactor.text, json_transform=redactor.json)
+    seconds["redact"] += time.perf_counter() - start
+    start = time.perf_counter()
+    data = msgspec.json.encode(session_document(session))
+    seconds["encode the data"] += time.perf_counter() - start
+    start = time.perf_counter()
+    zlib.compress(data, 6)
+    seconds["deflate it"] += time.perf_counter() - start
+Path(sys.argv[3]).write_text(json.dumps(seconds))
+"""
+
+
+def run(listing: Path, workers: int, out: Path, script: str = STAGES) -> dict[str, float]:
+    start = time.perf_counter()
+    command = [sys.executable, "-c", script, str(listing), str(workers), str(out)]
     subprocess.run(command, check=True)
     figures: dict[str, float] = json.loads(out.read_text())
     figures["whole process"] = time.perf_counter() - start
@@ -102,9 +135,11 @@ def main() -> None:
         print(f"corpus: real-sized, {len(files)} sessions, {size / 1e6:.1f} MB")
         print(f"runs: {args.runs}; CPUs: {cpus}; load average: {load_average()}")
         run(listing, 1, work / "warm.json")  # bytecode and templates cached, as once installed
-        for workers in (1, cpus):
-            runs = [run(listing, workers, work / f"{workers}-{n}.json") for n in range(args.runs)]
-            print(f"\nparts drawn by {workers} process{'es' if workers > 1 else ''}:")
+        cases = [(f"parts drawn by {n} process(es)", n, STAGES) for n in (1, cpus)]
+        cases.append(("the floor of a page drawn in the browser", 1, FLOOR))
+        for title, workers, script in cases:
+            runs = [run(listing, workers, work / "out.json", script) for _ in range(args.runs)]
+            print(f"\n{title}:")
             for label in sorted({k for r in runs for k in r}, key=lambda k: -runs[0].get(k, 0)):
                 value = statistics.median(r.get(label, 0.0) for r in runs)
                 print(f"  {label:22} {value:6.2f} s")
