@@ -167,3 +167,15 @@ def test_export_jobs_give_the_same_file(tmp_path: Path) -> None:
         written.append(out.read_bytes())
     assert written[0] == written[1]
     assert 'data-tool="Bash"' in expand_page(written[0].decode("utf-8"))
+
+
+def test_a_queue_the_pipe_cannot_hold_is_refused_not_waited_on() -> None:
+    fits = part_workers._Queue.open([f"t.{n}" for n in range(1_000)])
+    assert fits is not None
+    taken = []
+    while (part := fits.next()) is not None:
+        taken.append(part)
+    fits.close()
+    assert taken == [f"t.{n}" for n in range(1_000)]
+    # 80 kB of part numbers: more than a pipe holds, and nobody reads it yet.
+    assert part_workers._Queue.open([f"t.{n}" for n in range(20_000)]) is None

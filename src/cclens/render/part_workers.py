@@ -4,9 +4,9 @@ An exported file carries every folded part of its session drawn (:mod:`cclens.re
 for a session of several MB that is most of the export's time, all of it pure Python. With
 ``RenderOptions.workers`` above 1, :func:`draw_in_workers` forks that many processes minus one
 once the page's skeleton is drawn (so each starts with the session, the templates and the
-memos already in memory), deals out the parts waiting to be drawn, and each process draws its
-share together with every part registered while drawing it (a chunk's tool calls, a call's
-subagent). The drawn HTML comes back through a pipe.
+memos already in memory). Every process, this one included, takes the next part waiting from a
+shared queue and draws it together with every part registered while drawing it (a chunk's tool
+calls, a call's subagent), until none is left. The drawn HTML comes back through a pipe.
 
 The page is byte for byte the one a single process draws: each process also reports which part
 ids every part it drew registered, in order, so the parts are put back in the order one process
@@ -30,6 +30,7 @@ import signal
 import sys
 import threading
 from collections import Counter
+from collections.abc import Callable
 
 import msgspec
 
@@ -69,17 +70,29 @@ class _Queue:
 
     Their numbers are written to a pipe before forking, four bytes each, and every process reads
     the next one when it is free (a pipe hands each read to one reader whole), so a process that
-    drew cheap parts takes more of them.
+    drew cheap parts takes more of them. :meth:`open` gives ``None`` when the pipe cannot hold
+    them all (Linux gives a user over its pipe allowance pipes of one page).
     """
 
-    def __init__(self, parts: list[str]) -> None:
+    def __init__(self, parts: list[str], read: int) -> None:
         self.parts = parts
+        self._read = read
+
+    @classmethod
+    def open(cls, parts: list[str]) -> _Queue | None:
         read, write = os.pipe()
+        data = b"".join(number.to_bytes(4, "little") for number in range(len(parts)))
         try:
-            os.write(write, b"".join(number.to_bytes(4, "little") for number in range(len(parts))))
+            os.set_blocking(write, False)
+            written = os.write(write, data)
+        except BlockingIOError:
+            written = 0
         finally:
             os.close(write)
-        self._read = read
+        if written == len(data):
+            return cls(parts, read)
+        os.close(read)
+        return None
 
     def next(self) -> str | None:
         """The next part to draw, ``None`` when every part has been taken."""
@@ -90,13 +103,15 @@ class _Queue:
         os.close(self._read)
 
 
-def _draw_share(store: PartStore, queue: _Queue, known: set[str], failures: list[str]) -> _Share:
-    """Draw parts taken from ``queue`` until it is empty, each with every part registered
-    while drawing it (``known``: the parts registered before drawing began, which are in the
-    queue)."""
+def _draw_share(
+    store: PartStore, take: Callable[[], str | None], known: set[str], failures: list[str]
+) -> _Share:
+    """Draw the parts ``take`` gives until it gives ``None``, each with every part registered
+    while drawing it (``known``: the parts registered before drawing began, which ``take``
+    deals out)."""
     before = len(failures)
     html: dict[str, str] = {}
-    while (taken := queue.next()) is not None:
+    while (taken := take()) is not None:
         waiting, queued = [taken], {taken}
         for part_id in waiting:  # grows while it is walked: the parts each drawn part registers
             html[part_id] = store.draw(part_id)
@@ -118,7 +133,7 @@ def _fork_share(
         os.close(read)
         status = 0
         try:
-            payload = msgspec.msgpack.encode(_draw_share(store, queue, known, failures))
+            payload = msgspec.msgpack.encode(_draw_share(store, queue.next, known, failures))
         except BaseException:  # the parent meets the same error drawing these parts itself
             payload, status = b"", 1
         try:
@@ -189,7 +204,9 @@ def draw_in_workers(store: PartStore, workers: int, failures: list[str]) -> dict
     already = {part_id: store.drawn[part_id] for part_id in start if part_id in store.drawn}
     # Later chunks first: each holds many calls, and the last parts dealt should be small.
     waiting.sort(key=lambda part_id: not part_id.startswith(CHUNK_PREFIX))
-    queue = _Queue(waiting)
+    queue = _Queue.open(waiting)
+    if queue is None:
+        return None
     # What every process holds already (the session, modules, templates) is left out of the
     # garbage collector's scans, which would otherwise copy it into each child page by page.
     gc.freeze()
@@ -197,7 +214,7 @@ def draw_in_workers(store: PartStore, workers: int, failures: list[str]) -> dict
     try:
         for _ in range(workers - 1):
             children.append(_fork_share(store, queue, known, failures))
-        drawn = [_draw_share(store, queue, known, failures), _Share(already, {}, [])]
+        drawn = [_draw_share(store, queue.next, known, failures), _Share(already, {}, [])]
     except BaseException:  # a view's error here, or Ctrl-C: no child is left behind
         for pid, read in children:
             _stop(pid, read)
@@ -215,9 +232,6 @@ def draw_in_workers(store: PartStore, workers: int, failures: list[str]) -> dict
         drawn.append(answer)
     if lost:
         done = {part_id for share in drawn for part_id in share.html}
-        rest = _Queue([part_id for part_id in waiting if part_id not in done])
-        try:
-            drawn.append(_draw_share(store, rest, known | done, failures))
-        finally:
-            rest.close()
+        rest = iter([part_id for part_id in waiting if part_id not in done])
+        drawn.append(_draw_share(store, lambda: next(rest, None), known | done, failures))
     return _in_order(start, known, drawn)
