@@ -32,7 +32,9 @@ class RenderOptions:
     known from elsewhere (the web app's index counts each response, call and prompt once across
     sessions), shown in the header instead of the session's own. ``workers``: processes that draw
     an exported page's folded parts (:mod:`cclens.render.part_workers`; forked on Linux, the
-    page is the same byte for byte); 1 draws them in this process.
+    page is the same byte for byte); 1 draws them in this process. ``images_url``: link images
+    as ``<images_url><digest>`` (the web app serves them from ``SessionRenderer.images``) instead
+    of inlining them as ``data:`` URIs; not for a standalone page.
     """
 
     standalone: bool = True
@@ -45,6 +47,7 @@ class RenderOptions:
     embed_parts: bool | None = None
     figures: Figures | None = None
     workers: int = 1
+    images_url: str | None = None
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:

@@ -18,6 +18,7 @@ from .assets import CSP, page_css, page_js, theme_js
 from .context import BranchView, ItemView, PageContext, page_context
 from .environment import template_environment
 from .frame import tool_frame
+from .images import ImageStore
 from .options import DEFAULT_OPTIONS, RenderOptions
 from .page_map import PageMap, agent_part, chunk_part, page_map, tool_part
 from .part_workers import OrderMatters, draw_in_workers
@@ -46,7 +47,11 @@ class SessionRenderer:
         self.lazy = options.lazy
         self.views = views
         self.environment = template_environment()
-        self.helpers = ViewHelpers(self.environment, self._nested)
+        #: The images the pages link instead of inlining (``options.images_url``, a page that is
+        #: not standalone), else None.
+        url = options.images_url
+        self.images = ImageStore(url) if url and not options.standalone else None
+        self.helpers = ViewHelpers(self.environment, self._nested, images=self.images)
         self.view_failures: list[str] = []
         self.parts = PartStore()
         # Page contexts by session: the page, its parts and its map share them.

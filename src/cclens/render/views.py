@@ -80,10 +80,12 @@ class ViewHelpers:
         nested: Callable[[Session], Part | None] | None = None,
         *,
         max_depth: int = 8,
+        images: images_module.ImageStore | None = None,
     ) -> None:
         self._environment = environment
         self._nested = nested
         self.max_depth = max_depth
+        self._images = images
         self._drawn: set[int] = set()
 
     def markdown(self, text: str, *, breaks: bool = False) -> Markup:
@@ -132,8 +134,9 @@ class ViewHelpers:
         )
 
     def image(self, data: str, media_type: str) -> Markup:
-        """An ``<img>`` with a ``data:`` URI; a note instead for a type that is not a safe image."""
-        return images_module.render_image(self._environment, data, media_type)
+        """An ``<img>`` (a ``data:`` URI, or a link to the page's image store when it has one);
+        a note instead for a type that is not a safe image."""
+        return images_module.render_image(self._environment, data, media_type, store=self._images)
 
     def json(self, value: Any) -> Markup:
         """``value`` as a readable, escaped, collapsible JSON tree."""

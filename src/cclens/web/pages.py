@@ -99,6 +99,20 @@ def session_part(request: Request) -> Response:
     return HTMLResponse(html)
 
 
+def session_image(request: Request) -> Response:
+    """``/sessions/{key}/images/{digest}``: an image the session page links to (its name is
+    the digest of its bytes, so the browser may keep it)."""
+    state = app_state(request)
+    key = request.path_params["key"]
+    summary = state.index.session(key)
+    found = state.image(key, summary.revision, request.path_params["digest"]) if summary else None
+    if found is None:
+        return Response("no such image\n", status_code=404, media_type="text/plain")
+    data, media_type = found
+    headers = {"Cache-Control": "private, max-age=31536000, immutable"}
+    return Response(data, media_type=media_type, headers=headers)
+
+
 def session_updates(request: Request) -> Response:
     """What changed in a session since a page drew it: JSON with an HTML fragment.
 

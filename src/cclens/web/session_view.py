@@ -49,12 +49,14 @@ _NESTING_LIMIT = 4
 
 @dataclass(slots=True)
 class DrawnSession:
-    """A session's page body, the data its script reads (JSON, or ``None``), and what draws its
-    folded parts by id (``None`` for an unknown id)."""
+    """A session's page body, the data its script reads (JSON, or ``None``), what draws its
+    folded parts by id (``None`` for an unknown id), and what gives the bytes and media type
+    of an image its parts link to by digest (``None`` for an unknown one)."""
 
     body: str
     data: str | None = None
     part: Callable[[str], str | None] = field(default=lambda part_id: None)
+    image: Callable[[str], tuple[bytes, str] | None] = field(default=lambda digest: None)
 
 
 class SessionRenderer(Protocol):
@@ -67,7 +69,11 @@ class SessionRenderer(Protocol):
     name: str
 
     def draw(
-        self, session: Session, parts_url: str, figures: Figures | None = None
+        self,
+        session: Session,
+        parts_url: str,
+        figures: Figures | None = None,
+        images_url: str | None = None,
     ) -> DrawnSession: ...
 
     def body(self, session: Session, figures: Figures | None = None) -> str: ...
@@ -97,6 +103,10 @@ def _outer_parts(part_id: str, found: Any) -> list[str]:
     return chain[::-1]
 
 
+def _no_image(digest: str) -> tuple[bytes, str] | None:
+    return None
+
+
 class PackageRenderer:
     """The session view of :mod:`cclens.render`: folded parts drawn when the page asks."""
 
@@ -111,9 +121,14 @@ class PackageRenderer:
         )
 
     def draw(
-        self, session: Session, parts_url: str, figures: Figures | None = None
+        self,
+        session: Session,
+        parts_url: str,
+        figures: Figures | None = None,
+        images_url: str | None = None,
     ) -> DrawnSession:
-        renderer = self._module.SessionRenderer(dataclasses.replace(self._options, figures=figures))
+        options = dataclasses.replace(self._options, figures=figures, images_url=images_url)
+        renderer = self._module.SessionRenderer(options)
         body = str(renderer.body(session))
         found = renderer.page_map(session)
         data = renderer.data(session, parts=False, source=parts_url, found=found)
@@ -130,7 +145,8 @@ class PackageRenderer:
                             parts.draw(outer)
                 return parts.draw(part_id) if part_id in parts else None
 
-        return DrawnSession(body, data, part)
+        images = renderer.images
+        return DrawnSession(body, data, part, images.get if images is not None else _no_image)
 
     def body(self, session: Session, figures: Figures | None = None) -> str:
         options = dataclasses.replace(self._options, figures=figures)
@@ -264,7 +280,11 @@ class BuiltInRenderer:
         self._environment = environment
 
     def draw(
-        self, session: Session, parts_url: str, figures: Figures | None = None
+        self,
+        session: Session,
+        parts_url: str,
+        figures: Figures | None = None,
+        images_url: str | None = None,
     ) -> DrawnSession:
         return DrawnSession(self.body(session, figures))
 

@@ -49,6 +49,11 @@ def parts_url(key: str) -> str:
     return f"/sessions/{quote(key, safe='')}/parts/"
 
 
+def images_url(key: str) -> str:
+    """Where a session page's images are (``<url><digest>``)."""
+    return f"/sessions/{quote(key, safe='')}/images/"
+
+
 @dataclass
 class AppState:
     """Everything a handler needs, created once by ``create_app``."""
@@ -128,7 +133,9 @@ class AppState:
                 return loaded
             with self._heavy:
                 try:
-                    drawn = self.renderer.draw(loaded.session, parts_url(key), figures)
+                    drawn = self.renderer.draw(
+                        loaded.session, parts_url(key), figures, images_url(key)
+                    )
                 except Exception as error:  # shown on the page, over the plain view
                     loaded.problem = f"{type(error).__name__}: {error}"
                     drawn = self.fallback.draw(loaded.session, parts_url(key))
@@ -142,6 +149,13 @@ class AppState:
         if rendered is None or rendered.drawn is None:
             return None
         return rendered.drawn.part(part_id)
+
+    def image(self, key: str, revision: int, digest: str) -> tuple[bytes, str] | None:
+        """An image the session's page (or a part drawn for it) links to, with its type."""
+        rendered = self.rendered(key, revision)
+        if rendered is None or rendered.drawn is None:
+            return None
+        return rendered.drawn.image(digest)
 
 
 def app_state(request: Request) -> AppState:
