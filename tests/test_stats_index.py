@@ -29,7 +29,7 @@ from cclens.cli import main
 from cclens.index import Index
 from cclens.parse import discover, load
 
-from .test_usage import SESSION, assistant, project_dir, prompt, usage, write
+from .test_usage import SESSION, assistant, project_dir, prompt, resumed_corpus, usage, write
 
 RESUMED = "22222222-2222-4222-8222-222222222222"
 GROUPINGS = ("day", "week", "month", "project", "session", "model", "tool", "block")
@@ -88,33 +88,9 @@ def test_sessions_match_where_no_subagent_file_is_orphaned(corpus: Path, tmp_pat
         assert report["rows"]
 
 
-def _resumed_corpus(root: Path) -> None:
-    original = [
-        prompt("u0", "first", time="2025-06-01T09:00:00.000Z"),
-        assistant(
-            "a1", "msg_1", usage(input=5, output=7), parent="u0", time="2025-06-01T09:00:05.000Z"
-        ),
-    ]
-    resumed = [
-        *[{**record, "sessionId": RESUMED} for record in original],
-        prompt("u2", "more", session=RESUMED, time="2025-06-02T09:00:00.000Z"),
-        assistant(
-            "a3",
-            "msg_2",
-            usage(input=11, output=13),
-            request_id="req_2",
-            parent="u2",
-            session=RESUMED,
-            time="2025-06-02T09:00:05.000Z",
-        ),
-    ]
-    write(project_dir(root) / f"{SESSION}.jsonl", original)
-    write(project_dir(root) / f"{RESUMED}.jsonl", resumed)
-
-
 def test_a_response_copied_into_a_resumed_session_counts_once(tmp_path: Path) -> None:
     root = tmp_path / "claude"
-    _resumed_corpus(root)
+    resumed_corpus(root)
     with Index(tmp_path / "index.db") as index:
         index.update([root])
         report = _compare(index, root, "session")

@@ -205,7 +205,9 @@ def test_streaming_snapshots_keep_the_last_largest_usage(tmp_path: Path) -> None
     assert response.line == 2
 
 
-def test_resumed_session_copies_count_once_with_the_original_session(tmp_path: Path) -> None:
+def resumed_corpus(root: Path) -> None:
+    """A session of one response (5 in, 7 out) and the session that resumed it: a copy of it,
+    then one more response (11 in, 13 out) the next day."""
     original = [
         prompt("u0", "first", time="2025-06-01T09:00:00.000Z"),
         assistant(
@@ -226,8 +228,12 @@ def test_resumed_session_copies_count_once_with_the_original_session(tmp_path: P
             time="2025-06-02T09:00:05.000Z",
         ),
     ]
-    write(project_dir(tmp_path) / f"{SESSION}.jsonl", original)
-    write(project_dir(tmp_path) / f"{RESUMED}.jsonl", resumed)
+    write(project_dir(root) / f"{SESSION}.jsonl", original)
+    write(project_dir(root) / f"{RESUMED}.jsonl", resumed)
+
+
+def test_resumed_session_copies_count_once_with_the_original_session(tmp_path: Path) -> None:
+    resumed_corpus(tmp_path)
     report = usage_stats([tmp_path], by="session")
     assert report.responses == 2
     assert report.total.tokens == TokenCounts(input=16, output=20)
