@@ -47,6 +47,10 @@ _TEXT_LIMIT = 20_000
 _NESTING_LIMIT = 4
 
 
+def _no_image(digest: str) -> tuple[bytes, str] | None:
+    return None
+
+
 @dataclass(slots=True)
 class DrawnSession:
     """A session's page body, the data its script reads (JSON, or ``None``), what draws its
@@ -56,7 +60,7 @@ class DrawnSession:
     body: str
     data: str | None = None
     part: Callable[[str], str | None] = field(default=lambda part_id: None)
-    image: Callable[[str], tuple[bytes, str] | None] = field(default=lambda digest: None)
+    image: Callable[[str], tuple[bytes, str] | None] = field(default=_no_image)
 
 
 class SessionRenderer(Protocol):
@@ -101,10 +105,6 @@ def _outer_parts(part_id: str, found: Any) -> list[str]:
     if not chain and item is not None:
         chain = found.chain(item.group("anchor"))[::-1]
     return chain[::-1]
-
-
-def _no_image(digest: str) -> tuple[bytes, str] | None:
-    return None
 
 
 class PackageRenderer:

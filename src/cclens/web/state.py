@@ -143,19 +143,20 @@ class AppState:
             loaded.body = drawn.body
         return loaded
 
+    def _drawn(self, key: str, revision: int) -> DrawnSession | None:
+        """What drew the session's page (its parts, its images), drawing it if need be."""
+        rendered = self.rendered(key, revision)
+        return rendered.drawn if rendered is not None else None
+
     def part(self, key: str, revision: int, part_id: str) -> str | None:
         """A folded part of the session's page, drawn now (``None``: no such part)."""
-        rendered = self.rendered(key, revision)
-        if rendered is None or rendered.drawn is None:
-            return None
-        return rendered.drawn.part(part_id)
+        drawn = self._drawn(key, revision)
+        return drawn.part(part_id) if drawn is not None else None
 
     def image(self, key: str, revision: int, digest: str) -> tuple[bytes, str] | None:
         """An image the session's page (or a part drawn for it) links to, with its type."""
-        rendered = self.rendered(key, revision)
-        if rendered is None or rendered.drawn is None:
-            return None
-        return rendered.drawn.image(digest)
+        drawn = self._drawn(key, revision)
+        return drawn.image(digest) if drawn is not None else None
 
 
 def app_state(request: Request) -> AppState:
