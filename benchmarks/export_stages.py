@@ -29,24 +29,26 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from string import Template
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synthetic
 from export import DEFAULT_CORPUS, REAL_SIZED_MB
 from machine import load_average
 
-#: Run in a fresh process: arguments are the transcripts (one per line, in a file), the number
-#: of workers and where to write the stages' seconds.
-STAGES = """
+#: A script run in a fresh process: arguments are the transcripts (one per line, in a file), the
+#: number of workers and where to write the stages' seconds. Every script reads and redacts each
+#: session, then does its own part (``$each``), with ``$imports`` and ``$setup`` of its own.
+_SCRIPT = Template("""
 import time
 started = time.perf_counter()
 import collections, json, sys
 from pathlib import Path
-from cclens.export import export_html, transform_session
+from cclens.export import transform_session
 from cclens.parse import load_session
 from cclens.redact import Redactor
-from cclens.render import RenderOptions, page, parts
-seconds = collections.Counter({"imports": time.perf_counter() - started})
+$imports
+seconds = collections.Counter(imports=time.perf_counter() - started)
 workers = int(sys.argv[2])
 
 def timed(label, function):
@@ -58,6 +60,25 @@ def timed(label, function):
             seconds[label] += time.perf_counter() - start
     return wrapper
 
+def redact(session):
+    redactor = Redactor()
+    return transform_session(session, redactor.text, json_transform=redactor.json)
+redact = timed("redact", redact)
+
+$setup
+for path in Path(sys.argv[1]).read_text().split("\\n"):
+    session = redact(timed("read", load_session)(path))
+$each
+Path(sys.argv[3]).write_text(json.dumps(seconds))
+""")
+
+#: The export as ``cclens export`` does it, its drawing stages timed.
+STAGES = _SCRIPT.substitute(
+    imports="""
+from cclens.export import export_html
+from cclens.render import RenderOptions, page, parts
+""",
+    setup="""
 draw = parts.PartStore.draw
 def draw_timed(self, part_id):
     if part_id in self.drawn or workers > 1:
@@ -67,48 +88,25 @@ parts.PartStore.draw = draw_timed
 page.SessionRenderer._main = timed("skeleton", page.SessionRenderer._main)
 page.draw_in_workers = timed("parts, side by side", page.draw_in_workers)
 page.pack_parts = timed("pack parts", page.pack_parts)
-for path in Path(sys.argv[1]).read_text().split("\\n"):
-    start = time.perf_counter()
-    session = load_session(path)
-    seconds["read"] += time.perf_counter() - start
-    start = time.perf_counter()
-    redactor = Redactor()
-    session = transform_session(session, redactor.text, json_transform=redactor.json)
-    seconds["redact"] += time.perf_counter() - start
-    start = time.perf_counter()
-    export_html(session, options=RenderOptions(workers=workers))
-    seconds["export_html"] += time.perf_counter() - start
-Path(sys.argv[3]).write_text(json.dumps(seconds))
-"""
+""",
+    each="""
+    timed("export_html", export_html)(session, options=RenderOptions(workers=workers))
+""",
+)
 
-#: The floor: read, redact, encode the session's data, deflate; same arguments.
-FLOOR = """
-import time
-started = time.perf_counter()
-import collections, json, sys, zlib
-from pathlib import Path
+#: The floor: read, redact, encode the session's data, deflate.
+FLOOR = _SCRIPT.substitute(
+    imports="""
+import zlib
 import msgspec
-from cclens.export import transform_session
 from cclens.export.json_document import session_document
-from cclens.parse import load_session
-from cclens.redact import Redactor
-seconds = collections.Counter({"imports": time.perf_counter() - started})
-for path in Path(sys.argv[1]).read_text().split("\\n"):
-    start = time.perf_counter()
-    session = load_session(path)
-    seconds["read"] += time.perf_counter() - start
-    start = time.perf_counter()
-    redactor = Redactor()
-    session = transform_session(session, redactor.text, json_transform=redactor.json)
-    seconds["redact"] += time.perf_counter() - start
-    start = time.perf_counter()
-    data = msgspec.json.encode(session_document(session))
-    seconds["encode the data"] += time.perf_counter() - start
-    start = time.perf_counter()
-    zlib.compress(data, 6)
-    seconds["deflate it"] += time.perf_counter() - start
-Path(sys.argv[3]).write_text(json.dumps(seconds))
-"""
+""",
+    setup="",
+    each="""
+    data = timed("encode the data", lambda s: msgspec.json.encode(session_document(s)))(session)
+    timed("deflate it", zlib.compress)(data, 6)
+""",
+)
 
 
 def run(listing: Path, workers: int, out: Path, script: str = STAGES) -> dict[str, float]:
