@@ -259,6 +259,14 @@ def total_parts(parts: Iterable[UsagePart]) -> UsageRow:
     return group.finish()
 
 
+class _Groups(dict[str, _Group]):
+    """Rows being summed by key, each made when its key first comes."""
+
+    def __missing__(self, key: str) -> _Group:
+        found = self[key] = _Group(key)
+        return found
+
+
 def aggregate_parts(parts: Iterable[UsagePart], by: GroupBy) -> list[UsageRow]:
     """``parts`` grouped ``by`` any of :data:`GROUPINGS` but ``tool`` and ``block``."""
     if by in ("tool", "block"):
@@ -299,23 +307,16 @@ def aggregate(
     period = period or Period()
     if by != "tool":
         return aggregate_parts((part_of(item, period) for item in items), by)
-    groups: dict[str, _Group] = {}
-
-    def group(key: str) -> _Group:
-        found = groups.get(key)
-        if found is None:
-            found = groups[key] = _Group(key)
-        return found
-
+    groups = _Groups()
     for item in items:
         names = item.response.tool_names or [NO_TOOL]
         shares = item.response.tokens.split(len(names))
         for name, tokens in zip(names, shares, strict=True):
-            group(name).share(item, tokens, 1 / len(names))
+            groups[name].share(item, tokens, 1 / len(names))
         for name in dict.fromkeys(names):
-            group(name).count(item)
+            groups[name].count(item)
     for name, usage in (tools or {}).items():
-        group(name).row.tool = usage
+        groups[name].row.tool = usage
     return _sorted([found.finish() for found in groups.values()], by)
 
 
@@ -345,30 +346,23 @@ def aggregate_tool_parts(
     """``parts`` grouped by tool, as :func:`aggregate` groups responses by tool (each tool's
     share of tokens and cost, the responses and sessions that called it), with ``tools`` (the
     call inventory) attached."""
-    groups: dict[str, _Group] = {}
-
-    def group(key: str) -> _Group:
-        found = groups.get(key)
-        if found is None:
-            found = groups[key] = _Group(key)
-        return found
-
+    groups = _Groups()
     for part in parts:
         names = part.tools or (NO_TOOL,)
         for name, tokens in zip(names, part.shares, strict=True):
-            row = group(name).row
+            row = groups[name].row
             row.tokens = row.tokens + tokens
             if part.cost is not None:
                 row.cost = (row.cost or 0.0) + part.cost * (1 / len(names))
                 if part.price and part.price not in row.prices:
                     row.prices.append(part.price)
         for name in dict.fromkeys(names):
-            found = group(name)
+            found = groups[name]
             found.row.responses += part.responses
             found.row.unpriced_responses += part.unpriced
             found.sessions.add(part.session_id)
     for name, usage in (tools or {}).items():
-        group(name).row.tool = usage
+        groups[name].row.tool = usage
     return _sorted([found.finish() for found in groups.values()], "tool")
 
 
