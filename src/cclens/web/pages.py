@@ -90,10 +90,7 @@ THEME_SCRIPT = "theme.js"
 def session_part(request: Request) -> Response:
     """``/sessions/{key}/parts/{part}``: one folded part of the session page (an HTML
     fragment drawn by the renderer's templates), for the page to put where it goes."""
-    state = app_state(request)
-    key = request.path_params["key"]
-    summary = state.index.session(key)
-    html = state.part(key, summary.revision, request.path_params["part"]) if summary else None
+    html = app_state(request).part(request.path_params["key"], request.path_params["part"])
     if html is None:
         return Response("no such part\n", status_code=404, media_type="text/plain")
     return HTMLResponse(html)
@@ -102,10 +99,7 @@ def session_part(request: Request) -> Response:
 def session_image(request: Request) -> Response:
     """``/sessions/{key}/images/{digest}``: an image the session page links to (its name is
     the digest of its bytes, so the browser may keep it)."""
-    state = app_state(request)
-    key = request.path_params["key"]
-    summary = state.index.session(key)
-    found = state.image(key, summary.revision, request.path_params["digest"]) if summary else None
+    found = app_state(request).image(request.path_params["key"], request.path_params["digest"])
     if found is None:
         return Response("no such image\n", status_code=404, media_type="text/plain")
     data, media_type = found

@@ -143,19 +143,21 @@ class AppState:
             loaded.body = drawn.body
         return loaded
 
-    def _drawn(self, key: str, revision: int) -> DrawnSession | None:
-        """What drew the session's page (its parts, its images), drawing it if need be."""
-        rendered = self.rendered(key, revision)
+    def _drawn(self, key: str) -> DrawnSession | None:
+        """What drew the page of the session ``key`` at its current revision (its parts, its
+        images), drawing it if need be; ``None`` for a session the index does not have."""
+        summary = self.index.session(key)
+        rendered = self.rendered(key, summary.revision) if summary is not None else None
         return rendered.drawn if rendered is not None else None
 
-    def part(self, key: str, revision: int, part_id: str) -> str | None:
+    def part(self, key: str, part_id: str) -> str | None:
         """A folded part of the session's page, drawn now (``None``: no such part)."""
-        drawn = self._drawn(key, revision)
+        drawn = self._drawn(key)
         return drawn.part(part_id) if drawn is not None else None
 
-    def image(self, key: str, revision: int, digest: str) -> tuple[bytes, str] | None:
+    def image(self, key: str, digest: str) -> tuple[bytes, str] | None:
         """An image the session's page (or a part drawn for it) links to, with its type."""
-        drawn = self._drawn(key, revision)
+        drawn = self._drawn(key)
         return drawn.image(digest) if drawn is not None else None
 
 
