@@ -120,6 +120,30 @@ def largest_session(root: Path) -> SessionFile | None:
     return max(found, key=lambda s: s.size) if found else None
 
 
+def large_sessions(corpus: Path, claude: Path) -> list[tuple[str, SessionFile]]:
+    """The sessions measured, written under ``claude`` (to serve): the largest of ``corpus``
+    (skipped with a note when there is none) and a synthetic 10 MB session of 2,000 calls."""
+    sessions: list[tuple[str, SessionFile]] = []
+    biggest = largest_session(corpus)
+    if biggest is not None:
+        sessions.append(("largest of the 1 GB corpus", biggest))
+    else:
+        print(f"no corpus at {corpus}: build it with benchmarks/index.py --work")
+    made = synthetic.synthesize(
+        claude / "projects" / "-synthetic-large-sessions",
+        synthetic.donors(),
+        size=10_000_000,
+        calls=2000,
+    )
+    sessions.append(("synthetic 10 MB, 2,000 calls", discover(claude).sessions[0]))
+    assert sessions[-1][1].path == made
+    if biggest is not None:  # served too: copied beside the synthetic one
+        folder = claude / "projects" / biggest.project
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / biggest.path.name).write_bytes(biggest.path.read_bytes())
+    return sessions
+
+
 @contextmanager
 def serving(root: Path, db: Path) -> Iterator[RunningServer]:
     server = start(Settings(db_path=db, claude_dirs=[root], port=0, watch=False))
@@ -141,24 +165,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="cclens-pages-") as temp:
         work = args.work or Path(temp)
         claude = work / "claude"
-        sessions: list[tuple[str, SessionFile]] = []
-        biggest = largest_session(args.corpus)
-        if biggest is not None:
-            sessions.append(("largest of the 1 GB corpus", biggest))
-        else:
-            print(f"no corpus at {args.corpus}: build it with benchmarks/index.py --work")
-        made = synthetic.synthesize(
-            claude / "projects" / "-synthetic-large-sessions",
-            synthetic.donors(),
-            size=10_000_000,
-            calls=2000,
-        )
-        sessions.append(("synthetic 10 MB, 2,000 calls", discover(claude).sessions[0]))
-        assert sessions[-1][1].path == made
-        if biggest is not None:  # served too: copied beside the synthetic one
-            folder = claude / "projects" / biggest.project
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / biggest.path.name).write_bytes(biggest.path.read_bytes())
+        sessions = large_sessions(args.corpus, claude)
         print(f"CPUs: {os.cpu_count()}; load average: {load_average()}")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)

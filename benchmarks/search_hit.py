@@ -33,9 +33,8 @@ from playwright.sync_api import Browser, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import synthetic
 from machine import load_average
-from pages import ARGS, BENCH_CORPUS, largest_session, serving
+from pages import ARGS, BENCH_CORPUS, large_sessions, serving
 
 AIM = 1.0
 #: Words most transcripts hold, in every kind of text.
@@ -112,24 +111,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="cclens-hits-") as temp:
         work = args.work or Path(temp)
         claude = work / "claude"
-        labels: dict[str, str] = {}
-        biggest = largest_session(args.corpus)
-        if biggest is not None:
-            folder = claude / "projects" / biggest.project
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / biggest.path.name).write_bytes(biggest.path.read_bytes())
-            labels[biggest.session_id] = (
-                f"largest of the 1 GB corpus ({biggest.size / 1e6:.1f} MB of JSONL)"
-            )
-        else:
-            print(f"no corpus at {args.corpus}: build it with benchmarks/index.py --work")
-        made = synthetic.synthesize(
-            claude / "projects" / "-synthetic-large-sessions",
-            synthetic.donors(),
-            size=10_000_000,
-            calls=2000,
-        )
-        labels[made.stem] = "synthetic 10 MB, 2,000 calls"
+        labels = {
+            file.session_id: f"{label} ({file.size / 1e6:.1f} MB of JSONL)"
+            for label, file in large_sessions(args.corpus, claude)
+        }
         print(f"CPUs: {os.cpu_count()}; load average: {load_average()}")
         worst = 0.0
         with sync_playwright() as playwright:
