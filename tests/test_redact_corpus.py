@@ -14,7 +14,7 @@ from tests.data import fake_secrets as fake
 from tests.test_redact_secrets import CONTEXTS, HEADER_CONTEXTS, URL_SHAPED
 
 
-def _records(path: Path) -> list[Any]:
+def records_of(path: Path) -> list[Any]:
     records = []
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
@@ -36,7 +36,7 @@ def test_every_corpus_record_redacts_without_error_and_without_false_alarms(
     redactor = Redactor()
     records = 0
     for path in corpus_files():
-        for record in _records(path):
+        for record in records_of(path):
             redacted = redactor.json(record)
             assert Redactor().json(redacted) == redacted
             records += 1

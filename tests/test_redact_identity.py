@@ -11,7 +11,6 @@ generated text, and must agree on the output and on the count of each kind, in o
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from cclens.redact.rules import all_rules
 from tests.conftest import corpus_files
 from tests.data import fake_secrets as fake
 from tests.redact_reference import ReferenceRedactor, ReferenceScanner
-from tests.test_redact_corpus import HOSTILE
+from tests.test_redact_corpus import HOSTILE, records_of
 from tests.test_redact_properties import SECRETS, json_values, secretish_text
 from tests.test_redact_secrets import CONTEXTS
 
@@ -48,16 +47,6 @@ def _strings(value: Any) -> list[str]:
     if isinstance(value, list):
         return [s for item in value for s in _strings(item)]
     return []
-
-
-def _records(path: Path) -> list[Any]:
-    records = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            continue
-    return records
 
 
 def _same_text(values: list[str], options: RedactionOptions) -> None:
@@ -84,7 +73,7 @@ def _fake_texts() -> list[str]:
 def test_every_corpus_record_redacts_as_before(corpus: Path, name: str) -> None:
     fast, reference = Redactor(OPTIONS[name]), ReferenceRedactor(OPTIONS[name])
     for path in corpus_files():
-        for record in _records(path):
+        for record in records_of(path):
             assert fast.json(record) == reference.json(record), path
     assert list(fast.counts.items()) == list(reference.counts.items())
 
@@ -96,7 +85,7 @@ def test_every_corpus_string_and_line_scans_and_redacts_as_before(corpus: Path) 
     for path in corpus_files():
         text = path.read_text(encoding="utf-8", errors="replace")
         values.extend(text.splitlines())
-        values.extend(s for record in _records(path) for s in _strings(record))
+        values.extend(s for record in records_of(path) for s in _strings(record))
     for value in dict.fromkeys(values):
         assert _SCANNER.scan(value) == REFERENCE_SCANNER.scan(value), value[:300]
         assert list(candidate_runs(value)) == [m.span() for m in _CANDIDATE.finditer(value)]
@@ -106,7 +95,7 @@ def test_every_corpus_string_and_line_scans_and_redacts_as_before(corpus: Path) 
 @pytest.mark.slow
 def test_the_corpus_as_one_text_redacts_as_before(corpus: Path) -> None:
     """The benchmark's input: every string joined, non-ASCII characters and all."""
-    text = "\n".join(s for path in corpus_files() for r in _records(path) for s in _strings(r))
+    text = "\n".join(s for path in corpus_files() for r in records_of(path) for s in _strings(r))
     assert not text.isascii()
     assert _SCANNER.scan(text) == REFERENCE_SCANNER.scan(text)
     _same_text([text, text.encode("ascii", "replace").decode()], OPTIONS["default"])
