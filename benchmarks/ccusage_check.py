@@ -36,8 +36,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cclens.analytics.usage import Response, collect_responses
-from cclens.parse import discover, load
+from cclens.figures.usage import Response, collect_responses
+from cclens.readers.claude import discover, load
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 KINDS = ("input", "output", "cache_write", "cache_read")

@@ -46,7 +46,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cclens.parse import SessionFile, discover
+from cclens.readers.claude import SessionFile, discover
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine import load_average
@@ -63,7 +63,7 @@ TOOL_SCRIPTS = {
 import json, os, sys, time
 from pathlib import Path
 from cclens.export import export_html, transform_session
-from cclens.parse import load_session
+from cclens.readers.claude import load_session
 from cclens.redact import Redactor
 from cclens.render import RenderOptions
 options = RenderOptions(workers=WORKERS)

@@ -45,7 +45,7 @@ started = time.perf_counter()
 import collections, json, sys
 from pathlib import Path
 from cclens.export import transform_session
-from cclens.parse import load_session
+from cclens.readers.claude import load_session
 from cclens.redact import Redactor
 $imports
 seconds = collections.Counter(imports=time.perf_counter() - started)

@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cclens.index import Index, SearchFilters
-from cclens.parse import discover
+from cclens.readers.claude import discover
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 _IDS = re.compile(

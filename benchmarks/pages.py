@@ -34,7 +34,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from cclens.export import export_html
-from cclens.parse import Session, SessionFile, discover, load
+from cclens.readers.claude import Session, SessionFile, discover, load
 from cclens.web import RunningServer
 from cclens.web.server import start
 from cclens.web.settings import Settings

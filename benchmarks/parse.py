@@ -21,7 +21,7 @@ from pathlib import Path
 
 import msgspec
 
-from cclens.parse import discover, load
+from cclens.readers.claude import discover, load
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 

@@ -46,8 +46,8 @@ from cclens.index import (
     SearchFilters,
     parse_query,
 )
-from cclens.index.search import search_results
-from cclens.index.search_facts import DocumentFacts
+from cclens.index.read.search import search_results
+from cclens.index.read.search_facts import DocumentFacts
 
 DEFAULT_WORK = Path("/work/bench-corpus-1g")
 

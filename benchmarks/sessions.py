@@ -39,7 +39,7 @@ from urllib.parse import urlencode
 
 import httpx
 
-from cclens.analytics.period import Period, parse_date
+from cclens.figures.period import Period, parse_date
 from cclens.index import PROJECT_SORTS, SESSION_SORTS, Index, SessionFilters
 from cclens.web import Settings, create_app, start
 

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from cclens.parse import SessionFile, discover, load, load_session
+from cclens.readers.claude import SessionFile, discover, load, load_session
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 _IDS = re.compile(

@@ -17,4 +17,5 @@ python3 -m pip install -q --disable-pip-version-check -e ".[test]"
 python3 -m ruff check src tests benchmarks
 python3 -m ruff format --check src tests benchmarks
 python3 -m mypy
+lint-imports --no-cache
 python3 -m pytest "$@"

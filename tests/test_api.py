@@ -18,7 +18,7 @@ PACKAGES = [
     "cclens.model",
     "cclens.model.tools",
     "cclens.otel",
-    "cclens.parse",
+    "cclens.readers.claude",
     "cclens.permissions",
     "cclens.redact",
     "cclens.render",
@@ -37,14 +37,14 @@ def test_all_is_sorted_and_resolves(name: str) -> None:
 
 
 def test_parse_exports_every_public_session_type() -> None:
-    from cclens.parse import session
+    from cclens.model import session
 
     public = {
         name
         for name, value in vars(session).items()
         if inspect.isclass(value) and value.__module__ == session.__name__ and name[0] != "_"
     }
-    missing = public - set(importlib.import_module("cclens.parse").__all__)
+    missing = public - set(importlib.import_module("cclens.readers.claude").__all__)
     assert missing <= {"ToolStatus", "UserKind", "TitleSource"}, missing
 
 

@@ -6,8 +6,8 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from cclens.parse import AssistantItem, UserItem, load_session
-from cclens.parse.session import Session
+from cclens.model.session import Session
+from cclens.readers.claude import AssistantItem, UserItem, load_session
 
 TEST_DATA = "iansherr__claude-code-log/test/test_data"
 

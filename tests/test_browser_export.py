@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 from cclens.export import export_html
-from cclens.parse import AssistantItem, load_session
+from cclens.readers.claude import AssistantItem, load_session
 
 from .conftest import CORPUS, ROOT
 
@@ -81,7 +81,8 @@ def test_the_page_works(browser: Browser, exported: Path) -> None:
     assert not thinking.locator(".md").is_visible()
     thinking.locator("summary").click()
     assert thinking.get_attribute("open") == ""
-    assert thinking.locator(".md").is_visible()
+    # A folded part is drawn when opened: wait for it (a loaded machine takes a while).
+    expect(thinking.locator(".md")).to_be_visible()
 
     # Tool calls are folded, one line each; opening one draws its body (its own view).
     tool = page.locator("section.tool").first

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from cclens.export.bulk import export_sessions
-from cclens.parse import discover
+from cclens.readers.claude import discover
 
 from .conftest import CORPUS
 from .test_browser_export import ARTIFACTS, Watched, browser

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from cclens.export import export_html
 from cclens.model.blocks import TextBlock, ThinkingBlock
-from cclens.parse import AssistantItem, Session, load_session
+from cclens.readers.claude import AssistantItem, Session, load_session
 from cclens.web import RunningServer
 
 from .conftest import CORPUS

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cclens.analytics.check import check
 from cclens.cli import main
-from cclens.parse import discover, load
+from cclens.readers.claude import discover, load
+from cclens.reports.check import check
 
 from .conftest import corpus_files
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from cclens.analytics.stats import slug
 from cclens.cli import main
+from cclens.figures.projects import slug
 
 SESSION = "33333333-3333-4333-8333-333333333333"
 OTHER = "44444444-4444-4444-8444-444444444444"

@@ -17,8 +17,6 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
 from click.testing import CliRunner
 
-from cclens.analytics.inventory import inventory
-from cclens.analytics.usage import collect_responses
 from cclens.cli.main import main
 from cclens.dataset import (
     TABLES,
@@ -30,9 +28,11 @@ from cclens.dataset import (
     select_files,
     write_dataset,
 )
+from cclens.figures.inventory import inventory
+from cclens.figures.usage import collect_responses
 from cclens.model.blocks import ToolUseBlock
 from cclens.model.records import AssistantRecord
-from cclens.parse import AssistantItem, Session, discover, load
+from cclens.readers.claude import AssistantItem, Session, discover, load
 from cclens.redact import RedactionOptions, Redactor
 
 from .conftest import ROOT

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cclens.parse import discover, load
+from cclens.readers.claude import discover, load
 
 PROJECT = "-home-alex-shop"
 SESSION = "5e551011-0000-4000-8000-000000000001"

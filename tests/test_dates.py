@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cclens.analytics.period import (
+from cclens.figures.period import (
     FIRST_DAY,
     LAST_DAY,
     DateError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cclens.parse import claude_dirs, discover, load, subagents_for
+from cclens.readers.claude import claude_dirs, discover, load, subagents_for
 
 
 def line(**fields: object) -> str:

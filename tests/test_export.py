@@ -21,7 +21,7 @@ from cclens.export import (
     session_document,
 )
 from cclens.export.markdown_file import fence, neutralize_html
-from cclens.parse import load_session
+from cclens.readers.claude import load_session
 from cclens.render import CSP
 from cclens.render.parts import unpack_parts
 

@@ -12,7 +12,7 @@ import pytest
 
 from cclens.export import export_html
 from cclens.export.bulk import export_sessions, output_names
-from cclens.parse import SessionFile, discover, load
+from cclens.readers.claude import SessionFile, discover, load
 from cclens.render.assets import static_files
 
 from .conftest import CORPUS

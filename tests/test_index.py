@@ -25,8 +25,8 @@ from cclens.index import (
     move_aside,
     refuse_inside,
 )
-from cclens.index.schema import APPLICATION_ID, MIGRATIONS
-from cclens.parse import Session, discover, load, load_session, read_data, read_file
+from cclens.index.storage.schema import APPLICATION_ID, MIGRATIONS
+from cclens.readers.claude import Session, discover, load, load_session, read_data, read_file
 
 from .test_index_layout import make_claude_dir, snapshot
 

@@ -1,14 +1,14 @@
 """The index counts a resumed session's copies once, as the analytics do, and keeps doing so
-as sessions change (:mod:`cclens.index.counted`)."""
+as sessions change (:mod:`cclens.index.write.counted`)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from cclens.analytics.figures import figures_by_session, tally
+from cclens.figures.figures import figures_by_session, tally
 from cclens.index import Index, SessionFilters
-from cclens.parse import discover, load
+from cclens.readers.claude import discover, load
 
 from .test_usage import (
     PROJECT,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from cclens.parse import discover
+from cclens.readers.claude import discover
 
 
 def _slug(folder: Path, corpus: Path) -> str:

@@ -1,8 +1,9 @@
 """The index's view of records derives exactly what the assembled session gives.
 
-The reference is :mod:`cclens.parse` (full model, assembled session) with
+The reference is :mod:`cclens.readers.claude` (full model, assembled session) with
 :func:`cclens.index.extract.digest` and :func:`cclens.index.extract.documents`; the view
-(:mod:`cclens.index.view`, :mod:`cclens.index.derive`) must agree with it on the real corpus,
+(:mod:`cclens.index.write.view`, :mod:`cclens.index.write.derive`) must agree with it on the real
+corpus,
 on generated transcripts, and on the lines it hands to the full model.
 """
 
@@ -16,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cclens.index.derive import NeedsAssembly, ViewFile, derive
 from cclens.index.extract import DocumentUpdate, SessionDigest, digest, documents
-from cclens.index.stored import StoredFile, StoredSession, build_session
-from cclens.index.view import read_view
+from cclens.index.storage.stored import StoredFile, StoredSession, build_session
+from cclens.index.write.derive import NeedsAssembly, ViewFile, derive
+from cclens.index.write.view import read_view
 from cclens.model import RECORD_TYPES
 from cclens.model.records import UnknownRecord
-from cclens.parse import discover, read_data
+from cclens.readers.claude import discover, read_data
 
 Derived = tuple[SessionDigest, dict[str, tuple[set[str] | None, list[Any]]]]
 

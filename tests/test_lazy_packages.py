@@ -25,13 +25,13 @@ def test_every_public_name_resolves(package: object) -> None:
 def test_importing_the_packages_loads_no_parser() -> None:
     # The status line's own modules too: it is a new process each time Claude Code redraws it.
     code = (
-        "import sys, cclens, cclens.index, cclens.index.live_usage, cclens.__main__, "
+        "import sys, cclens, cclens.index, cclens.index.read.live_usage, cclens.__main__, "
         "cclens._statusline, "
-        "cclens.analytics.live; "
+        "cclens.reports.live; "
         "print(sorted(m for m in sys.modules if m.startswith('cclens.')))"
     )
     found = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert "cclens.parse" not in found and "cclens.model" not in found, found
+    assert "cclens.readers.claude" not in found and "cclens.model" not in found, found
     assert "cclens.cli" not in found, found  # nor the command line library

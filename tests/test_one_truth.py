@@ -4,7 +4,7 @@ The figures (sessions, prompts, responses, tool calls per tool and status, failu
 kind, cost) are read back from what each surface hands a user — ``cclens check --json``,
 ``stats --json``, ``tools --json``, the JSON API of a real server, the data attributes of its
 HTML pages, the Parquet dataset read with DuckDB, and the spans a real OTLP/HTTP receiver got —
-and compared with the definitions (:mod:`cclens.analytics.figures`), and so with each other.
+and compared with the definitions (:mod:`cclens.figures.figures`), and so with each other.
 The index's own answers too: ``stats`` from the index (every grouping, 5-hour blocks
 included), ``/api/blocks``, the status line and the MCP tools' usage and session figures.
 Per session too, wherever a surface has sessions: the index's lists and pages, the dataset.
@@ -27,13 +27,13 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from cclens.analytics.figures import Figures, figures_by_session, tally, total_figures
-from cclens.analytics.inventory import call_facts, calls_usage
-from cclens.analytics.live import status_figures
 from cclens.cli.main import main
+from cclens.figures.figures import Figures, figures_by_session, tally, total_figures
+from cclens.figures.inventory import call_facts, calls_usage
 from cclens.index import Index
-from cclens.mcp_server.tools import Tools
-from cclens.parse import Session, discover, load
+from cclens.mcp.tools import Tools
+from cclens.readers.claude import Session, discover, load
+from cclens.reports.live import status_figures
 from cclens.web.server import RunningServer, start
 from cclens.web.settings import Settings
 

@@ -14,12 +14,12 @@ import pytest
 from click.testing import CliRunner
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 
-from cclens.analytics.usage import collect_responses
 from cclens.cli.main import main
 from cclens.dataset import own_items
+from cclens.figures.usage import collect_responses
 from cclens.otel import Content, TraceBuilder, send_sessions, span_id, trace_id, traces_endpoint
 from cclens.otel.conventions import CONTENT_ATTRIBUTES
-from cclens.parse import AssistantItem, Session, load_session
+from cclens.readers.claude import AssistantItem, Session, load_session
 from cclens.redact import RedactionOptions, Redactor
 
 from .conftest import ROOT

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from cclens.index import Index
-from cclens.index.pool import ConnectionPool
+from cclens.index.storage.pool import ConnectionPool
 
 from .test_index import SMALL
 from .test_web import running

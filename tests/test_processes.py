@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from cclens.index import Index
-from cclens.index.ingest import WORKER_LOST
-from cclens.index.locking import update_lock
+from cclens.index.storage.locking import update_lock
+from cclens.index.write.ingest import WORKER_LOST
 
 from .test_index_layout import make_claude_dir
 
@@ -164,8 +164,8 @@ def test_a_worker_answers_the_pool_in_one_small_write(claude_dir: Path, tmp_path
     import pickle
     from concurrent.futures.process import _ResultItem  # what the pool sends back
 
-    from cclens.index.plan import make_plan
-    from cclens.index.worker import process_all, process_all_into, read_outcomes
+    from cclens.index.write.plan import make_plan
+    from cclens.index.write.worker import process_all, process_all_into, read_outcomes
 
     with Index(tmp_path / "index.db") as index, index.connection() as connection:
         tasks = make_plan(connection, index.path, [claude_dir]).tasks

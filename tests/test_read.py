@@ -8,8 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cclens.parse import read_file
-from cclens.parse.read import Diagnostic, decode_line
+from cclens.model.entries import Diagnostic
+from cclens.readers.claude import read_file
+from cclens.readers.claude.read import decode_line
 
 GOOD = b'{"type":"user","uuid":"u1","message":{"role":"user","content":"hello"}}'
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cclens.export import export_json, export_markdown
-from cclens.parse import load_session
-from cclens.parse.session import Session
+from cclens.model.session import Session
+from cclens.readers.claude import load_session
 from cclens.render import SessionRenderer
 from cclens.render.assets import page_js, theme_js
 from cclens.render.parts import expand_page

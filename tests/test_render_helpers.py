@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cclens.parse.session import ToolCall
+from cclens.model.session import ToolCall
 from cclens.render import RenderOptions, SessionRenderer, ToolView, ViewHelpers, view_for
 from cclens.render.context import BLOCK_TEMPLATES
 from cclens.render.environment import format_duration, format_tokens, template_environment

@@ -312,7 +312,7 @@ def audit(html: str) -> PageAudit:
 
 @pytest.fixture(scope="module")
 def hostile_html(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from cclens.parse import load_session
+    from cclens.readers.claude import load_session
 
     path = hostile_session(tmp_path_factory.mktemp("hostile"))
     return export_html(load_session(path))
@@ -339,7 +339,7 @@ def test_hostile_text_is_shown_not_dropped(hostile_html: str) -> None:
 
 
 def test_markdown_export_neutralises_html(tmp_path: Path) -> None:
-    from cclens.parse import load_session
+    from cclens.readers.claude import load_session
 
     text = export_markdown(load_session(hostile_session(tmp_path)))
     outside_code = []

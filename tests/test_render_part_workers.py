@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cclens.parse import Session, ToolCall, discover, load, load_session
+from cclens.readers.claude import Session, ToolCall, discover, load, load_session
 from cclens.render import RenderOptions, SessionRenderer, part_workers
 from cclens.render.parts import expand_page
 from cclens.render.views import ToolView, ViewHelpers, view_for

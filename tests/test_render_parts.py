@@ -11,7 +11,7 @@ import pytest
 from markupsafe import Markup
 
 from cclens.export import export_html
-from cclens.parse import Session, discover, load, load_session
+from cclens.readers.claude import Session, discover, load, load_session
 from cclens.render import RenderOptions, SessionRenderer
 from cclens.render.parts import (
     PartStore,

@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cclens.parse import AssistantItem, load_session
-from cclens.parse.session import Session
+from cclens.model.session import Session
+from cclens.readers.claude import AssistantItem, load_session
 
 UNSET: Any = object()
 

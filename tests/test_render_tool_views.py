@@ -2,7 +2,8 @@
 strings in every field never turning into markup that runs.
 
 Synthetic calls are real transcripts: each case is written as a tiny JSONL session under
-``tmp_path`` and loaded with :func:`cclens.parse.load_session`, then drawn by the page renderer.
+``tmp_path`` and loaded with :func:`cclens.readers.claude.load_session`, then drawn by the page
+renderer.
 Regenerate the snapshots with ``CCLENS_UPDATE_SNAPSHOTS=1``.
 """
 
@@ -24,7 +25,7 @@ from cclens.model.tools import BUILTIN_TOOLS, is_known_tool, tool_spec
 from cclens.model.tools.agents import AgentAsyncLaunchedResult
 from cclens.model.tools.generic import UnknownToolInput
 from cclens.model.tools.shell import BashResult
-from cclens.parse import Session, ToolCall, load_session
+from cclens.readers.claude import Session, ToolCall, load_session
 from cclens.render import (
     RenderOptions,
     SessionRenderer,

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cclens.parse import AssistantItem, load_session
+from cclens.readers.claude import AssistantItem, load_session
+from cclens.readers.resume import fork_points, resume_command
 from cclens.render.context import session_header
-from cclens.resume import fork_points, resume_command
 
 from .test_assemble import assistant, tool_result, tool_use, user, write
 from .test_index_cli import run

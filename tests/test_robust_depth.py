@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cclens.index.view import read_view
+from cclens.index.write.view import read_view
 from cclens.model import MAX_DEPTH, decode_record, format_json, iter_json, to_builtins, to_json
 from cclens.model._depth import _skeleton_too_deep, bounded_decode, too_deep
-from cclens.parse import load_session
+from cclens.readers.claude import load_session
 from cclens.redact import Redactor
 from cclens.render.jsonview import json_tree
 

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from cclens.cli.main import main
 from cclens.model import RECORD_TYPES, decode_record
 from cclens.model._depth import bounded_decode
-from cclens.parse import read_data
+from cclens.readers.claude import read_data
 from cclens.web import RunningServer
 
 from .conftest import corpus_files

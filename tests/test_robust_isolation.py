@@ -15,11 +15,11 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-import cclens.parse
-import cclens.parse.assemble
+import cclens.readers.claude
+import cclens.readers.claude.assemble
 from cclens.cli.main import main
-from cclens.parse import Diagnostic
-from cclens.parse.isolate import each_isolated
+from cclens.readers.claude import Diagnostic
+from cclens.readers.claude.isolate import each_isolated
 from cclens.web import RunningServer
 
 from .test_web import running
@@ -88,27 +88,27 @@ def claude(tmp_path: Path) -> Path:
 @pytest.fixture
 def unreadable(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading the broken session raises (a defect, not an ``OSError``)."""
-    read_file = cclens.parse.read_file
+    read_file = cclens.readers.claude.read_file
 
     def failing(path: Path, *args: Any) -> Any:
         if BROKEN in path.name:
             raise RuntimeError("planted defect")
         return read_file(path, *args)
 
-    monkeypatch.setattr(cclens.parse, "read_file", failing)
+    monkeypatch.setattr(cclens.readers.claude, "read_file", failing)
 
 
 @pytest.fixture
 def unassemblable(monkeypatch: pytest.MonkeyPatch) -> None:
     """Assembling the broken session raises."""
-    build = cclens.parse.assemble._build_items
+    build = cclens.readers.claude.assemble._build_items
 
     def failing(entries: Any) -> Any:
         if any(BROKEN in str(entry.record.session_id) for entry in entries):
             raise RuntimeError("planted defect")
         return build(entries)
 
-    monkeypatch.setattr(cclens.parse.assemble, "_build_items", failing)
+    monkeypatch.setattr(cclens.readers.claude.assemble, "_build_items", failing)
 
 
 def run(claude: Path, tmp: Path, *args: str | Path) -> tuple[int, str, str]:

@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cclens.model._large as large
-import cclens.parse.read as read
+import cclens.readers.claude.read as read
 from cclens.model import LARGE_LINE, to_builtins
-from cclens.parse import read_data, read_file
+from cclens.model.entries import ReadResult
+from cclens.readers.claude import read_data, read_file
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def small_thresholds(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(large, "_CHUNK", 7)
 
 
-def _both(path: Path, data: bytes) -> tuple[read.ReadResult, read.ReadResult]:
+def _both(path: Path, data: bytes) -> tuple[ReadResult, ReadResult]:
     """``data`` read in chunks (as the thresholds say), and read a whole line at a time."""
     path.write_bytes(data)
     chunked = read_file(path)
@@ -39,7 +40,7 @@ def _both(path: Path, data: bytes) -> tuple[read.ReadResult, read.ReadResult]:
     return chunked, whole
 
 
-def _same(chunked: read.ReadResult, whole: read.ReadResult) -> None:
+def _same(chunked: ReadResult, whole: ReadResult) -> None:
     assert [to_builtins(e.record) for e in chunked.entries] == [
         to_builtins(e.record) for e in whole.entries
     ]

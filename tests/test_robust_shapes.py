@@ -22,7 +22,7 @@ from cclens.index import Index
 from cclens.model import AnyRecord, decode_record, to_builtins
 from cclens.model.tools import BUILTIN_TOOLS, parse_tool_input, parse_tool_result
 from cclens.model.tools.generic import ResultList
-from cclens.parse import load_session
+from cclens.readers.claude import load_session
 
 from .shapes import WRONG, misfits, same_json, samples, struct_places
 

@@ -21,7 +21,7 @@ from cclens.index import (
     SearchFilters,
     quote_query,
 )
-from cclens.parse import discover
+from cclens.readers.claude import discover
 
 
 @pytest.fixture(scope="module")

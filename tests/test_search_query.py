@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cclens.index import MAX_PHRASE_WORDS, MAX_TERMS, QueryError, parse_query, quote_query
-from cclens.index.query import TOKEN
+from cclens.index.read.query import TOKEN
 
 VOCABULARY = ["alpha", "alpine", "beta", "gamma", "delta", "deltoid", "omega", "zeta", "x1"]
 SEPARATORS = [" ", "  ", "\n", ", ", ".", "-", "_", "/", "(", "): "]

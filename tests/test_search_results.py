@@ -36,9 +36,9 @@ from cclens.index.extract import (
     piece_spans,
     text_pieces,
 )
-from cclens.index.query import TOKEN
-from cclens.index.search import MatchCache, _Matches, search_results
-from cclens.index.search_facts import Gathered
+from cclens.index.read.query import TOKEN
+from cclens.index.read.search import MatchCache, _Matches, search_results
+from cclens.index.read.search_facts import Gathered
 
 from .search_corpus import COMMON_WORDS, EVERY_WORD, common_words_corpus
 
@@ -395,7 +395,7 @@ def test_search_results_work_without_an_index_object(index: Index) -> None:
 
 def _marked(text: str, query: str) -> str:
     from cclens.index.extract import MATCH_END, MATCH_START
-    from cclens.index.snippet import Matcher, snippet
+    from cclens.index.read.snippet import Matcher, snippet
 
     cut = snippet(text, [Matcher.of(term) for term in parse_query(query).positive])
     return cut.replace(MATCH_START, "[").replace(MATCH_END, "]")
@@ -426,7 +426,7 @@ def test_a_snippet_is_the_densest_window_and_says_where_it_was_cut() -> None:
 
 
 def test_a_snippet_of_a_text_that_matches_everywhere_is_cheap() -> None:
-    from cclens.index.snippet import Matcher, snippet
+    from cclens.index.read.snippet import Matcher, snippet
 
     words = COMMON_WORDS
     text = " ".join(words[n % len(words)] for n in range(1900))  # 6,000 characters
@@ -440,7 +440,7 @@ def test_a_snippet_of_a_text_that_matches_everywhere_is_cheap() -> None:
 def test_facts_learnt_at_once_are_those_a_search_learns(index: Index) -> None:
     import numpy as np
 
-    from cclens.index.search_facts import DocumentFacts
+    from cclens.index.read.search_facts import DocumentFacts
 
     ids = np.array([row[0] for row in rows(index, "SELECT id FROM documents")])
     at_once = DocumentFacts()
@@ -466,7 +466,7 @@ _SNIPPET_WORDS = ["test", "Testing", "error", "the", "a", "file", "exit", "code"
 )
 def test_a_snippet_marks_only_matches(words: list[str], query: str) -> None:
     from cclens.index.extract import MATCH_END, MATCH_START
-    from cclens.index.snippet import WORDS, Matcher, fold, snippet
+    from cclens.index.read.snippet import WORDS, Matcher, fold, snippet
 
     text = " ".join(words)
     terms = parse_query(query).positive

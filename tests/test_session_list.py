@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cclens.analytics.figures import figures_by_session, session_figures, tally
+from cclens.figures.figures import figures_by_session, session_figures, tally
 from cclens.index import (
     PROJECT_SORTS,
     SESSION_SORTS,
@@ -20,7 +20,7 @@ from cclens.index import (
     SessionFilters,
     SessionSummary,
 )
-from cclens.parse import discover, load, load_session
+from cclens.readers.claude import discover, load, load_session
 
 from .test_index_layout import make_claude_dir
 
@@ -210,7 +210,7 @@ def test_cost_and_tokens_are_the_analytics_figures(
     index: Index, everything: list[SessionSummary], root: Path
 ) -> None:
     # Each response counted once across a project's sessions (a resumed session's copies go to
-    # the earlier one), tokens and cost alike: what cclens.analytics.figures gives per session.
+    # the earlier one), tokens and cost alike: what cclens.figures.figures gives per session.
     figures = figures_by_session(tally([load(file) for file in discover(root).sessions]))
     priced_sessions = shared = 0
     for summary in everything:

@@ -18,16 +18,16 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cclens.analytics.aggregate import PricedResponse, UsageRow, part_of, price_responses
-from cclens.analytics.blocks import BLOCK_LENGTH, apply_token_limit, five_hour_blocks
-from cclens.analytics.period import Period
-from cclens.analytics.pricing import load_price_table
-from cclens.analytics.stats import index_stats, usage_stats
-from cclens.analytics.tokens import TokenCounts
-from cclens.analytics.usage import collect_responses
 from cclens.cli import main
+from cclens.figures.aggregate import PricedResponse, UsageRow, part_of, price_responses
+from cclens.figures.blocks import BLOCK_LENGTH, apply_token_limit, five_hour_blocks
+from cclens.figures.period import Period
+from cclens.figures.pricing import load_price_table
+from cclens.figures.tokens import TokenCounts
+from cclens.figures.usage import collect_responses
 from cclens.index import Index
-from cclens.parse import discover, load
+from cclens.readers.claude import discover, load
+from cclens.reports.stats import index_stats, usage_stats
 
 from .test_usage import SESSION, assistant, project_dir, prompt, resumed_corpus, usage, write
 
@@ -254,7 +254,7 @@ def test_the_active_block_has_a_burn_rate_and_a_projection(tmp_path: Path) -> No
 
 def test_token_limit_max_is_the_largest_past_block() -> None:
     def block(tokens: int, *, active: bool = False, projected: int | None = None) -> UsageRow:
-        from cclens.analytics.aggregate import BlockInfo
+        from cclens.figures.aggregate import BlockInfo
 
         start = datetime(2025, 6, 1, tzinfo=UTC)
         row = UsageRow(key="b", tokens=TokenCounts(input=tokens), responses=1)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cclens.analytics.inventory import percentile, tool_usage
-from cclens.parse import discover, load
+from cclens.figures.inventory import percentile, tool_usage
+from cclens.readers.claude import discover, load
 
 FOLDERS = [
     "chiphuyen__sniffly",

@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 
 from cclens._statusline import _update, status_line
-from cclens.analytics.appended import appended_occurrences
-from cclens.analytics.live import status_figures
-from cclens.analytics.stats import index_stats
-from cclens.analytics.usage import occurrences
 from cclens.cli import main
+from cclens.figures.appended import appended_occurrences
+from cclens.figures.usage import occurrences
 from cclens.index import Index
-from cclens.parse.read import read_data
+from cclens.readers.claude.read import read_data
+from cclens.reports.live import status_figures
+from cclens.reports.stats import index_stats
 
 from .test_usage import PROJECT, SESSION, assistant, prompt, usage
 

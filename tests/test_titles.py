@@ -1,6 +1,7 @@
 """Titles: the first real prompt, and summaries written in other files of the project.
 
-The same rules hold in :mod:`cclens.parse` (a file and its siblings) and in the index (every
+The same rules hold in :mod:`cclens.readers.claude` (a file and its siblings) and in the index
+(every
 file it holds, whichever arrives first, incrementally).
 """
 
@@ -13,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from cclens.index import Index
-from cclens.parse import load_session
-from cclens.parse.titles import PromptPicker, prompt_text, tips
+from cclens.readers.claude import load_session
+from cclens.readers.claude.titles import PromptPicker, prompt_text, tips
 
 from .test_assemble import assistant, user, write
 

@@ -15,11 +15,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from cclens.analytics.stats import usage_stats
-from cclens.analytics.tokens import TokenCounts
-from cclens.analytics.usage import collect_responses
+from cclens.figures.tokens import TokenCounts
+from cclens.figures.usage import collect_responses
 from cclens.model import Usage
-from cclens.parse import load_session
+from cclens.readers.claude import load_session
+from cclens.reports.stats import usage_stats
 
 SESSION = "11111111-1111-4111-8111-111111111111"
 RESUMED = "22222222-2222-4222-8222-222222222222"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cclens.analytics.pricing import (
+from cclens.figures.pricing import (
     PricingError,
     bundled_price_table,
     load_price_table,
@@ -15,7 +15,7 @@ from cclens.analytics.pricing import (
     parse_price_table,
     response_cost,
 )
-from cclens.analytics.tokens import TokenCounts
+from cclens.figures.tokens import TokenCounts
 
 TOKENS = TokenCounts(
     input=1_000, output=2_000, cache_write_5m=3_000, cache_write_1h=4_000, cache_read=5_000

@@ -9,8 +9,8 @@ from typing import Any
 
 import msgspec
 
-from cclens.analytics.timeline import session_timeline
-from cclens.parse import load_session
+from cclens.figures.timeline import session_timeline
+from cclens.readers.claude import load_session
 
 from .test_usage import PROJECT, SESSION, assistant, prompt, tool_result, tool_use, usage, write
 

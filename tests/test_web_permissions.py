@@ -1,7 +1,7 @@
 """The permissions pages show what ``cclens permissions`` shows, from settings only ever read.
 
 A real uvicorn server over a copy of the corpus, driven with httpx; the expected audit comes
-from :mod:`cclens.analytics.permission_audit` over the same folder.
+from :mod:`cclens.reports.permission_audit` over the same folder.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ import httpx
 import msgspec
 import pytest
 
-from cclens.analytics.period import Period
-from cclens.analytics.permission_audit import audit_transcripts, permission_audit
-from cclens.analytics.stats import load_period
-from cclens.parse import discover
+from cclens.figures.period import Period
 from cclens.permissions import AddRules, parse_permission_update
+from cclens.readers.claude import discover
 from cclens.render.parts import element_ids
+from cclens.reports.permission_audit import audit_transcripts, permission_audit
+from cclens.reports.stats import load_period
 from cclens.web import RunningServer
 
 from .test_index_layout import make_claude_dir, snapshot

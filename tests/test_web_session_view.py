@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cclens.parse import AssistantItem, Session, discover, load
+from cclens.readers.claude import AssistantItem, Session, discover, load
 from cclens.web.session_view import (
     BuiltInRenderer,
     changed_items,

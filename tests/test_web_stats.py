@@ -1,7 +1,7 @@
 """The dashboard: ``/api/stats`` gives the figures ``cclens stats`` gives, and follows the index.
 
 A real uvicorn server over a copy of the corpus, driven with httpx; the expected figures come
-from :func:`cclens.analytics.stats.usage_stats` (what ``cclens stats --json`` prints) over the
+from :func:`cclens.reports.stats.usage_stats` (what ``cclens stats --json`` prints) over the
 same folder.
 """
 
@@ -20,18 +20,18 @@ import httpx
 import msgspec
 import pytest
 
-from cclens.analytics.aggregate import PricedResponse, price_responses
-from cclens.analytics.inventory import calls_usage
-from cclens.analytics.inventory import tool_usage as analytics_tool_usage
-from cclens.analytics.period import Period
-from cclens.analytics.pricing import load_price_table
-from cclens.analytics.stats import load_period, summarize, usage_stats
-from cclens.analytics.timeline import session_timeline
-from cclens.analytics.usage import Response, collect_responses
+from cclens.figures.aggregate import PricedResponse, price_responses
+from cclens.figures.inventory import calls_usage
+from cclens.figures.inventory import tool_usage as analytics_tool_usage
+from cclens.figures.period import Period
+from cclens.figures.pricing import load_price_table
+from cclens.figures.timeline import session_timeline
+from cclens.figures.usage import Response, collect_responses
 from cclens.index import Index
-from cclens.index.usage_query import UsageSelection
-from cclens.parse import Session, discover, load_session
+from cclens.index.read.usage_query import UsageSelection
+from cclens.readers.claude import Session, discover, load_session
 from cclens.render.parts import element_ids
+from cclens.reports.stats import load_period, summarize, usage_stats
 from cclens.web import RunningServer
 from cclens.web.security import parse_policy
 

@@ -12,7 +12,7 @@ The library reads Claude Code's JSONL transcripts into a typed, lossless model::
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .parse import (
+    from .readers.claude import (
         AssistantItem,
         AttachmentItem,
         Branch,
@@ -62,7 +62,7 @@ def __getattr__(name: str) -> Any:
     # The names are loaded on first use, so that a command that needs none of them (the
     # status line runs as a new process each time) does not pay for importing the parser.
     if name in __all__ and name != "__version__":
-        from . import parse
+        from .readers import claude
 
-        return getattr(parse, name)
+        return getattr(claude, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -61,7 +61,7 @@ def _window(payload: dict[str, Any]) -> int | None:
 def _db_path(given: Path | None) -> Path:
     if given is not None:
         return given.expanduser()
-    from .index.location import default_db_path
+    from .index.storage.location import default_db_path
 
     return default_db_path()
 
@@ -90,7 +90,7 @@ def _spawn_update(db: Path, transcript: Path) -> None:
 
 def status_line(payload: dict[str, Any], db: Path, *, now: datetime | None = None) -> str:
     """The status line for ``payload`` (what Claude Code gives on stdin)."""
-    from .analytics.live import status_figures
+    from .reports.live import status_figures
 
     name = _model_name(payload)
     transcript = payload.get("transcript_path")

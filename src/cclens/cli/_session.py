@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..export import AmbiguousSession, SessionNotFound, resolve_session
-from ..parse import Session
+from ..readers.claude import Session
 
 
 def load_session_argument(session: str, roots: tuple[Path, ...]) -> Session:

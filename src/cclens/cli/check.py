@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ..analytics.check import CheckReport, check
+from ..reports.check import CheckReport, check
 from ._output import console, human_bytes, json_option, print_json
 
 

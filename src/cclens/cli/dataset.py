@@ -17,8 +17,8 @@ from rich.progress import Progress
 from rich.table import Table
 
 from ..dataset import SessionFilter, parse_since
-from ..parse import Diagnostic, claude_dirs
-from ..parse.read import malformed
+from ..model.entries import malformed
+from ..readers.claude import Diagnostic, claude_dirs
 from ._output import console, json_option, need_extra, print_json, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 

@@ -22,7 +22,7 @@ from ..export import (
 )
 from ..export.bulk import ExportedSession, Progress
 from ..export.transform import transform_session
-from ..parse import SessionFile, claude_dirs, discover
+from ..readers.claude import SessionFile, claude_dirs, discover
 from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES

@@ -29,7 +29,7 @@ from ..index import (
     move_aside,
     refuse_inside,
 )
-from ..parse import claude_dirs
+from ..readers.claude import claude_dirs
 from ._output import console, human_bytes, json_option, print_json
 
 F = TypeVar("F", bound=Callable[..., Any])

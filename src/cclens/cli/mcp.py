@@ -54,7 +54,7 @@ def command(
         raise click.ClickException(
             "the MCP server needs the mcp package; install it with: pip install 'cclens[mcp]'"
         )
-    from ..mcp_server.server import ServerOptions, serve
+    from ..mcp.server import ServerOptions, serve
 
     roots = resolve_roots(claude_dir)
     options = ServerOptions(

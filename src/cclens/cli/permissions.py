@@ -8,8 +8,8 @@ import click
 import msgspec
 from rich.table import Table
 
-from ..analytics.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
 from ..permissions import merge_suggestions
+from ..reports.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
 from ._output import console, json_option, print_json
 
 _SHOWN_SUGGESTIONS = 20

@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from ..index import Index
-from ..parse import Session
-from ..resume import ResumeCommand, fork_points, resume_command
+from ..readers.claude import Session
+from ..readers.resume import ResumeCommand, fork_points, resume_command
 from ._session import load_session_argument
 from .index import claude_dir_option, db_option, open_index, resolve_db, resolve_roots
 

@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from ..analytics.period import DateError, parse_moment
+from ..figures.period import DateError, parse_moment
 from ..index import (
     DEFAULT_SECONDS,
     DOCUMENT_KINDS,
@@ -36,7 +36,7 @@ from .index import (
 
 def parse_when(text: str | None, *, end: bool) -> datetime | None:
     """``2025-06-01`` or an ISO date and time (UTC unless it says otherwise); a bare date as an
-    upper bound means its end (see :func:`cclens.analytics.period.parse_moment`)."""
+    upper bound means its end (see :func:`cclens.figures.period.parse_moment`)."""
     if not text:
         return None
     try:

@@ -11,7 +11,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from ..analytics.period import DateError, Period, parse_date
+from ..figures.period import DateError, Period, parse_date
 from ..formats import compact, duration, usd
 from ..index import SESSION_SORTS, ListError, SessionFilters, SessionPage, SessionSummary
 from ._output import console, json_option, print_json

@@ -8,11 +8,11 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ..analytics.aggregate import GROUPINGS, GroupBy, UsageRow
-from ..analytics.blocks import apply_token_limit
-from ..analytics.period import DateError, Period, parse_date
-from ..analytics.pricing import PricingError, load_price_table
-from ..analytics.stats import StatsReport, index_stats, usage_stats
+from ..figures.aggregate import GROUPINGS, GroupBy, UsageRow
+from ..figures.blocks import apply_token_limit
+from ..figures.period import DateError, Period, parse_date
+from ..figures.pricing import PricingError, load_price_table
+from ..reports.stats import StatsReport, index_stats, usage_stats
 from ._output import console, json_option, print_json
 from .index import db_option, open_index, resolve_db, resolve_roots, update
 

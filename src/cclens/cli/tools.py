@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ..analytics.inventory import inventory
-from ..parse import Diagnostic, discover, load
-from ..parse.isolate import each_isolated
+from ..figures.inventory import inventory
+from ..readers.claude import Diagnostic, discover, load
+from ..readers.claude.isolate import each_isolated
 from ._output import console, json_option, print_json
 
 

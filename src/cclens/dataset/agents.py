@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model.tools.agents import AgentCompletedResult, AgentInput
-from ..parse import Session, ToolCall
+from ..readers.claude import Session, ToolCall
 
 
 def subagent_type(agent: Session, call: ToolCall | None) -> str | None:

@@ -3,8 +3,8 @@
 A resumed session copies earlier records into its new file, so the same response (and the tool
 calls and prompts around it) can be read from several sessions of a project; the first session
 in reading order to claim it keeps it. Within one session tree
-:func:`cclens.analytics.usage.collect_responses` already merges the records of a response; this
-ledger carries the same rules (:mod:`cclens.analytics.identity`, the same matcher) across the
+:func:`cclens.figures.usage.collect_responses` already merges the records of a response; this
+ledger carries the same rules (:mod:`cclens.figures.identity`, the same matcher) across the
 sessions of a project and across runs: rows a machine wrote earlier for the project are claimed
 first.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..analytics.identity import ResponseMatcher, real_id, response_fallback
+from ..figures.identity import ResponseMatcher, real_id, response_fallback
 
 
 def real_ids(

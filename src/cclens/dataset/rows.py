@@ -2,7 +2,7 @@
 
 :meth:`RowBuilder.session` gives every row of a session: messages and tool calls of each
 transcript, and one ``usage`` row per API response as
-:func:`cclens.analytics.usage.collect_responses` counts them (the numbers ``cclens stats``
+:func:`cclens.figures.usage.collect_responses` counts them (the numbers ``cclens stats``
 shows). :func:`count_once` then drops the responses and tool calls another session already
 counted (a resumed session copies them) and fills in the totals of ``sessions`` and
 ``subagents``. Every free-text value goes through the redactor.
@@ -18,17 +18,17 @@ from typing import Any
 
 import msgspec
 
-from ..analytics.figures import session_prompts
-from ..analytics.identity import ReadingKey, call_key, session_reading_key
-from ..analytics.pricing import PriceTable, load_price_table, response_cost
-from ..analytics.usage import Response, collect_responses
+from ..figures.figures import session_prompts
+from ..figures.identity import ReadingKey, call_key, session_reading_key
+from ..figures.pricing import PriceTable, load_price_table, response_cost
+from ..figures.usage import Response, collect_responses
 from ..model.blocks import ImageBlock, ThinkingBlock, ToolUseBlock
+from ..model.entries import malformed
 from ..model.messages import ServerToolUse
 from ..model.records import ChainRecord
 from ..model.tools import mcp_parts
 from ..model.tools.agents import AgentInput
-from ..parse import AssistantItem, Session, ToolCall, UserItem
-from ..parse.read import malformed
+from ..readers.claude import AssistantItem, Session, ToolCall, UserItem
 from .agents import subagent_type
 from .redaction import Redaction
 from .responses import Ledger
@@ -38,7 +38,7 @@ from .turns import inline_entry_ids, own_items, split_turns, turn_index
 
 Row = dict[str, Any]
 
-#: Key of a tool call row holding its identity (``cclens.analytics.identity.call_key``) until
+#: Key of a tool call row holding its identity (``cclens.figures.identity.call_key``) until
 #: :func:`count_once` uses it.
 _COUNT_KEY = "_call_key"
 #: Fields of a tool call row that come from its result: a copy with a result gives them to the

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..analytics.period import parse_moment
-from ..analytics.stats import project_matches
-from ..parse import Diagnostic, Discovery, Session, SessionFile, discover, load
-from ..parse.isolate import each_isolated
+from ..figures.period import parse_moment
+from ..figures.projects import project_matches
+from ..readers.claude import Diagnostic, Discovery, Session, SessionFile, discover, load
+from ..readers.claude.isolate import each_isolated
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ def parse_since(text: str) -> datetime:
 
     A date means its midnight and a time without an offset means local time, because that is
     what a person typing ``--since 2025-06-01`` on their machine means (read by
-    :func:`cclens.analytics.period.parse_moment`, like every date cclens is given).
+    :func:`cclens.figures.period.parse_moment`, like every date cclens is given).
 
     Raises ``ValueError`` with a readable message for anything else.
     """

@@ -1,7 +1,8 @@
 """A session cut into turns: a prompt and everything that follows it until the next prompt.
 
 Also says which items a session owns: a Claude Code 1.x file keeps its subagents' records
-inline (``isSidechain``), and :mod:`cclens.parse` gives those records to subagent sessions as
+inline (``isSidechain``), and :mod:`cclens.readers.claude` gives those records to subagent sessions
+as
 well, so they are counted with the subagent and skipped in the parent.
 """
 
@@ -10,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..analytics.figures import TURN_STARTS, inline_entry_ids, own_items
-from ..analytics.figures import is_prompt as starts_turn
-from ..parse import AssistantItem, Item, Session, ToolCall, UserItem
-from ..parse.session import parse_time
+from ..figures.figures import TURN_STARTS, inline_entry_ids, own_items
+from ..figures.figures import is_prompt as starts_turn
+from ..model.session import parse_time
+from ..readers.claude import AssistantItem, Item, Session, ToolCall, UserItem
 
 
 @dataclass(eq=False)

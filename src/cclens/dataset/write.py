@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..analytics.figures import TURN_STARTS
-from ..parse import Diagnostic, Session
+from ..figures.figures import TURN_STARTS
+from ..readers.claude import Diagnostic, Session
 from .files import existing_rows, machine_file, machine_files, partition_dir, write_partition
 from .machine import default_machine
 from .redaction import Redaction
@@ -43,7 +43,8 @@ def write_dataset(
     """Write ``sessions`` (with their subagents) under ``root`` as a Parquet dataset.
 
     Sessions are written a project at a time (memory holds one project's rows), so give them
-    grouped by project, as :func:`cclens.parse.discover` lists them; any order gives the same
+    grouped by project, as :func:`cclens.readers.claude.discover` lists them; any order gives the
+    same
     files, only slower. Each API response, tool call and prompt is counted once in its project
     (a resumed session's copies stay with the first session in reading order that recorded
     them; a call keeps the status of the first copy that has a result), the machine's rows
@@ -73,7 +74,7 @@ def write_dataset(
 def _flush(root: Path, name: str, group: list[SessionRows], report: DatasetReport) -> None:
     """Write one project's sessions: count responses once, then replace each partition.
 
-    Each project is counted on its own (see :mod:`cclens.analytics.identity`): its ledger
+    Each project is counted on its own (see :mod:`cclens.figures.identity`): its ledger
     starts from the rows this machine already wrote for the project's other sessions.
     """
     project = group[0].project

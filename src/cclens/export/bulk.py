@@ -28,8 +28,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..parse import SessionFile, load
-from ..parse.read import malformed
+from ..model.entries import malformed
+from ..readers.claude import SessionFile, load
 from ..render.assets import static_files
 from ..render.context import session_header
 from ..render.index_page import IndexEntry, render_index_page

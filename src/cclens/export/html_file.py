@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..parse.session import Session
+from ..model.session import Session
 from ..render import RenderOptions, render_session_page
 from ..render.options import DEFAULT_OPTIONS
 from .transform import JsonTransform, Transform, transform_session

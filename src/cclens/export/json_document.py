@@ -34,7 +34,7 @@ from typing import Any
 import msgspec
 
 from ..model import UNSET, iter_json, to_builtins
-from ..parse.session import (
+from ..model.session import (
     AssistantItem,
     AttachmentItem,
     Item,

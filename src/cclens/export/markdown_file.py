@@ -22,7 +22,7 @@ from ..model.blocks import (
     ThinkingBlock,
     ToolUseBlock,
 )
-from ..parse.session import AssistantItem, Item, Session, ToolCall, UserItem
+from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
 from ..render.commands import parse_command, parse_command_output
 from ..render.context import session_header
 from ..render.diff import build_hunks

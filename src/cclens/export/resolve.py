@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..parse import SessionFile, claude_dirs, discover, load, load_session
-from ..parse.session import Session
+from ..model.session import Session
+from ..readers.claude import SessionFile, claude_dirs, discover, load, load_session
 
 __all__ = ["AmbiguousSession", "SessionNotFound", "find_session_file", "resolve_session"]
 
@@ -29,7 +29,7 @@ class AmbiguousSession(LookupError):
 def find_session_file(key: str, roots: Sequence[Path | str] = ()) -> SessionFile:
     """The discovered session whose id is ``key`` or starts with it.
 
-    ``roots`` default to Claude Code's directories (:func:`cclens.parse.claude_dirs`).
+    ``roots`` default to Claude Code's directories (:func:`cclens.readers.claude.claude_dirs`).
     """
     search = list(roots) or claude_dirs()
     if not search:

@@ -20,9 +20,9 @@ from typing import Any, TypeAlias
 import msgspec
 
 from ..model import convert_record, to_builtins
-from ..parse.assemble import assemble_entries
-from ..parse.read import Diagnostic, Entry
-from ..parse.session import Session
+from ..model.entries import Diagnostic, Entry
+from ..model.session import Session
+from ..readers.claude.assemble import assemble_entries
 
 __all__ = ["JsonTransform", "Transform", "transform_session", "transform_value"]
 

@@ -17,19 +17,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .connection import IndexReadOnly, IndexUnusable, move_aside
     from .database import Index
     from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
-    from .ingest import Progress, UpdateReport
-    from .location import (
-        ENVIRONMENT_VARIABLE,
-        WriteRefused,
-        default_db_path,
-        protected_dirs,
-        refuse_inside,
-    )
-    from .queries import ProjectSummary, SessionSummary, Totals
-    from .query import (
+    from .read.queries import ProjectSummary, SessionSummary, Totals
+    from .read.query import (
         MAX_PHRASE_WORDS,
         MAX_TERMS,
         ParsedQuery,
@@ -38,8 +29,7 @@ if TYPE_CHECKING:
         parse_query,
         quote_query,
     )
-    from .schema import LATEST as SCHEMA_VERSION
-    from .search import (
+    from .read.search import (
         DEFAULT_SECONDS,
         MAX_SHOWN,
         ORIGINS,
@@ -50,66 +40,76 @@ if TYPE_CHECKING:
         SearchCancelled,
         SearchFilters,
     )
-    from .search_result import FACETS, FacetValue, SearchHit, SearchResult, SessionGroup
-    from .session_list import (
+    from .read.search_result import FACETS, FacetValue, SearchHit, SearchResult, SessionGroup
+    from .read.session_list import (
         PROJECT_SORTS,
         SESSION_SORTS,
         ListError,
         SessionFilters,
         SessionPage,
     )
-    from .versions import SessionVersion
+    from .storage.connection import IndexReadOnly, IndexUnusable, move_aside
+    from .storage.location import (
+        ENVIRONMENT_VARIABLE,
+        WriteRefused,
+        default_db_path,
+        protected_dirs,
+        refuse_inside,
+    )
+    from .storage.schema import LATEST as SCHEMA_VERSION
+    from .storage.versions import SessionVersion
+    from .write.ingest import Progress, UpdateReport
 
 #: Where each public name lives: the package loads a module only when one of its names is
 #: first used (a short-lived command, such as the status line, imports little).
 _PLACES: dict[str, tuple[str, str]] = {
-    "IndexReadOnly": (".connection", "IndexReadOnly"),
-    "IndexUnusable": (".connection", "IndexUnusable"),
-    "move_aside": (".connection", "move_aside"),
+    "IndexReadOnly": (".storage.connection", "IndexReadOnly"),
+    "IndexUnusable": (".storage.connection", "IndexUnusable"),
+    "move_aside": (".storage.connection", "move_aside"),
     "Index": (".database", "Index"),
     "DOCUMENT_KINDS": (".extract", "DOCUMENT_KINDS"),
     "EXTRACT_VERSION": (".extract", "EXTRACT_VERSION"),
     "MATCH_END": (".extract", "MATCH_END"),
     "MATCH_START": (".extract", "MATCH_START"),
     "DocumentKind": (".extract", "DocumentKind"),
-    "Progress": (".ingest", "Progress"),
-    "UpdateReport": (".ingest", "UpdateReport"),
-    "ENVIRONMENT_VARIABLE": (".location", "ENVIRONMENT_VARIABLE"),
-    "WriteRefused": (".location", "WriteRefused"),
-    "default_db_path": (".location", "default_db_path"),
-    "protected_dirs": (".location", "protected_dirs"),
-    "refuse_inside": (".location", "refuse_inside"),
-    "ProjectSummary": (".queries", "ProjectSummary"),
-    "SessionSummary": (".queries", "SessionSummary"),
-    "Totals": (".queries", "Totals"),
-    "MAX_PHRASE_WORDS": (".query", "MAX_PHRASE_WORDS"),
-    "MAX_TERMS": (".query", "MAX_TERMS"),
-    "ParsedQuery": (".query", "ParsedQuery"),
-    "QueryError": (".query", "QueryError"),
-    "SearchError": (".query", "SearchError"),
-    "parse_query": (".query", "parse_query"),
-    "quote_query": (".query", "quote_query"),
-    "SCHEMA_VERSION": (".schema", "LATEST"),
-    "DEFAULT_SECONDS": (".search", "DEFAULT_SECONDS"),
-    "MAX_SHOWN": (".search", "MAX_SHOWN"),
-    "ORIGINS": (".search", "ORIGINS"),
-    "Budget": (".search", "Budget"),
-    "Origin": (".search", "Origin"),
-    "ProjectChoice": (".search", "ProjectChoice"),
-    "QueryTooBroad": (".search", "QueryTooBroad"),
-    "SearchCancelled": (".search", "SearchCancelled"),
-    "SearchFilters": (".search", "SearchFilters"),
-    "FACETS": (".search_result", "FACETS"),
-    "FacetValue": (".search_result", "FacetValue"),
-    "SearchHit": (".search_result", "SearchHit"),
-    "SearchResult": (".search_result", "SearchResult"),
-    "SessionGroup": (".search_result", "SessionGroup"),
-    "PROJECT_SORTS": (".session_list", "PROJECT_SORTS"),
-    "SESSION_SORTS": (".session_list", "SESSION_SORTS"),
-    "ListError": (".session_list", "ListError"),
-    "SessionFilters": (".session_list", "SessionFilters"),
-    "SessionPage": (".session_list", "SessionPage"),
-    "SessionVersion": (".versions", "SessionVersion"),
+    "Progress": (".write.ingest", "Progress"),
+    "UpdateReport": (".write.ingest", "UpdateReport"),
+    "ENVIRONMENT_VARIABLE": (".storage.location", "ENVIRONMENT_VARIABLE"),
+    "WriteRefused": (".storage.location", "WriteRefused"),
+    "default_db_path": (".storage.location", "default_db_path"),
+    "protected_dirs": (".storage.location", "protected_dirs"),
+    "refuse_inside": (".storage.location", "refuse_inside"),
+    "ProjectSummary": (".read.queries", "ProjectSummary"),
+    "SessionSummary": (".read.queries", "SessionSummary"),
+    "Totals": (".read.queries", "Totals"),
+    "MAX_PHRASE_WORDS": (".read.query", "MAX_PHRASE_WORDS"),
+    "MAX_TERMS": (".read.query", "MAX_TERMS"),
+    "ParsedQuery": (".read.query", "ParsedQuery"),
+    "QueryError": (".read.query", "QueryError"),
+    "SearchError": (".read.query", "SearchError"),
+    "parse_query": (".read.query", "parse_query"),
+    "quote_query": (".read.query", "quote_query"),
+    "SCHEMA_VERSION": (".storage.schema", "LATEST"),
+    "DEFAULT_SECONDS": (".read.search", "DEFAULT_SECONDS"),
+    "MAX_SHOWN": (".read.search", "MAX_SHOWN"),
+    "ORIGINS": (".read.search", "ORIGINS"),
+    "Budget": (".read.search", "Budget"),
+    "Origin": (".read.search", "Origin"),
+    "ProjectChoice": (".read.search", "ProjectChoice"),
+    "QueryTooBroad": (".read.search", "QueryTooBroad"),
+    "SearchCancelled": (".read.search", "SearchCancelled"),
+    "SearchFilters": (".read.search", "SearchFilters"),
+    "FACETS": (".read.search_result", "FACETS"),
+    "FacetValue": (".read.search_result", "FacetValue"),
+    "SearchHit": (".read.search_result", "SearchHit"),
+    "SearchResult": (".read.search_result", "SearchResult"),
+    "SessionGroup": (".read.search_result", "SessionGroup"),
+    "PROJECT_SORTS": (".read.session_list", "PROJECT_SORTS"),
+    "SESSION_SORTS": (".read.session_list", "SESSION_SORTS"),
+    "ListError": (".read.session_list", "ListError"),
+    "SessionFilters": (".read.session_list", "SessionFilters"),
+    "SessionPage": (".read.session_list", "SessionPage"),
+    "SessionVersion": (".storage.versions", "SessionVersion"),
 }
 
 

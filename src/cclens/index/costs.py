@@ -1,8 +1,8 @@
 """What a session's responses cost, worked out when the session is indexed.
 
-Each response a session holds, as :mod:`cclens.analytics.usage` counts responses (for the
+Each response a session holds, as :mod:`cclens.figures.usage` counts responses (for the
 session on its own, subagents included), is priced by
-:func:`cclens.analytics.pricing.response_cost` with the price table bundled with cclens (the
+:func:`cclens.figures.pricing.response_cost` with the price table bundled with cclens (the
 table ``cclens stats`` uses without ``--pricing``): the index keeps the one definition of a
 response's cost, it does not make its own. Responses of Claude Code's ``<synthetic>`` model
 are its own notices, not API calls, and are not priced. A session's cost covers its priced
@@ -10,7 +10,8 @@ responses; those without a price are counted apart.
 
 Each response's cost is kept in its claim (the ``counted`` table, the one place a response's
 usage and cost are stored): when sessions share a response (a resumed session holds copies of
-an earlier one's), the session that counts it (:mod:`cclens.index.counted`) counts its cost, so
+an earlier one's), the session that counts it (:mod:`cclens.index.write.counted`) counts its cost,
+so
 a session's cost covers the responses its tokens cover, and the usage figures read the same
 rows. When the bundled table changes (a new cclens), every session is derived again on
 the next update (:func:`prices_changed`), so stored costs always come from the table in use.
@@ -26,8 +27,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from ..analytics.pricing import PricedCost, PriceTable, bundled_price_table, response_cost
-from ..analytics.usage import SYNTHETIC_MODEL, Response
+from ..figures.pricing import PricedCost, PriceTable, bundled_price_table, response_cost
+from ..figures.usage import SYNTHETIC_MODEL, Response
 
 _META_KEY = "prices"
 
@@ -54,7 +55,7 @@ class CostTally:
     unpriced: int = 0
 
     def add_response(self, response: Response) -> PricedCost | None:
-        """Price one response (as :mod:`cclens.analytics.usage` counts it); its cost, kept in
+        """Price one response (as :mod:`cclens.figures.usage` counts it); its cost, kept in
         its claim (``None`` for Claude Code's own ``<synthetic>`` notices)."""
         if response.model == SYNTHETIC_MODEL:
             return None

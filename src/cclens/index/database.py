@@ -11,12 +11,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from ..analytics.aggregate import ToolPart
-from ..analytics.inventory import CallFact
-from ..analytics.usage import Response
-from ..parse import Session
-from . import queries, session_list, usage_query
-from .connection import (
+from ..figures.aggregate import ToolPart
+from ..figures.inventory import CallFact
+from ..figures.usage import Response
+from ..readers.claude import Session
+from .read import queries, session_list, usage_query
+from .read.queries import ProjectSummary, SessionSummary, Totals
+from .read.session_list import SessionFilters, SessionPage
+from .read.usage_query import QUARTER_HOUR, BucketSum, CallRow, UsageSelection
+from .storage.connection import (
     READ_ONLY_HINT,
     IndexReadOnly,
     IndexUnusable,
@@ -25,21 +28,18 @@ from .connection import (
     is_damaged,
     problem,
 )
-from .ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
-from .locking import UpdateLockError
-from .pool import POOL_SIZE, ChangeCounter, ConnectionPool
-from .queries import ProjectSummary, SessionSummary, Totals
-from .session_list import SessionFilters, SessionPage
-from .stored import build_stored, read_stored, restore_files
-from .usage_query import QUARTER_HOUR, BucketSum, CallRow, UsageSelection
-from .versions import SessionVersion, list_versions
+from .storage.locking import UpdateLockError
+from .storage.pool import POOL_SIZE, ChangeCounter, ConnectionPool
+from .storage.stored import build_stored, read_stored, restore_files
+from .storage.versions import SessionVersion, list_versions
+from .write.ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 
 if TYPE_CHECKING:
     # Search (and numpy with it) is loaded on the first search: the usage figures, the status
     # line's update and the lists never need it.
-    from .search import Budget, MatchCache, ProjectChoice, SearchFilters
-    from .search_facts import DocumentFacts
-    from .search_result import SearchHit, SearchResult
+    from .read.search import Budget, MatchCache, ProjectChoice, SearchFilters
+    from .read.search_facts import DocumentFacts
+    from .read.search_result import SearchHit, SearchResult
 
 Result = TypeVar("Result")
 
@@ -146,7 +146,7 @@ class Index:
         """Read what changed under ``roots`` (one update at a time per index file, across
         processes: ``waiting(seconds)`` is called while another one runs).
 
-        See :func:`cclens.index.ingest.update_index`. A large update starts worker processes
+        See :func:`cclens.index.write.ingest.update_index`. A large update starts worker processes
         with ``multiprocessing``'s "spawn" method, so a script calling this must guard its
         entry point with ``if __name__ == "__main__":``.
         """
@@ -210,7 +210,7 @@ class Index:
     ) -> list[ProjectSummary]:
         """Every project with a session ``filters`` keep (all by default), its figures added
         up over those sessions, the most recently active first unless ``sort`` (a key of
-        :data:`~cclens.index.session_list.PROJECT_SORTS`) and ``order`` (``asc`` or
+        :data:`~cclens.index.read.session_list.PROJECT_SORTS`) and ``order`` (``asc`` or
         ``desc``) say otherwise; ``limit`` of them (``None``: all) from ``offset``. Raises
         :class:`~cclens.index.ListError` for an unknown key. The whole list, unfiltered, is
         worked out again only after the index changed."""
@@ -242,7 +242,7 @@ class Index:
     ) -> SessionPage:
         """The sessions of every project that ``filters`` keep, a page at a time.
 
-        ``sort`` is a key of :data:`~cclens.index.session_list.SESSION_SORTS`
+        ``sort`` is a key of :data:`~cclens.index.read.session_list.SESSION_SORTS`
         (``last_activity`` by default, the most recent first), ``order`` ``asc`` or ``desc``
         (``None``: the key's natural order, largest or latest first for figures and times,
         A to Z for text), ``limit`` how many to return (``None``: all) from ``offset``. The
@@ -279,7 +279,7 @@ class Index:
         """The whole session, assembled from the stored bytes (archived sessions too).
 
         Its title is the index's, which also sees summaries written in other files of the
-        project (see :mod:`cclens.index.titles`).
+        project (see :mod:`cclens.index.write.titles`).
         """
         with self.connection() as connection:
             row = queries.session_row(connection, key)
@@ -302,7 +302,7 @@ class Index:
     def _search_facts(self) -> DocumentFacts:
         with self._facts_lock:
             if self._facts is None:
-                from .search_facts import DocumentFacts
+                from .read.search_facts import DocumentFacts
 
                 self._facts = DocumentFacts()
             return self._facts
@@ -311,7 +311,7 @@ class Index:
     def _search_cache(self) -> MatchCache:
         with self._facts_lock:
             if self._matches is None:
-                from .search import MatchCache
+                from .read.search import MatchCache
 
                 self._matches = MatchCache(self._changes.current)
             return self._matches
@@ -330,8 +330,8 @@ class Index:
         offset: int = 0,
         budget: Budget | None = None,
     ) -> list[SearchHit]:
-        """The best hits for ``text``, not grouped (see :func:`cclens.index.search.search`)."""
-        from .search import search
+        """The best hits for ``text``, not grouped (see :func:`cclens.index.read.search.search`)."""
+        from .read.search import search
 
         with self.connection() as connection:
             return search(
@@ -355,8 +355,8 @@ class Index:
         budget: Budget | None = None,
     ) -> SearchResult:
         """Hits grouped by session, with totals and facets (see
-        :func:`cclens.index.search.search_results`)."""
-        from .search import search_results
+        :func:`cclens.index.read.search.search_results`)."""
+        from .read.search import search_results
 
         with self.connection() as connection:
             return search_results(
@@ -373,14 +373,14 @@ class Index:
 
     def project_choices(self) -> list[ProjectChoice]:
         """The projects a search can be narrowed to, by name."""
-        from .search import project_choices
+        from .read.search import project_choices
 
         with self.connection() as connection:
             return project_choices(connection)
 
     def learn_search_facts(self) -> None:
         """Read what search groups and counts by for every document now (see
-        :class:`~cclens.index.search_facts.DocumentFacts`): the web app does it once at start,
+        :class:`~cclens.index.read.search_facts.DocumentFacts`): the web app does it once at start,
         so that its first searches are as fast as the next ones."""
         with self.connection() as connection:
             self._search_facts.learn_all(connection)
@@ -402,7 +402,7 @@ class Index:
         """The versions of a session the index kept, the oldest first and the newest last.
 
         A session has one version until one of its files changes other than by growing (see
-        :mod:`cclens.index.versions`).
+        :mod:`cclens.index.storage.versions`).
         """
         with self.connection() as connection:
             row = queries.session_row(connection, key)

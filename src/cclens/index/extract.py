@@ -1,8 +1,9 @@
 """What the index keeps about a session: a summary row and the texts search runs over.
 
-The definitions live here, as pure functions over an assembled :class:`~cclens.parse.Session`
+The definitions live here, as pure functions over an assembled
+:class:`~cclens.readers.claude.Session`
 (:func:`digest`, :func:`documents`). Indexing derives the same from a lighter reading of the
-records (:mod:`cclens.index.derive`, tested against these on the corpus and on generated
+records (:mod:`cclens.index.write.derive`, tested against these on the corpus and on generated
 transcripts), and calls these for the rare session that reading cannot settle alone.
 """
 
@@ -14,18 +15,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal, NamedTuple
 
-from ..analytics.figures import session_prompts
-from ..analytics.inventory import is_failed, session_calls
-from ..analytics.pricing import PricedCost
-from ..analytics.usage import Response, collect_responses
+from ..figures.figures import session_prompts
+from ..figures.inventory import is_failed, session_calls
+from ..figures.pricing import PricedCost
+from ..figures.usage import Response, collect_responses
 from ..model.blocks import TextBlock, ThinkingBlock
+from ..model.entries import malformed
 from ..model.records import SummaryRecord
-from ..parse import AssistantItem, Item, Session, UserItem
-from ..parse.assemble import session_tips
-from ..parse.read import malformed
-from ..parse.titles import PREVIEW_LENGTH
+from ..readers.claude import AssistantItem, Item, Session, UserItem
+from ..readers.claude.assemble import session_tips
+from ..readers.claude.titles import PREVIEW_LENGTH
 from .costs import CostTally
-from .query import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER
+from .words import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER
 
 DocumentKind = Literal["prompt", "assistant", "thinking", "tool_input", "tool_output"]
 #: Every kind of content search can be narrowed to.
@@ -52,7 +53,7 @@ PIECE = 4000
 #: Texts up to this long stay whole.
 SPLIT_ABOVE = PIECE * 3 // 2
 #: Each piece after the first repeats this many words from the end of the one before (more than
-#: a phrase may hold, :data:`~cclens.index.query.MAX_PHRASE_WORDS`), so that a phrase that
+#: a phrase may hold, :data:`~cclens.index.read.query.MAX_PHRASE_WORDS`), so that a phrase that
 #: straddles a cut is whole in the next piece...
 OVERLAP_WORDS = MAX_PHRASE_WORDS + 8
 #: ...as long as those words lie within this many characters of the cut.
@@ -125,15 +126,15 @@ CLAIM_KINDS = (CLAIM_PROMPT, CLAIM_RESPONSE, CLAIM_CALL)
 
 class Claim(NamedTuple):
     """What a session counts, one row per prompt, response and tool call (see
-    :mod:`cclens.analytics.identity`), as the ``counted`` table stores it (same columns, same
+    :mod:`cclens.figures.identity`), as the ``counted`` table stores it (same columns, same
     order).
 
     ``kind`` is one of :data:`CLAIM_KINDS`; ``time`` is when (epoch seconds) the prompt was
     typed, the response's first record was written, the call was made. A response has its
     ``request`` id, tokens, ``model``, ``agent`` (a subagent's), ``speed``, ``inference_geo``,
     its cost priced with the bundled table (``cost``, ``price``, ``reason``: see
-    :class:`cclens.analytics.pricing.PricedCost`) and the names of the ``tools`` it called (one
-    per line), and ``cache_write_unsplit`` (see :class:`~cclens.analytics.tokens.TokenCounts`);
+    :class:`cclens.figures.pricing.PricedCost`) and the names of the ``tools`` it called (one
+    per line), and ``cache_write_unsplit`` (see :class:`~cclens.figures.tokens.TokenCounts`);
     a call has its ``status``, tool ``name`` and ``seconds`` to its result.
     """
 
@@ -206,13 +207,13 @@ class SessionDigest:
     """The summary of a session the project and session lists show.
 
     ``prompts``, ``responses``, ``tool_calls``, ``errors`` (calls that failed) and the tokens
-    are the figures of :mod:`cclens.analytics.figures` for the session on its own (subagents
+    are the figures of :mod:`cclens.figures.figures` for the session on its own (subagents
     included); ``claims`` lists what they count, so the index can give each response, call and
     prompt another session also holds to the session that counts it.
 
     ``title`` and ``title_source`` come from the session's own file; the index replaces a
     title taken from a prompt by a summary another file points at this session
-    (:mod:`cclens.parse.titles`), through ``tips`` (where its conversations end) and
+    (:mod:`cclens.readers.claude.titles`), through ``tips`` (where its conversations end) and
     ``summaries`` (``(leafUuid, summary, line)`` of the summary records in its file). ``cost``
     (US dollars, ``None`` when no response had a price) and ``unpriced`` price the session's
     responses (:mod:`cclens.index.costs`).
@@ -280,7 +281,7 @@ def _unique(values: Iterator[str]) -> list[str]:
 
 
 def digest(session: Session) -> SessionDigest:
-    """Summarise ``session``: its figures as :mod:`cclens.analytics.figures` counts them for the
+    """Summarise ``session``: its figures as :mod:`cclens.figures.figures` counts them for the
     session on its own, subagents included."""
     found = SessionDigest(
         title=session.title,
@@ -401,7 +402,7 @@ def pieces(text: str, size: int = PIECE) -> Iterator[str]:
     Each part ends at a line end when there is one in its last quarter, else between two words
     (only a word over 200 characters may be cut); each part after the first begins
     :data:`OVERLAP_WORDS` words before the end of the one before (within :data:`MAX_OVERLAP`
-    characters), so any phrase of up to :data:`~cclens.index.query.MAX_PHRASE_WORDS` words
+    characters), so any phrase of up to :data:`~cclens.index.read.query.MAX_PHRASE_WORDS` words
     lies whole in one part.
     """
     for start, end in piece_spans(text, size):

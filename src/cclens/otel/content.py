@@ -15,7 +15,7 @@ import msgspec
 
 from ..dataset.redaction import Redaction
 from ..model.blocks import ImageBlock, TextBlock, ThinkingBlock, ToolUseBlock
-from ..parse import AssistantItem, UserItem
+from ..readers.claude import AssistantItem, UserItem
 
 Message = dict[str, Any]
 

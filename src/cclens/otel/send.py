@@ -11,7 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.trace.export import SpanExportResult
 
-from ..parse import Session
+from ..readers.claude import Session
 from .spans import TraceBuilder
 
 TRACES_PATH = "/v1/traces"

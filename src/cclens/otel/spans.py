@@ -31,19 +31,19 @@ from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
 
 from .. import __version__
-from ..analytics.figures import session_prompts
-from ..analytics.identity import call_key, prompt_key
-from ..analytics.inventory import session_calls
-from ..analytics.pricing import PriceTable, load_price_table, response_cost
-from ..analytics.usage import Response, collect_responses
 from ..dataset.agents import subagent_type
 from ..dataset.responses import Ledger
 from ..dataset.select import first_activity, last_activity
 from ..dataset.turns import Turn, split_turns
+from ..figures.figures import session_prompts
+from ..figures.identity import call_key, prompt_key
+from ..figures.inventory import session_calls
+from ..figures.pricing import PriceTable, load_price_table, response_cost
+from ..figures.usage import Response, collect_responses
+from ..model.session import ToolStatus, parse_time
 from ..model.tools import mcp_parts
 from ..model.tools.agents import AgentInput
-from ..parse import AssistantItem, Item, Session, SystemItem, ToolCall, UserItem
-from ..parse.session import ToolStatus, parse_time
+from ..readers.claude import AssistantItem, Item, Session, SystemItem, ToolCall, UserItem
 from . import conventions as sc
 from .content import Content, Message, output_message, user_message
 from .ids import span_id, span_key, trace_id
@@ -99,7 +99,7 @@ class _Times:
 
 @dataclass(slots=True)
 class _Counted:
-    """What one session counts (see :mod:`cclens.analytics.figures`), decided as its spans are
+    """What one session counts (see :mod:`cclens.figures.figures`), decided as its spans are
     built: by ``(file, line)`` of their record, the responses it counts; by key, each call's
     status and whether the session counts it; the keys of the prompts it counts."""
 
@@ -125,7 +125,7 @@ class TraceBuilder:
 
     ``content`` is ``None`` to send structure only (no prompt, response, tool input or result
     and no error text). Each API response, tool call and prompt is counted once in its project,
-    as every cclens figure is (:mod:`cclens.analytics.figures`), across the sessions built with
+    as every cclens figure is (:mod:`cclens.figures.figures`), across the sessions built with
     this builder, given in reading order: a copy (a resumed session repeats earlier records) is
     marked ``cclens.*.counted_in_another_session`` and a copied response carries no token
     counts. ``prices`` price each counted response (the bundled table by default).
@@ -199,7 +199,7 @@ class TraceBuilder:
 
     def traces(self, sessions: Iterable[Session]) -> Iterator[tuple[Session, list[ReadableSpan]]]:
         """The spans of each session (given in reading order, as
-        :func:`cclens.parse.discover` lists them), each session when its spans are final.
+        :func:`cclens.readers.claude.discover` lists them), each session when its spans are final.
 
         A session that counts a call without a result is held back until its project is done:
         a later session of the project that holds the call's result gives it its status.

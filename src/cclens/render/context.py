@@ -1,6 +1,6 @@
 """The documented context a session page is drawn from.
 
-:func:`page_context` turns a :class:`~cclens.parse.session.Session` into plain dataclasses:
+:func:`page_context` turns a :class:`~cclens.model.session.Session` into plain dataclasses:
 the header (:class:`SessionHeader`), the items of the main line (:class:`ItemView`, each with
 its blocks and the branches that fork from it) and what is left over (branches whose fork is
 unknown, subagents no call spawned). Templates only draw what is here; deciding what to show is
@@ -15,9 +15,9 @@ from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
-from ..analytics.figures import Figures, own_items, session_figures
-from ..analytics.tokens import TokenCounts
-from ..analytics.usage import collect_responses
+from ..figures.figures import Figures, own_items, session_figures
+from ..figures.tokens import TokenCounts
+from ..figures.usage import collect_responses
 from ..model import ContentBlock
 from ..model.blocks import (
     BashCodeExecutionToolResultBlock,
@@ -42,15 +42,15 @@ from ..model.blocks import (
     WebFetchToolResultBlock,
     WebSearchToolResultBlock,
 )
-from ..parse.read import Diagnostic
-from ..parse.session import (
+from ..model.entries import Diagnostic
+from ..model.session import (
     AssistantItem,
     Item,
     Session,
     ToolCall,
     UserItem,
 )
-from ..resume import resume_command
+from ..readers.resume import resume_command
 from .commands import CommandOutput, CommandView, parse_command, parse_command_output
 from .events import EventView, event_view
 
@@ -73,7 +73,7 @@ __all__ = [
 @dataclass(frozen=True)
 class TokenTotals:
     """Tokens of a set of responses, each response counted once (see
-    :mod:`cclens.analytics.usage`); ``cache_write`` is both cache lifetimes."""
+    :mod:`cclens.figures.usage`); ``cache_write`` is both cache lifetimes."""
 
     input: int = 0
     output: int = 0
@@ -118,7 +118,8 @@ class SessionHeader:
 
     ``tokens`` counts the session's own responses (main line and branches), ``subagent_tokens``
     those of every subagent below it. ``resume_command`` is what resumes the session in Claude
-    Code, in the directory it ran in (:func:`cclens.resume.resume_command`). ``diagnostics`` are
+    Code, in the directory it ran in (:func:`cclens.readers.resume.resume_command`).
+    ``diagnostics`` are
     the file's malformed lines.
     """
 
@@ -155,7 +156,7 @@ def session_header(session: Session, figures: Figures | None = None) -> SessionH
     ``figures`` are the session's figures when they are known from elsewhere (the index counts
     each response, call and prompt once across sessions: a resumed session's copies are counted
     for the session they came from); by default the session's own
-    (:func:`cclens.analytics.figures.session_figures`).
+    (:func:`cclens.figures.figures.session_figures`).
     """
     figures = figures or session_figures(session)
     agents = [agent for top in session.subagents for agent in top.all_sessions()]

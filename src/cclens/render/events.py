@@ -37,7 +37,7 @@ from ..model.records import (
     WorkflowStartedRecord,
     WorktreeStateRecord,
 )
-from ..parse.session import AttachmentItem, Item, ProgressItem, SystemItem
+from ..model.session import AttachmentItem, Item, ProgressItem, SystemItem
 from .environment import format_duration, format_tokens
 from .markdown import is_safe_url
 

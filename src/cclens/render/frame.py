@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from ..model import UNSET
 from ..model.blocks import ImageBlock, TextBlock
+from ..model.session import ToolCall
 from ..model.tools.mcp import mcp_parts
-from ..parse.session import ToolCall
 from .environment import format_duration
 
 __all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "summary_of", "tool_frame"]

@@ -13,7 +13,7 @@ from ..model import UNSET, to_builtins
 from ..model.tools import UnknownToolInput, UnknownToolResult
 
 if TYPE_CHECKING:
-    from ..parse.session import ToolCall
+    from ..model.session import ToolCall
     from .views import ViewHelpers
 
 __all__ = ["fields_of", "prepare_generic"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..analytics.figures import Figures
+    from ..figures.figures import Figures
 
 __all__ = ["DEFAULT_OPTIONS", "THEMES", "RenderOptions"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..parse.session import Session, ToolCall
+from ..model.session import Session, ToolCall
 from .assets import CSP, page_css, page_js, theme_js
 from .context import BranchView, ItemView, PageContext, page_context
 from .environment import template_environment

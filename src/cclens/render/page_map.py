@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from .context import BranchView, ItemView, PageContext, page_context
 
 if TYPE_CHECKING:
-    from ..parse.session import Session, ToolCall
+    from ..model.session import Session, ToolCall
     from .options import RenderOptions
 
 __all__ = ["PageMap", "agent_part", "chunk_part", "page_map", "tool_part"]

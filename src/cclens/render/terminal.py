@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..model.blocks import ImageBlock, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
-from ..parse.session import AssistantItem, Item, Session, ToolCall, UserItem
+from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
 from .commands import parse_command, parse_command_output
 from .context import session_header
 from .environment import format_duration, format_time, format_tokens

@@ -1,13 +1,13 @@
 """The contract between the page renderer and the per-tool views.
 
 A :class:`ToolView` names a partial template and a ``prepare`` function that turns a
-:class:`~cclens.parse.session.ToolCall` into the variables that template draws. The views live in
+:class:`~cclens.model.session.ToolCall` into the variables that template draws. The views live in
 :mod:`cclens.render.tool_views` (``TOOL_VIEWS`` by tool name, ``MCP_VIEW`` for ``mcp__*`` tools);
 :func:`view_for` picks one with a single explicit fallback, the ``generic`` view.
 
 Every view template is included by ``tools/_frame.html`` with three variables:
 
-* ``call``: the :class:`~cclens.parse.session.ToolCall`;
+* ``call``: the :class:`~cclens.model.session.ToolCall`;
 * ``v``: the mapping ``prepare(call, h)`` returned;
 * ``h``: the :class:`ViewHelpers` of the page being rendered.
 
@@ -41,7 +41,7 @@ from .unshown import unshown_lines
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-    from ..parse.session import Session, ToolCall
+    from ..model.session import Session, ToolCall
     from .frame import ResultPart
     from .parts import Part
 

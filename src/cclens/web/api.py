@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from ..model import to_builtins
-from ..parse import AssistantItem, Item, Session, UserItem
+from ..readers.claude import AssistantItem, Item, Session, UserItem
 from .state import app_state
 
 

@@ -14,11 +14,11 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..index import Index, IndexUnusable
+from ..index.watch import Broker, Indexer
 from . import api, dashboard, lists, live_block, pages, permissions_pages, search, timeline_api
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
 from .listing import IndexListing
-from .live import Broker, Indexer
 from .permission_store import PermissionsStore
 from .security import Guard, content_security_policy
 from .session_view import BuiltInRenderer, choose_renderer

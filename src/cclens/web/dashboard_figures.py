@@ -2,7 +2,7 @@
 
 Worked out from the responses and tool calls the index stores (each counted once, as the
 analytics count them) with the functions ``cclens stats`` uses
-(:mod:`cclens.analytics.aggregate`), so every row has the shape and the value of a ``cclens
+(:mod:`cclens.figures.aggregate`), so every row has the shape and the value of a ``cclens
 stats --json`` row for the same sessions and days.
 """
 
@@ -13,7 +13,7 @@ from datetime import datetime
 
 import msgspec
 
-from ..analytics.aggregate import (
+from ..figures.aggregate import (
     PricedResponse,
     UnpricedModel,
     UsageRow,
@@ -22,10 +22,10 @@ from ..analytics.aggregate import (
     total_row,
     unpriced_models,
 )
-from ..analytics.figures import CallCounts
-from ..analytics.inventory import CallFact, calls_usage
-from ..analytics.pricing import PriceTable
-from ..analytics.stats import PriceInfo
+from ..figures.figures import CallCounts
+from ..figures.inventory import CallFact, calls_usage
+from ..figures.pricing import PriceTable
+from ..reports.stats import PriceInfo
 from .filters import TimeGrouping, UsageFilters
 
 

@@ -15,7 +15,7 @@ from typing import Literal, TypeAlias
 
 from starlette.datastructures import QueryParams
 
-from ..analytics.period import DateError, Period, parse_date
+from ..figures.period import DateError, Period, parse_date
 from ..index import ProjectSummary
 
 TimeGrouping: TypeAlias = Literal["day", "week", "month"]

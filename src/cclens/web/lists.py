@@ -23,10 +23,10 @@ from ..index import (
     SessionPage,
     Totals,
 )
-from ..parse import claude_dirs
-from ..resume import fork_points
+from ..index.watch import Status
+from ..readers.claude import claude_dirs
+from ..readers.resume import fork_points
 from .api import JSONResponse
-from .live import Status
 from .pages import not_found, page
 from .session_query import QueryError, SessionsQuery, sessions_query
 from .state import AppState, app_state

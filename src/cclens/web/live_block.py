@@ -1,7 +1,7 @@
 """The live 5-hour block on ``/stats``: ``GET /api/blocks``, and the panel's figures.
 
 The panel shows the active block (its tokens and cost so far, the time left, the burn rate and
-the projection at its end, see :mod:`cclens.analytics.blocks`) and the blocks of the last
+the projection at its end, see :mod:`cclens.figures.blocks`) and the blocks of the last
 week; the page's script asks ``/api/blocks`` again each time the event stream says the index
 changed, and counts the time left down in between.
 """
@@ -14,11 +14,11 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..analytics.aggregate import UsageRow
-from ..analytics.blocks import active_block
-from ..analytics.period import Period
-from ..analytics.stats import summarize_index
+from ..figures.aggregate import UsageRow
+from ..figures.blocks import active_block
+from ..figures.period import Period
 from ..index import Index
+from ..reports.stats import summarize_index
 from .api import JSONResponse
 from .filters import FilterError
 from .state import app_state

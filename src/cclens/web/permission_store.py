@@ -1,6 +1,6 @@
 """The permission audit of the index's projects, kept until a session or a settings file changes.
 
-Each project is audited by :func:`cclens.analytics.permission_audit.permission_audit` over its
+Each project is audited by :func:`cclens.reports.permission_audit.permission_audit` over its
 sessions loaded from the index. User settings come from the Claude folder the project's
 transcripts were read from (a served ``--claude-dir``, else the folder holding ``projects/``),
 project and local settings from the working directories its sessions ran in. Settings files
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..analytics.permission_audit import ProjectAudit, permission_audit
 from ..index import Index, ProjectSummary, SessionSummary
-from ..parse import Diagnostic
-from ..parse.isolate import each_isolated
 from ..permissions import Suggestion, claude_config_dir, merge_same, settings_paths
+from ..readers.claude import Diagnostic
+from ..readers.claude.isolate import each_isolated
+from ..reports.permission_audit import ProjectAudit, permission_audit
 from .listing import IndexListing
 from .recent import Recent
 

@@ -16,8 +16,8 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..analytics.permission_audit import AuditedCall, ProjectAudit
 from ..permissions import Suggestion, merge_suggestions, rank
+from ..reports.permission_audit import AuditedCall, ProjectAudit
 from .api import JSONResponse
 from .pages import not_found, page
 from .permission_store import PermissionsRow, ProjectPermissions

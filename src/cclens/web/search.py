@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..analytics.period import DateError, parse_moment
+from ..figures.period import DateError, parse_moment
 from ..index import (
     DOCUMENT_KINDS,
     MAX_SHOWN,

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 from starlette.datastructures import QueryParams
 
-from ..analytics.period import Period
+from ..figures.period import Period
 from ..index import SessionFilters
 from .filters import FilterError, day_parameter
 

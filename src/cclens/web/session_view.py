@@ -23,12 +23,12 @@ from typing import Any, Protocol
 import msgspec
 from jinja2 import Environment
 
-from ..analytics.figures import CallCounts, Figures
-from ..analytics.tokens import TokenCounts
+from ..figures.figures import CallCounts, Figures
+from ..figures.tokens import TokenCounts
 from ..index import SessionSummary
 from ..model import format_json, to_builtins
 from ..model.blocks import TextBlock, ThinkingBlock
-from ..parse import (
+from ..readers.claude import (
     AssistantItem,
     AttachmentItem,
     Item,

@@ -10,12 +10,12 @@ from urllib.parse import quote
 from jinja2 import Environment
 from starlette.requests import Request
 
-from ..analytics.figures import Figures
+from ..figures.figures import Figures
 from ..index import Index
-from ..parse import Item, Session
+from ..index.watch import Broker, Indexer
+from ..readers.claude import Item, Session
 from .assets import Asset
 from .background import Background
-from .live import Broker, Indexer
 from .permission_store import PermissionsStore
 from .session_view import DrawnSession, SessionRenderer
 from .settings import Settings

@@ -1,7 +1,7 @@
 """The dashboard's figures over the index, kept between requests and brought up to date cheaply.
 
 The index stores every session's API responses and tool calls as the analytics count them,
-each response and call counted once across sessions (:mod:`cclens.index.counted`); the
+each response and call counted once across sessions (:mod:`cclens.index.write.counted`); the
 store reads those of the projects a filter selects, prices them, and works the figures out
 with the analytics' functions. Two levels of cache, each keyed by what it depends on:
 
@@ -20,10 +20,10 @@ import threading
 
 import msgspec
 
-from ..analytics.aggregate import price_responses
-from ..analytics.pricing import PriceTable, load_price_table
+from ..figures.aggregate import price_responses
+from ..figures.pricing import PriceTable, load_price_table
 from ..index import Index
-from ..index.usage_query import UsageSelection
+from ..index.read.usage_query import UsageSelection
 from .dashboard_figures import DashboardFigures, Selection, figures
 from .filters import UsageFilters, matching_projects
 from .listing import IndexListing, Listing

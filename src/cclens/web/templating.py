@@ -11,8 +11,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..formats import compact, duration, short_model, usd
-from ..parse import Session
-from ..resume import resume_command
+from ..readers.claude import Session
+from ..readers.resume import resume_command
 
 
 def when(moment: datetime | None) -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..analytics.timeline import session_timeline
+from ..figures.timeline import session_timeline
 from .api import JSONResponse
 from .state import app_state
 
 
 def timeline(request: Request) -> Response:
     """``GET /api/sessions/{id}/timeline``: turns, tool calls, context sizes and compactions of
-    the session's main line (see :mod:`cclens.analytics.timeline`), and the session's figures
+    the session's main line (see :mod:`cclens.figures.timeline`), and the session's figures
     (subagents included) as its header gives them."""
     state = app_state(request)
     key = request.path_params["key"]

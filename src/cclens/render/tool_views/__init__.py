@@ -4,7 +4,7 @@
 ``KillBash``, ``exit_plan_mode``, ``ListMcpResources``, …), to a
 :class:`~cclens.render.views.ToolView`; :data:`MCP_VIEW` draws every ``mcp__<server>__<tool>``
 call. Each view's ``prepare`` (in the module of its family, like :mod:`cclens.model.tools`)
-turns a :class:`~cclens.parse.session.ToolCall` into the variables of its template under
+turns a :class:`~cclens.model.session.ToolCall` into the variables of its template under
 ``templates/tools/``, which the frame (``tools/_frame.html``) wraps with the call's header.
 
 Every prepared mapping has ``i`` (the typed input), ``r`` (the typed ``toolUseResult`` when it has

@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 
 from ...model import UNSET
+from ...model.session import ToolCall
 from ...model.tools import ToolErrorText, parse_tool_result
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 
 T = TypeVar("T")

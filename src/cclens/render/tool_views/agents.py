@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...model.session import ToolCall
 from ...model.tools import FreeformInput, agents
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 from ._common import (
     Fields,

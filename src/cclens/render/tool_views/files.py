@@ -8,8 +8,8 @@ from typing import Any
 from markupsafe import Markup
 
 from ...model import to_builtins
+from ...model.session import ToolCall
 from ...model.tools import TextResult, files
-from ...parse.session import ToolCall
 from ..unshown import NUMBERED_LINE
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, int_of, list_of, size_of, text_of

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...model.session import ToolCall
 from ...model.tools import interaction, plans
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, fields_view, first_line, list_of, text_of
 

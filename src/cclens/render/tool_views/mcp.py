@@ -8,8 +8,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...model.blocks import ImageBlock, TextBlock
+from ...model.session import ToolCall
 from ...model.tools import FreeformInput, TextResult, ToolErrorText, mcp, mcp_parts
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, fields_view, first_line, int_of, list_of, text_of
 

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...model import UNSET, to_builtins
+from ...model.session import ToolCall
 from ...model.tools import misc
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, fields_view, int_of, list_of, text_of
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...model.blocks import ToolReferenceBlock
+from ...model.session import ToolCall
 from ...model.tools import search
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, int_of, list_of, millis, text_of
 

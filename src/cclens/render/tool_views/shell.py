@@ -7,8 +7,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ...model.session import ToolCall
 from ...model.tools import agents, shell
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 from ._common import (
     Fields,

@@ -6,8 +6,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ...model.session import ToolCall
 from ...model.tools import tasks
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, list_of, text_of
 

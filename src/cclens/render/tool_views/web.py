@@ -6,8 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ...model.session import ToolCall
 from ...model.tools import web
-from ...parse.session import ToolCall
 from ..views import ViewHelpers
 from ._common import (
     Fields,

@@ -1,0 +1,95 @@
+"""One update of an index at a time, across processes; worker processes that end with their parent.
+
+Two ``cclens index`` runs (or ``cclens serve``'s background indexer and a ``cclens index``) each
+plan from what the index holds, then write: run together, the second would insert sessions the
+first has just inserted. An update therefore holds an exclusive lock on a file beside the index
+(``index.db.lock``, through :mod:`filelock`: ``flock`` on POSIX, released by the system when its
+holder dies, so a killed run never leaves a stale lock) from its plan to its last commit; an
+update that finds it held waits, and says so through its ``waiting`` callback.
+
+Worker processes (see :mod:`cclens.index.write.ingest`) must not outlive the update that started
+them:
+killed with ``kill -9``, a parent cannot stop them, and they would keep the resource tracker
+alive with them. On Linux each worker asks the kernel for ``SIGKILL`` when its parent dies
+(``PR_SET_PDEATHSIG``); elsewhere a thread of the worker polls its parent's id.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+#: How often a waiting update checks whether the lock was released (and whether to give up).
+POLL_SECONDS = 0.25
+_PR_SET_PDEATHSIG = 1
+
+
+class UpdateLockError(OSError):
+    """The lock file beside the index cannot be created (a folder cclens cannot write)."""
+
+
+def lock_path(db_path: Path) -> Path:
+    """The lock file of the index at ``db_path``."""
+    return db_path.with_name(db_path.name + ".lock")
+
+
+@contextmanager
+def update_lock(db_path: Path, waiting: Callable[[float], None] | None = None) -> Iterator[None]:
+    """Hold the index's update lock for the block, waiting for another update to end.
+
+    ``waiting(seconds)`` is called while another process (or thread) holds it, every
+    :data:`POLL_SECONDS`, with the time waited so far; it may raise to give up.
+    """
+    lock = FileLock(lock_path(db_path), is_singleton=False, thread_local=False)
+    began = time.monotonic()
+    while True:
+        try:
+            lock.acquire(timeout=0 if waiting is not None else POLL_SECONDS)
+            break
+        except Timeout:
+            if waiting is not None:
+                waiting(time.monotonic() - began)
+                time.sleep(POLL_SECONDS)
+        except OSError as error:
+            raise UpdateLockError(
+                error.errno, f"cannot create the lock file {lock_path(db_path)} ({error.strerror})"
+            ) from error
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def end_with_parent(parent: int) -> None:
+    """Make this (worker) process end when ``parent`` ends; the pool's initializer."""
+    if sys.platform.startswith("linux"):
+        name = ctypes.util.find_library("c")
+        try:
+            libc = ctypes.CDLL(name, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            _watch_parent(parent)
+    else:
+        _watch_parent(parent)
+    # The parent may have died before the request above was made: it then never fires.
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _watch_parent(parent: int) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="cclens-parent-watch", daemon=True).start()

@@ -1,0 +1,285 @@
+"""The transcript bytes kept in the index, and sessions assembled again from them.
+
+Every file of a session (the transcript, its subagent transcripts, workflow journals) is stored
+as zstandard-compressed chunks of its raw bytes, one chunk per read, so that concatenating the
+chunks gives the file back byte for byte up to where it was read. A session is always shown
+from these bytes, whether its transcript still exists or Claude Code has deleted it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import msgspec
+import zstandard
+
+from ...model.entries import ReadResult
+from ...readers.claude import Session, SubagentFile
+from ...readers.claude.assemble import assemble_entries, attach_subagent, attach_subagents
+from ...readers.claude.read import read_data
+
+# Level 1 compresses transcripts at ~800 MB/s on one core, to 26% of their size; level 3 gets
+# them to 25% at ~600 MB/s. A first index compresses every byte, so speed wins.
+_LEVEL = 1
+# A compression context is costly to make and cannot be shared between threads: one per thread.
+_CONTEXTS = threading.local()
+
+
+def compress(data: bytes) -> bytes:
+    """Compress one chunk of a file."""
+    compressor: zstandard.ZstdCompressor | None = getattr(_CONTEXTS, "compressor", None)
+    if compressor is None:
+        compressor = _CONTEXTS.compressor = zstandard.ZstdCompressor(level=_LEVEL)
+    return compressor.compress(data)
+
+
+def decompress(blob: bytes) -> bytes:
+    """The raw bytes of one stored chunk."""
+    decompressor: zstandard.ZstdDecompressor | None = getattr(_CONTEXTS, "decompressor", None)
+    if decompressor is None:
+        decompressor = _CONTEXTS.decompressor = zstandard.ZstdDecompressor()
+    return decompressor.decompress(blob)
+
+
+def line_count(data: bytes) -> int:
+    """The line number a reader that stopped after ``data`` resumes from."""
+    return data.count(b"\n")
+
+
+@dataclass(slots=True)
+class StoredFile:
+    """One file of a session as the index knows it: where it was, what it is, what it held."""
+
+    path: Path
+    role: str
+    relative: str
+    agent_id: str | None = None
+    layout: str | None = None
+    workflow_run: str | None = None
+    parent_session_id: str | None = None
+    meta: bytes | None = None
+    read: ReadResult | None = None
+    #: The stored bytes, between reading them from the index and decoding them.
+    data: bytes | None = None
+    #: Line number reached in the file (resumes an incremental read).
+    lines: int = 0
+    size: int = 0
+    #: When the file was last seen written (seconds since the epoch).
+    mtime: float = 0.0
+
+    @property
+    def meta_json(self) -> dict[str, Any] | None:
+        """The parsed ``.meta.json`` sidecar, when there is one and it is an object."""
+        if not self.meta:
+            return None
+        try:
+            value = msgspec.json.decode(self.meta)
+        except (msgspec.DecodeError, UnicodeDecodeError):
+            return None
+        return value if isinstance(value, dict) else None
+
+    def subagent_file(self) -> SubagentFile:
+        """What discovery would have said about this subagent file."""
+        layout = self.layout if self.layout in ("sibling", "nested", "workflow") else "nested"
+        return SubagentFile(
+            self.path,
+            self.agent_id or self.path.stem.removeprefix("agent-"),
+            layout,  # type: ignore[arg-type]
+            self.meta_json,
+            self.workflow_run,
+            self.parent_session_id,
+        )
+
+
+@dataclass(slots=True)
+class StoredSession:
+    """The files of one session, ready to be assembled."""
+
+    session_id: str
+    project: str
+    files: list[StoredFile] = field(default_factory=list)
+
+
+def build_session(stored: StoredSession) -> Session:
+    """Assemble the session and attach its subagents, as :func:`cclens.readers.claude.load` would.
+
+    The subagent files are attached in the order they were found, after the sidechains kept
+    inside the session file itself.
+    """
+    main = next(f for f in stored.files if f.role == "session")
+    result = main.read or ReadResult(main.path)
+    session = assemble_entries(
+        main.path,
+        result.entries,
+        list(result.diagnostics),
+        session_id=stored.session_id,
+        project=stored.project,
+        file_size=result.end_offset,
+        lines=result.lines,
+    )
+    session.mtime = main.mtime
+    if main.agent_id is not None or main.path.name.startswith("agent-"):
+        # An orphan subagent transcript, kept as a session of its own (see cclens.readers.claude).
+        info = main.subagent_file()
+        session.agent_id, session.agent_meta = info.agent_id, info.meta
+        session.orphan, session.parent_session_id = True, info.parent_session_id
+        return session
+    attach_subagents(session, [])  # the file's own sidechains
+    for stored_file in stored.files:
+        if stored_file.role != "subagent":
+            continue
+        info = stored_file.subagent_file()
+        read = stored_file.read or ReadResult(stored_file.path)
+        agent = assemble_entries(
+            stored_file.path,
+            read.entries,
+            list(read.diagnostics),
+            session_id=info.parent_session_id or info.agent_id,
+            project=stored.project,
+            file_size=read.end_offset,
+            lines=read.lines,
+        )
+        agent.agent_id = info.agent_id
+        agent.agent_meta = info.meta
+        # cclens.readers.claude has no public way yet to attach an agent read from somewhere other
+        # than
+        # its file; this is the same function attach_subagents uses for files.
+        attach_subagent(session, agent, info)
+        session.subagents.append(agent)
+    return session
+
+
+def file_bytes(connection: sqlite3.Connection, file_id: int) -> bytes:
+    """Every stored byte of one file, in order."""
+    rows = connection.execute(
+        "SELECT data FROM chunks WHERE file = ? ORDER BY start", (file_id,)
+    ).fetchall()
+    return b"".join(decompress(row[0]) for row in rows)
+
+
+_FILE_COLUMNS = (
+    "id, path, role, relative, agent_id, layout, workflow_run, parent_session_id, meta, "
+    "offset, lines, mtime_ns"
+)
+
+
+def stored_files(
+    connection: sqlite3.Connection, session_row: int
+) -> list[tuple[int, StoredFile, bytes]]:
+    """Each file of a session (in the order it was found) with its stored bytes."""
+    found: list[tuple[int, StoredFile, bytes]] = []
+    rows = connection.execute(
+        f"SELECT {_FILE_COLUMNS} FROM files WHERE session = ? ORDER BY position, id",
+        (session_row,),
+    ).fetchall()
+    for row in rows:
+        file_id, path, role, relative, agent, layout, run, parent, meta, offset, lines, ns = row
+        stored = StoredFile(
+            Path(path),
+            role,
+            relative,
+            agent,
+            layout,
+            run,
+            parent,
+            meta,
+            lines=lines,
+            size=offset,
+            mtime=ns / 1e9,
+        )
+        found.append((file_id, stored, file_bytes(connection, file_id)))
+    return found
+
+
+def read_stored(connection: sqlite3.Connection, session_row: int) -> StoredSession | None:
+    """The files of the session with row id ``session_row``, their stored bytes read (the
+    part of loading a session that needs the database)."""
+    row = connection.execute(
+        "SELECT s.session_id, p.slug FROM sessions s JOIN projects p ON p.id = s.project "
+        "WHERE s.id = ?",
+        (session_row,),
+    ).fetchone()
+    if row is None:
+        return None
+    stored = StoredSession(row[0], row[1])
+    for _, stored_file, data in stored_files(connection, session_row):
+        stored_file.data = data
+        stored.files.append(stored_file)
+    return stored
+
+
+def build_stored(stored: StoredSession) -> Session | None:
+    """The session assembled from what :func:`read_stored` read (no database needed)."""
+    for stored_file in stored.files:
+        if stored_file.role in ("session", "subagent") and stored_file.data is not None:
+            stored_file.read = read_data(stored_file.path, stored_file.data)
+            stored_file.data = None
+    if not any(f.role == "session" for f in stored.files):
+        return None
+    return build_session(stored)
+
+
+def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | None:
+    """The session with row id ``session_row``, assembled from its stored bytes."""
+    stored = read_stored(connection, session_row)
+    return build_stored(stored) if stored is not None else None
+
+
+def _safe_relative(relative: str) -> PurePosixPath:
+    path = PurePosixPath(relative)
+    if path.is_absolute() or not path.parts or ".." in path.parts:
+        raise ValueError(f"refusing to restore to {relative!r}: not a plain relative path")
+    return path
+
+
+def restore_files(
+    connection: sqlite3.Connection,
+    session_row: int,
+    out_dir: Path,
+    *,
+    overwrite: bool = False,
+    version: int | None = None,
+) -> list[Path]:
+    """Write every stored file of a session under ``out_dir``, byte for byte.
+
+    The session file, its subagent files (and their ``.meta.json`` sidecars) and workflow
+    journals keep their layout relative to the session's folder. ``version``: the number of a
+    version the index kept (see :mod:`cclens.index.storage.versions`); the newest when ``None``.
+    Raises ``FileExistsError`` when a file would be replaced and ``overwrite`` is false;
+    nothing is written then, and ``ValueError`` for a version the session does not have.
+    """
+    # Imported here: cclens.index.storage.versions reads chunks with this module's decompress.
+    from .versions import kept_for, list_versions, version_bytes
+
+    kept = {}
+    if version is not None:
+        newest = list_versions(connection, session_row)[-1].number
+        if not 1 <= version <= newest:
+            raise ValueError(f"no version {version}: this session has versions 1 to {newest}")
+        kept = kept_for(connection, session_row, version)
+    files = stored_files(connection, session_row)
+    planned: list[tuple[Path, bytes]] = []
+    for file_id, stored_file, data in files:
+        meta = stored_file.meta
+        older = kept.get(file_id)
+        if older is not None:
+            data, meta = version_bytes(connection, older.version_id), older.meta
+        target = out_dir.joinpath(*_safe_relative(stored_file.relative).parts)
+        planned.append((target, data))
+        if meta is not None:
+            name = target.name.removesuffix(".jsonl") + ".meta.json"
+            planned.append((target.with_name(name), meta))
+    if not overwrite:
+        existing = [target for target, _ in planned if target.exists()]
+        if existing:
+            raise FileExistsError(f"{existing[0]} already exists")
+    written: list[Path] = []
+    for target, data in planned:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        written.append(target)
+    return written

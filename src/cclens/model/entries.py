@@ -1,0 +1,79 @@
+"""Where a record came from, and what could not be read: the entries every reader returns.
+
+A reader (one per agent, :mod:`cclens.readers`) turns a file into :class:`Entry` values (a
+record and its place in the file) and :class:`Diagnostic` values (what it could not read); a
+:class:`ReadResult` holds both for one file or the part of it read from an offset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .records import AnyRecord
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A line that could not be read as a record, or a file that could not be read at all.
+
+    ``partial`` diagnostics are about lines that were read: a part of the line did not have
+    the shape Claude Code writes (a value of an unexpected type, nesting past the depth
+    budget) and was kept as it is, untyped (see :attr:`Entry.problems`).
+    """
+
+    path: Path
+    line: int
+    reason: str
+    offset: int = 0
+    excerpt: str = ""
+    partial: bool = False
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        return f"{where}: {self.reason}"
+
+    @property
+    def outcome(self) -> str:
+        """What became of the line: ``"skipped"``, or ``"read in part"`` (partial)."""
+        return "read in part" if self.partial else "skipped"
+
+
+@dataclass(slots=True)
+class Entry:
+    """One record and where it came from."""
+
+    record: AnyRecord
+    line: int
+    offset: int
+    length: int
+    #: What the lenient decoder had to set aside (unknown fields, unexpected types).
+    notes: tuple[str, ...] = ()
+    #: The notes that mean the line does not have the shape Claude Code writes (each is also
+    #: reported as a partial :class:`Diagnostic`).
+    problems: tuple[str, ...] = ()
+    #: The start of the line, kept when it has ``problems`` (for the diagnostic).
+    excerpt: str = ""
+
+
+@dataclass(slots=True)
+class ReadResult:
+    """Everything read from one file (or from an offset in it)."""
+
+    path: Path
+    entries: list[Entry] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Non-empty lines seen (records plus malformed lines).
+    lines: int = 0
+    #: Bytes read, from the start offset.
+    bytes: int = 0
+    #: Where a later read should start: after the last complete line. A last line without a
+    #: newline that does not parse is treated as still being written and is not consumed.
+    end_offset: int = 0
+
+
+def malformed(diagnostics: Iterable[Diagnostic]) -> int:
+    """How many of ``diagnostics`` are about lines that could not be read (the others are
+    about lines read in part, or whole files)."""
+    return sum(1 for diagnostic in diagnostics if diagnostic.line and not diagnostic.partial)
