@@ -15,11 +15,11 @@ from cclens.model.session import ToolCall
 from cclens.render import RenderOptions, SessionRenderer, ToolView, ViewHelpers, view_for
 from cclens.render.context import BLOCK_TEMPLATES
 from cclens.render.environment import format_duration, format_tokens, template_environment
+from cclens.render.generic import generic_view
 from cclens.render.highlight import MAX_HIGHLIGHT_LINES
 from cclens.render.images import image_uri
 from cclens.render.markdown import is_safe_url
 from cclens.render.page_map import agent_part
-from cclens.render.views import generic_view
 
 from .test_render_hostile import audit
 from .test_render_records import Transcript

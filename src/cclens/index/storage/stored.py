@@ -9,45 +9,18 @@ from these bytes, whether its transcript still exists or Claude Code has deleted
 from __future__ import annotations
 
 import sqlite3
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import msgspec
-import zstandard
 
 from ...model.entries import ReadResult
 from ...readers.claude import Session, SubagentFile
 from ...readers.claude.assemble import assemble_entries, attach_subagent, attach_subagents
 from ...readers.claude.read import read_data
-
-# Level 1 compresses transcripts at ~800 MB/s on one core, to 26% of their size; level 3 gets
-# them to 25% at ~600 MB/s. A first index compresses every byte, so speed wins.
-_LEVEL = 1
-# A compression context is costly to make and cannot be shared between threads: one per thread.
-_CONTEXTS = threading.local()
-
-
-def compress(data: bytes) -> bytes:
-    """Compress one chunk of a file."""
-    compressor: zstandard.ZstdCompressor | None = getattr(_CONTEXTS, "compressor", None)
-    if compressor is None:
-        compressor = _CONTEXTS.compressor = zstandard.ZstdCompressor(level=_LEVEL)
-    return compressor.compress(data)
-
-
-def decompress(blob: bytes) -> bytes:
-    """The raw bytes of one stored chunk."""
-    decompressor: zstandard.ZstdDecompressor | None = getattr(_CONTEXTS, "decompressor", None)
-    if decompressor is None:
-        decompressor = _CONTEXTS.decompressor = zstandard.ZstdDecompressor()
-    return decompressor.decompress(blob)
-
-
-def line_count(data: bytes) -> int:
-    """The line number a reader that stopped after ``data`` resumes from."""
-    return data.count(b"\n")
+from .compression import decompress
+from .versions import kept_for, list_versions, version_bytes
 
 
 @dataclass(slots=True)
@@ -253,7 +226,6 @@ def restore_files(
     nothing is written then, and ``ValueError`` for a version the session does not have.
     """
     # Imported here: cclens.index.storage.versions reads chunks with this module's decompress.
-    from .versions import kept_for, list_versions, version_bytes
 
     kept = {}
     if version is not None:

@@ -18,11 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...model.session import ToolCall
+from ...model.tools import UnknownToolInput, tool_spec
+from ...model.tools.mcp import mcp_parts
+from ..generic import generic_view
 from ..views import ToolView
 from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
 from ._common import Field, Link, Prepare
 
-__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
+__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link", "view_for"]
 
 
 def _view(
@@ -169,3 +173,20 @@ TOOL_VIEWS: dict[str, ToolView] = _by_name(VIEWS)
 
 #: The view of every MCP tool (``mcp__<server>__<tool>``).
 MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp)
+
+
+def view_for(call: ToolCall) -> ToolView:
+    """The view that draws ``call``.
+
+    By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
+    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. A call whose input fits none of the
+    tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
+    """
+    if isinstance(call.input, UnknownToolInput):
+        return generic_view
+    view = TOOL_VIEWS.get(call.name)
+    if view is None:
+        view = TOOL_VIEWS.get(tool_spec(call.name).name)
+    if view is None and mcp_parts(call.name) is not None:
+        view = MCP_VIEW
+    return view or generic_view
