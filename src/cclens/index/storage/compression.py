@@ -27,8 +27,3 @@ def decompress(blob: bytes) -> bytes:
     if decompressor is None:
         decompressor = _CONTEXTS.decompressor = zstandard.ZstdDecompressor()
     return decompressor.decompress(blob)
-
-
-def line_count(data: bytes) -> int:
-    """The line number a reader that stopped after ``data`` resumes from."""
-    return data.count(b"\n")

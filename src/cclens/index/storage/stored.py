@@ -196,12 +196,6 @@ def build_stored(stored: StoredSession) -> Session | None:
     return build_session(stored)
 
 
-def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | None:
-    """The session with row id ``session_row``, assembled from its stored bytes."""
-    stored = read_stored(connection, session_row)
-    return build_stored(stored) if stored is not None else None
-
-
 def _safe_relative(relative: str) -> PurePosixPath:
     path = PurePosixPath(relative)
     if path.is_absolute() or not path.parts or ".." in path.parts:
