@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -21,6 +24,25 @@ def test_every_command_exists_helps_and_is_in_the_readme(name: str) -> None:
     assert result.exit_code == 0, result.output
     assert f"Usage: main {name}" in result.output or f"Usage: cclens {name}" in result.output
     assert re.search(rf"\bcclens {name}\b", README), f"README does not show `cclens {name}`"
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_the_listed_line_is_the_commands_own(name: str) -> None:
+    command = main.get_command(click.Context(main), name)
+    assert command is not None
+    assert COMMANDS[name][1] == command.get_short_help_str(limit=1000)
+
+
+def test_group_help_imports_no_command() -> None:
+    code = (
+        "import sys\nfrom cclens.cli.main import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cclens.')))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[-1]
+    assert found == "['cclens._lazy', 'cclens.cli', 'cclens.cli.main']", found
 
 
 def test_group_help_lists_every_command() -> None:
