@@ -9,22 +9,12 @@ import click
 from rich.table import Table
 
 from ..formats import duration
-from ..reports.limits import LimitsReport, WindowReport, limits_report, report_json
+from ..reports.limits import LimitsReport, WindowReport, keep_since, limits_report, report_json
 from ._output import console, json_option, print_json
 from .index import db_option, open_index, resolve_db, resolve_roots, update
 
 #: Periods shown per window in the terminal (``--json`` has them all).
 SHOWN_PERIODS = 6
-_WINDOW_NAMES = {"five_hour": "5-hour", "seven_day": "weekly"}
-
-
-def window_label(window: str) -> str:
-    """``5-hour``, ``weekly``, else the window's own name."""
-    prefix, _, name = window.rpartition(".")
-    label = _WINDOW_NAMES.get(name, name.replace("_", " "))
-    return f"{prefix} {label}" if prefix else label
-
-
 def _local(moment: datetime | None) -> str:
     return moment.astimezone().strftime("%a %H:%M") if moment is not None else "—"
 
@@ -63,7 +53,7 @@ def _table(report: LimitsReport) -> Table:
         age = (report.now - state.latest.at).total_seconds()
         table.add_row(
             entry.agent,
-            window_label(entry.window),
+            entry.label,
             used,
             resets,
             projected,
@@ -83,7 +73,7 @@ def _history(report: LimitsReport) -> Table:
         cells = [
             f"{period.peak_percent:.0f}% (reset {_local(period.resets_at)})" for period in shown
         ]
-        table.add_row(entry.agent, window_label(entry.window), ", ".join(cells))
+        table.add_row(entry.agent, entry.label, ", ".join(cells))
     return table
 
 
@@ -122,18 +112,12 @@ def command(
     roots = resolve_roots(())
     path = resolve_db(db, roots)
     now = datetime.now(UTC)
-    since = now - timedelta(days=days) if days is not None else None
     with open_index(path) as index:
         if not no_update:
             update(index, roots, show_progress=not as_json)
-        report = limits_report(index, now, agent=agent, since=since)
-        if since is not None:
-            # The use now comes from each window's latest sample, however old.
-            latest = limits_report(index, now, agent=agent)
-            kept = {(w.agent, w.window) for w in report.windows}
-            report.windows.extend(
-                w for w in latest.windows if (w.agent, w.window) not in kept
-            )
+        report = limits_report(index, now, agent=agent)
+    if days is not None:
+        report = keep_since(report, now - timedelta(days=days))
     if as_json:
         print_json(report_json(report))
         return

@@ -86,6 +86,17 @@ def window_name(minutes: int | None, slot: str) -> str:
     return f"{minutes}_minutes"
 
 
+_LABELS = {FIVE_HOUR: "5-hour", SEVEN_DAY: "weekly"}
+
+
+def window_label(window: str) -> str:
+    """What people call a window: ``5-hour``, ``weekly``, ``codex_bengalfox 5-hour``, else
+    its name with spaces (``43200 minutes``)."""
+    prefix, _, name = window.rpartition(".")
+    label = _LABELS.get(name, name.replace("_", " "))
+    return f"{prefix} {label}" if prefix else label
+
+
 def _number(value: object) -> float | None:
     """A finite number (``bool`` is not one), else ``None``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -335,6 +346,7 @@ __all__ = [
     "periods",
     "same_period",
     "used_between",
+    "window_label",
     "window_name",
     "window_now",
 ]

@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..figures.limits import LimitSample, WindowNow, periods, used_between, window_now
+from ..figures.limits import (
+    LimitSample,
+    WindowNow,
+    periods,
+    used_between,
+    window_label,
+    window_now,
+)
 from ..index import Index
 from ..index import rate_limits as stored
 
@@ -42,6 +49,11 @@ class WindowReport:
     @property
     def window(self) -> str:
         return self.now.window
+
+    @property
+    def label(self) -> str:
+        """What people call the window (``5-hour``, ``weekly``)."""
+        return window_label(self.now.window)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +86,22 @@ def build_report(found: Sequence[LimitSample], now: datetime) -> LimitsReport:
     return LimitsReport(now, windows)
 
 
-def limits_report(
-    index: Index, now: datetime, *, agent: str | None = None, since: datetime | None = None
-) -> LimitsReport:
-    """Every window's figures from the samples the index holds (of ``agent``, since
-    ``since``; the window's state is always from its latest sample)."""
+def limits_report(index: Index, now: datetime, *, agent: str | None = None) -> LimitsReport:
+    """Every window's figures from the samples the index holds (of ``agent``)."""
     with index.connection() as connection:
-        found = stored.samples(connection, agent=agent, since=since)
+        found = stored.samples(connection, agent=agent)
     return build_report(found, now)
+
+
+def keep_since(report: LimitsReport, since: datetime) -> LimitsReport:
+    """The report with the history and the periods from ``since`` on only (each window keeps
+    at least its latest sample: where it stands now comes from it, however old)."""
+    windows = []
+    for entry in report.windows:
+        history = [s for s in entry.history if s.at >= since] or entry.history[-1:]
+        kept = [p for p in entry.periods if p.resets_at is None or p.resets_at >= since]
+        windows.append(WindowReport(entry.now, history, kept or entry.periods[-1:]))
+    return LimitsReport(report.now, windows)
 
 
 def session_use(
@@ -120,6 +140,7 @@ def report_json(report: LimitsReport) -> dict[str, Any]:
             {
                 "agent": entry.agent,
                 "window": entry.window,
+                "label": entry.label,
                 "used_percent": state.used_percent,
                 "reset_since_sample": state.reset_since,
                 "sampled_at": _iso(state.latest.at),
@@ -162,6 +183,7 @@ __all__ = [
     "Period",
     "WindowReport",
     "build_report",
+    "keep_since",
     "limits_report",
     "report_json",
     "session_use",
