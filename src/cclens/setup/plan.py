@@ -177,6 +177,8 @@ def plan_setup(folder: Path, options: SetupOptions, *, claude: str | None = None
     if reasons:
         if before is None or not before.strip():  # a new file, laid out as Claude Code would
             text = jsonedit.new_text(json.loads(text))
+        elif "\r\n" in before:  # the lines added end as the file's others do
+            text = text.replace("\r\n", "\n").replace("\n", "\r\n")
         plan.changes.append(FileChange(path, before, text, reasons))
 
     if options.mcp:
