@@ -21,7 +21,7 @@ from ..figures.limits import (
     window_now,
 )
 from ..index import Index
-from ..index import rate_limits as stored
+from ..index.read import rate_limits as stored
 
 
 @dataclass(frozen=True, slots=True)

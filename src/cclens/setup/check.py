@@ -17,9 +17,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..index.archive_state import stored_sizes
-from ..index.live_usage import connect_reader
-from ..index.queries import Totals, totals
+from ..index.read.archive_state import stored_sizes
+from ..index.read.live_usage import connect_reader
+from ..index.read.queries import Totals, totals
 from ..places import hook_state_path
 from .claude_settings import (
     HOOK_EVENTS,

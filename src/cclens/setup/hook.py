@@ -113,7 +113,7 @@ def archive(
 def _db_path(given: Path | None) -> Path:
     if given is not None:
         return given.expanduser()
-    from ..index.location import default_db_path
+    from ..index.storage.location import default_db_path
 
     return default_db_path()
 
@@ -147,7 +147,7 @@ def run(
         if not isinstance(found, dict):
             raise ValueError("the hook's input is not a JSON object")
         if roots is None:
-            from ..parse import claude_dirs
+            from ..readers.claude.discover import claude_dirs
 
             roots = claude_dirs()
         state = archive(found, _db_path(db), roots, started)
