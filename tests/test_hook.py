@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cclens.index.locking import update_lock
+from cclens.index.storage.locking import update_lock
 
 from .conftest import CORPUS
 
