@@ -180,41 +180,49 @@ def _codex_window(
     )
 
 
-def codex_samples(
-    payload: object, at: datetime, *, session: str | None = None
+def codex_rate_limits(
+    rate_limits: object, at: datetime, *, session: str | None = None
 ) -> list[LimitSample]:
-    """The samples in a Codex ``event_msg`` payload (``{"type": "token_count", "rate_limits":
-    ...}``) written at ``at`` (the line's ``timestamp``).
+    """The samples in the ``rate_limits`` of a Codex ``token_count`` event written at ``at``
+    (the line's ``timestamp``).
 
     Reads every version Codex wrote: ``primary``/``secondary`` windows with ``used_percent``,
     ``window_minutes`` and ``resets_at`` (epoch seconds) or ``resets_in_seconds`` (counted from
     ``at``), and the older flat ``primary_used_percent``/``secondary_used_percent`` keys. A
     window is named by its length (``five_hour``, ``seven_day``, ``<n>_minutes``; by its slot
     when the length is missing), prefixed by the limit's id when it is not ``codex``
-    (``codex_bengalfox.five_hour``). A payload of another type, a ``null`` window or one without
-    a number gives nothing.
+    (``codex_bengalfox.five_hour``). ``null``, a ``null`` window or one without a number gives
+    nothing.
     """
-    if not isinstance(payload, Mapping) or payload.get("type") != "token_count":
+    if not isinstance(rate_limits, Mapping):
         return []
-    limits = payload.get("rate_limits")
-    if not isinstance(limits, Mapping):
-        return []
-    limit = limits.get("limit_id")
+    limit = rate_limits.get("limit_id")
     limit_id = limit if isinstance(limit, str) else None
     found = []
     for slot in _CODEX_SLOTS:
-        window = limits.get(slot)
-        if not isinstance(window, Mapping) and f"{slot}_used_percent" in limits:
+        window = rate_limits.get(slot)
+        if not isinstance(window, Mapping) and f"{slot}_used_percent" in rate_limits:
             window = {
-                "used_percent": limits.get(f"{slot}_used_percent"),
-                "window_minutes": limits.get(f"{slot}_window_minutes"),
-                "resets_in_seconds": limits.get(f"{slot}_reset_after_seconds"),
+                "used_percent": rate_limits.get(f"{slot}_used_percent"),
+                "window_minutes": rate_limits.get(f"{slot}_window_minutes"),
+                "resets_in_seconds": rate_limits.get(f"{slot}_reset_after_seconds"),
             }
         if isinstance(window, Mapping):
             sample = _codex_window(slot, window, at, limit_id, session)
             if sample is not None:
                 found.append(sample)
     return found
+
+
+def codex_samples(
+    payload: object, at: datetime, *, session: str | None = None
+) -> list[LimitSample]:
+    """The samples of a Codex ``event_msg`` payload (``{"type": "token_count", "rate_limits":
+    ...}``) written at ``at``: see :func:`codex_rate_limits`; a payload of another type gives
+    nothing."""
+    if not isinstance(payload, Mapping) or payload.get("type") != "token_count":
+        return []
+    return codex_rate_limits(payload.get("rate_limits"), at, session=session)
 
 
 def same_period(earlier: LimitSample, later: LimitSample) -> bool:
@@ -341,6 +349,7 @@ __all__ = [
     "Pace",
     "WindowNow",
     "claude_samples",
+    "codex_rate_limits",
     "codex_samples",
     "pace",
     "periods",
