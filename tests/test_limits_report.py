@@ -178,5 +178,19 @@ def test_a_sessions_share_of_each_window(db: Path) -> None:
             datetime(2025, 11, 18, 8, 30, tzinfo=UTC),
             datetime(2025, 11, 18, 15, 30, tzinfo=UTC),
         )
-        assert ("claude", "five_hour", 45.0 + 5.0 + 15.0 + 25.0) in used
+        assert [(u.agent, u.label, u.points) for u in used] == [
+            ("claude", "5-hour", 45.0 + 5.0 + 15.0 + 25.0),
+            ("claude", "weekly", 0.0),
+        ]
+        # A Codex session's windows are Codex's: its samples came with its id.
+        codex = session_use(
+            index,
+            datetime(2025, 11, 18, 14, 0, tzinfo=UTC),
+            datetime(2025, 11, 18, 16, 0, tzinfo=UTC),
+            "019a9776",
+        )
+        assert [(u.agent, u.window, u.points) for u in codex] == [
+            ("codex", "five_hour", 5.0),
+            ("codex", "seven_day", 1.0),
+        ]
         assert session_use(index, None, None) == []

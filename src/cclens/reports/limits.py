@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from ..figures.limits import (
+    CLAUDE,
     LimitSample,
     WindowNow,
     periods,
@@ -54,6 +55,19 @@ class WindowReport:
     def label(self) -> str:
         """What people call the window (``5-hour``, ``weekly``)."""
         return window_label(self.now.window)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowUse:
+    """How many points of a window's use a span of time took (see :func:`session_use`)."""
+
+    agent: str
+    window: str
+    points: float
+
+    @property
+    def label(self) -> str:
+        return window_label(self.window)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,24 +119,28 @@ def keep_since(report: LimitsReport, since: datetime) -> LimitsReport:
 
 
 def session_use(
-    index: Index, start: datetime | None, end: datetime | None
-) -> list[tuple[str, str, float]]:
+    index: Index, start: datetime | None, end: datetime | None, session_id: str = ""
+) -> list[WindowUse]:
     """How many points each window's use rose while a session ran (from ``start`` to
-    ``end``): ``(agent, window, points)``, for the windows with samples in that time. Other
-    sessions of the same plan at the same time count too: a window is the plan's, not the
-    session's."""
+    ``end``), for its agent's windows with samples in that time
+    (the agent whose samples came with ``session_id``; Claude's when none did). Other sessions
+    of the same plan at the same time count too: a window is the plan's, not the session's."""
     if start is None or end is None:
         return []
     with index.connection() as connection:
         found = stored.around(connection, start, end)
+    agents = {sample.agent for sample in found if session_id and sample.session == session_id}
     grouped: dict[tuple[str, str], list[LimitSample]] = {}
     for sample in found:
-        grouped.setdefault((sample.agent, sample.window), []).append(sample)
+        if sample.agent in (agents or {CLAUDE}):
+            grouped.setdefault((sample.agent, sample.window), []).append(sample)
     used = []
-    for (agent, window), history in sorted(grouped.items()):
+    for (agent, window), history in sorted(
+        grouped.items(), key=lambda item: (item[0][0], *_window_order(item[0][1]))
+    ):
         points = used_between(history, start, end)
         if points is not None:
-            used.append((agent, window, points))
+            used.append(WindowUse(agent, window, points))
     return used
 
 
@@ -182,6 +200,7 @@ __all__ = [
     "LimitsReport",
     "Period",
     "WindowReport",
+    "WindowUse",
     "build_report",
     "keep_since",
     "limits_report",
