@@ -145,6 +145,10 @@ def _plan(
         raise click.ClickException(f"{error}; nothing was written") from error
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 def _age(moment: float) -> str:
     seconds = max(0.0, datetime.now(UTC).timestamp() - moment)
     return f"{duration(seconds)} ago"
@@ -179,7 +183,7 @@ def _print_check(report: CheckReport) -> None:
         totals = report.totals
         click.echo(
             f"Archive: {report.index_path}, {human_bytes(report.index_bytes)}: "
-            f"{totals.sessions} sessions ({totals.archived} only in the archive), "
+            f"{_count(totals.sessions, 'session')} ({totals.archived} only in the archive), "
             f"{human_bytes(totals.stored_bytes)} of transcripts kept"
         )
     if not report.at_risk:
