@@ -54,7 +54,7 @@ class Machine:
 
     def payload(self, event: str = "SessionEnd", **extra: object) -> str:
         """The JSON Claude Code writes on the hook's stdin (2.1.x)."""
-        found = {
+        found: dict[str, object] = {
             "session_id": SESSION,
             "transcript_path": str(self.transcript),
             "cwd": "/Users/dain/workspace/claude-code-log-sample",
@@ -128,7 +128,7 @@ def test_session_end_then_pre_compact_archive_what_was_appended(machine: Machine
     assert machine.log == ""
 
 
-@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", "{\"transcript_path\": 3}", "\xff\xfe"])
+@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", '{"transcript_path": 3}', "\xff\xfe"])
 def test_garbage_on_stdin_exits_0_and_is_logged(machine: Machine, stdin: str) -> None:
     done = machine.hook(stdin)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

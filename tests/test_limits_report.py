@@ -82,7 +82,8 @@ def test_only_samples_that_change_their_window_are_stored(db: Path) -> None:
     connection = sqlite3.connect(db)
     try:
         stored = connection.execute(
-            "SELECT window_name, used FROM rate_limits WHERE agent = 'codex' ORDER BY window_name, time"
+            "SELECT window_name, used FROM rate_limits WHERE agent = 'codex' "
+            "ORDER BY window_name, time"
         ).fetchall()
         assert stored == [
             ("five_hour", 7.0),

@@ -71,7 +71,8 @@ pathlib.Path({str(calls)!r}).open("a").write(json.dumps(sys.argv[1:]) + "\\n")
 config = pathlib.Path({str(self.claude / ".claude.json")!r})
 data = json.loads(config.read_text()) if config.exists() else {{}}
 if sys.argv[1:3] == ["mcp", "add"]:
-    data.setdefault("mcpServers", {{}})["cclens"] = {{"command": sys.argv[sys.argv.index("--") + 1]}}
+    server = sys.argv[sys.argv.index("--") + 1]
+    data.setdefault("mcpServers", {{}})["cclens"] = {{"command": server}}
 elif sys.argv[1:3] == ["mcp", "remove"]:
     data.get("mcpServers", {{}}).pop("cclens", None)
 config.write_text(json.dumps(data))
@@ -181,7 +182,7 @@ def test_dry_run_shows_and_writes_nothing(home: Home) -> None:
     home.settings.write_text(OWN)
     result = home.setup("--dry-run")
     assert result.exit_code == 0, result.output
-    assert "+        \"PreCompact\": [" in result.output
+    assert '+        "PreCompact": [' in result.output
     assert home.settings.read_text() == OWN
     assert not (home.data / "cclens" / "setup").exists()
 
@@ -234,7 +235,8 @@ def test_the_mcp_server_is_added_with_claude_and_removed_by_undo(home: Home) -> 
 def test_without_claude_on_the_path_the_command_is_printed(home: Home) -> None:
     result = home.setup("--yes")
     assert result.exit_code == 0, result.output
-    assert "Claude Code is not on the PATH: add the MCP server with: claude mcp add --scope user cclens -- " in result.output
+    said = "Claude Code is not on the PATH: add the MCP server with: claude mcp add --scope user"
+    assert f"{said} cclens -- " in result.output
 
 
 def test_a_linked_settings_file_is_written_through_its_link(home: Home) -> None:

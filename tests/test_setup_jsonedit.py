@@ -35,7 +35,7 @@ def test_the_module_example_holds() -> None:
 
 def test_a_new_key_goes_last_indented_like_its_neighbours() -> None:
     edited = set_key(SETTINGS, ["cleanupPeriodDays"], 365)
-    assert edited == SETTINGS.replace('    }\n}\n', '    },\n    "cleanupPeriodDays": 365\n}\n')
+    assert edited == SETTINGS.replace("    }\n}\n", '    },\n    "cleanupPeriodDays": 365\n}\n')
     assert json.loads(edited)["cleanupPeriodDays"] == 365
 
 
@@ -66,7 +66,10 @@ def test_missing_objects_and_arrays_on_the_way_are_made() -> None:
 
 def test_an_empty_object_gets_its_first_member_on_a_line_of_its_own() -> None:
     assert set_key("{}", ["a"], 1) == '{\n  "a": 1\n}'
-    assert set_key('{\n\t"x": {}\n}\n', ["x", "y"], [1]) == '{\n\t"x": {\n\t\t"y": [\n\t\t\t1\n\t\t]\n\t}\n}\n'
+    assert (
+        set_key('{\n\t"x": {}\n}\n', ["x", "y"], [1])
+        == '{\n\t"x": {\n\t\t"y": [\n\t\t\t1\n\t\t]\n\t}\n}\n'
+    )
 
 
 def test_the_indentation_unit_is_the_files_own() -> None:
@@ -88,7 +91,7 @@ def test_text_that_is_not_json_or_not_an_object_is_refused() -> None:
         set_key("[1]", ["b"], 2)
     with pytest.raises(ValueError, match="hooks is not an object"):
         append_item('{"hooks": []}', ["hooks", "SessionEnd"], {})
-    with pytest.raises(ValueError, match="hooks.SessionEnd is not an array"):
+    with pytest.raises(ValueError, match=r"hooks\.SessionEnd is not an array"):
         append_item('{"hooks": {"SessionEnd": {}}}', ["hooks", "SessionEnd"], {})
 
 

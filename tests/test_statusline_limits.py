@@ -125,7 +125,12 @@ def test_a_chained_status_line_runs_first_with_the_same_input(
 
 
 @pytest.mark.parametrize(
-    "theirs", ["exit 3", "nonexistent-command-cclens-test", f"{sys.executable} -c 'import time; time.sleep(30)'"]
+    "theirs",
+    [
+        "exit 3",
+        "nonexistent-command-cclens-test",
+        f"{sys.executable} -c 'import time; time.sleep(30)'",
+    ],
 )
 def test_a_failing_or_hanging_chained_command_leaves_cclens_line(
     live: tuple[Path, Path, datetime], theirs: str

@@ -36,4 +36,3 @@ def command(db: Path | None) -> None:
     cclens.log in cclens's data folder; `cclens setup --check` shows its last run.
     """
     raise SystemExit(run(db))
-

@@ -15,6 +15,8 @@ from .index import db_option, open_index, resolve_db, resolve_roots, update
 
 #: Periods shown per window in the terminal (``--json`` has them all).
 SHOWN_PERIODS = 6
+
+
 def _local(moment: datetime | None) -> str:
     return moment.astimezone().strftime("%a %H:%M") if moment is not None else "—"
 
@@ -46,9 +48,7 @@ def _table(report: LimitsReport) -> Table:
             used, resets = "0%", "reset since"
         else:
             used = f"{state.used_percent:.0f}%"
-            resets = (
-                f"in {duration(state.resets_in.total_seconds())}" if state.resets_in else "—"
-            )
+            resets = f"in {duration(state.resets_in.total_seconds())}" if state.resets_in else "—"
         projected, full = _pace_cells(entry)
         age = (report.now - state.latest.at).total_seconds()
         table.add_row(
@@ -92,7 +92,9 @@ def _history(report: LimitsReport) -> Table:
 )
 @json_option
 @db_option
-@click.option("--no-update", is_flag=True, help="Use the index as it is, without reading new lines.")
+@click.option(
+    "--no-update", is_flag=True, help="Use the index as it is, without reading new lines."
+)
 def command(
     agent: str | None, days: int | None, as_json: bool, db: Path | None, no_update: bool
 ) -> None:

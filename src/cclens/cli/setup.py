@@ -10,6 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,7 +21,6 @@ from ..places import setup_dir
 from ..setup.backups import apply_plan, apply_undo, load_runs, plan_undo
 from ..setup.check import AT_RISK_DAYS, CheckReport, check
 from ..setup.claude_settings import (
-    DEFAULT_CLEANUP_DAYS,
     SettingsError,
     config_dir,
     read_json,
@@ -73,23 +73,28 @@ def _show_diff(change: FileChange) -> None:
     click.echo()
 
 
-def _keep_days_text(days: float, said: bool) -> str:
-    source = "cleanupPeriodDays" if said else f"the default; cleanupPeriodDays is not set"
-    text = (
-        f"Claude Code deletes a transcript {days:g} days after its last activity ({source}). "
-        "The hooks archive each session when it ends, so cclens keeps it anyway."
-    )
+def _keep_days_text(days: float, said: bool, hooks: bool = True) -> str:
+    source = "cleanupPeriodDays" if said else "the default; cleanupPeriodDays is not set"
+    text = f"Claude Code deletes a transcript {days:g} days after its last activity ({source})."
+    if hooks:
+        text += " The hooks archive each session when it ends, so cclens keeps it anyway."
     if days == 0:
         text += " With 0, Claude Code may not keep transcripts at all: set a number of days."
     return text
 
 
+def _choice(text: str) -> StatusLineChoice:
+    return STATUS_LINE_CHOICES[STATUS_LINE_CHOICES.index(text)]
+
+
 def _status_line_choice(
     given: str | None, settings: dict[str, object], asking: bool
 ) -> StatusLineChoice:
+    """What to do with a status line of the user's own: as given, else asked (chain when
+    not asking)."""
     line = status_line(settings)
     if given is not None:
-        return given  # type: ignore[return-value]
+        return _choice(given)
     if line is None or line.command is None or line.ours or not asking:
         return "chain"
     click.echo(f"Your status line runs: {line.command}")
@@ -101,7 +106,7 @@ def _status_line_choice(
         type=click.Choice(STATUS_LINE_CHOICES),
         default="chain",
     )
-    return chosen  # type: ignore[return-value]
+    return _choice(chosen)
 
 
 def _undo(yes: bool, dry_run: bool) -> None:
@@ -131,14 +136,16 @@ def _undo(yes: bool, dry_run: bool) -> None:
     claude = shutil.which("claude")
     if undo.mcp and claude is None:
         click.echo(f"Claude Code is not on the PATH: run `{' '.join(remove)}` yourself.")
-    apply_undo(folder, _run if claude else (lambda command: False), [claude or "claude", *remove[1:]])
-    click.echo(f"Put back {len(undo.changes)} file(s) as they were before cclens setup "
-               f"({len(runs)} run(s) undone).")
+    apply_undo(
+        folder, _run if claude else (lambda command: False), [claude or "claude", *remove[1:]]
+    )
+    click.echo(
+        f"Put back {len(undo.changes)} file(s) as they were before cclens setup "
+        f"({len(runs)} run(s) undone)."
+    )
 
 
-def _plan(
-    folder: Path, options: SetupOptions
-) -> SetupPlan:
+def _plan(folder: Path, options: SetupOptions) -> SetupPlan:
     try:
         return plan_setup(folder, options, claude=shutil.which("claude"))
     except SettingsError as error:
@@ -171,7 +178,8 @@ def _print_check(report: CheckReport) -> None:
         shown = f"your own ({line.command}); plan limits are not recorded"
     click.echo(f"  status line:  {shown}")
     click.echo(f"  MCP server:   {'installed' if report.mcp else 'not installed'}")
-    click.echo(f"  {_keep_days_text(report.keep_days, report.keep_days_set)}")
+    hooks = all(report.hooks.values())
+    click.echo(f"  {_keep_days_text(report.keep_days, report.keep_days_set, hooks)}")
     last = report.hook_last
     if last and isinstance(last.get("time"), int | float):
         click.echo(f"Last hook: {_age(last['time'])}: {last.get('outcome')}")
@@ -198,8 +206,10 @@ def _print_check(report: CheckReport) -> None:
     )
     now = datetime.now(UTC)
     for risk in report.at_risk:
-        when = "at its next start" if risk.deleted_at <= now else risk.deleted_at.astimezone().strftime(
-            "%Y-%m-%d %H:%M"
+        when = (
+            "at its next start"
+            if risk.deleted_at <= now
+            else risk.deleted_at.astimezone().strftime("%Y-%m-%d %H:%M")
         )
         click.echo(f"  {risk.path} ({human_bytes(risk.missing)} not archived; deleted {when})")
 
@@ -239,9 +249,7 @@ def _check_json(report: CheckReport) -> dict[str, object]:
 @click.option("--yes", "-y", is_flag=True, help="Apply without asking.")
 @click.option("--dry-run", is_flag=True, help="Only show what would change.")
 @click.option("--undo", is_flag=True, help="Put back every file setup changed, byte for byte.")
-@click.option(
-    "--check", "doctor", is_flag=True, help="Show what is installed and what is at risk."
-)
+@click.option("--check", "doctor", is_flag=True, help="Show what is installed and what is at risk.")
 @click.option(
     "--status-line",
     "status_line_choice",
@@ -286,8 +294,10 @@ def command(
     byte. `--check` says what is installed, when the hook last ran, how big the archive is,
     and which sessions Claude Code will delete soon that are not archived.
     """
-    if sum((undo, doctor)) > 1:
+    if undo and doctor:
         raise click.UsageError("choose one of --undo and --check")
+    if as_json and not doctor:
+        raise click.UsageError("--json goes with --check")
     if undo:
         _undo(yes, dry_run)
         return
@@ -310,11 +320,10 @@ def command(
         _, settings = read_json(user_settings_path(folder))
     except SettingsError as error:
         raise click.ClickException(f"{error}; nothing was written") from error
-    choice = _status_line_choice(status_line_choice, settings, asking)
     options = SetupOptions(
         program=cclens_program(),
         db=db.expanduser().absolute() if db is not None else None,
-        status_line=choice,
+        status_line=_status_line_choice(status_line_choice, settings, asking),
         keep_days=keep_days,
         mcp=not no_mcp,
     )
@@ -323,27 +332,26 @@ def command(
     for note in plan.notes:
         click.echo(f"  {note}")
     click.echo(f"  {_keep_days_text(plan.keep_days, plan.keep_days_set)}")
-    if keep_days is None and asking and plan.keep_days < SUGGESTED_KEEP_DAYS:
-        if click.confirm(f"Raise cleanupPeriodDays to {SUGGESTED_KEEP_DAYS} days?", default=False):
-            options = SetupOptions(
-                options.program, options.db, options.status_line, SUGGESTED_KEEP_DAYS, options.mcp
-            )
-            plan = _plan(folder, options)
+    ask_keep = keep_days is None and asking and plan.keep_days < SUGGESTED_KEEP_DAYS
+    if ask_keep and click.confirm(
+        f"Raise cleanupPeriodDays to {SUGGESTED_KEEP_DAYS} days?", default=False
+    ):
+        options = replace(options, keep_days=SUGGESTED_KEEP_DAYS)
+        plan = _plan(folder, options)
     click.echo()
     for change in plan.changes:
         click.echo(f"{change.path}:")
         _show_diff(change)
+    runnable = plan.mcp is not None and plan.mcp.runnable
     if plan.mcp is not None:
-        if plan.mcp.runnable:
+        if runnable:
             click.echo(f"Adds the MCP server: {plan.mcp.shell}")
         else:
             click.echo(f"Claude Code is not on the PATH: add the MCP server with: {plan.mcp.shell}")
-    if plan.empty:
-        click.echo("cclens is set up already: nothing to change.")
+    if not plan.changes and not runnable:
+        click.echo("cclens is set up already: nothing to change here.")
         return
     if dry_run:
-        return
-    if not plan.changes and not plan.mcp.runnable:  # type: ignore[union-attr]
         return
     if not yes and not click.confirm("Apply these changes?", default=True):
         raise click.ClickException("nothing was written")
@@ -353,7 +361,5 @@ def command(
             f"Done. The files as they were are kept in {setup_dir()}; "
             "`cclens setup --undo` puts them back."
         )
-    if plan.mcp is not None and plan.mcp.runnable:
+    if runnable:
         click.echo("MCP server added." if run.mcp_added else "The MCP server was not added.")
-    if plan.keep_days < DEFAULT_CLEANUP_DAYS and keep_days is None:
-        click.echo("cleanupPeriodDays is lower than Claude Code's default: see --keep-days.")

@@ -106,9 +106,7 @@ def check(folder: Path, db: Path, roots: Sequence[Path], *, now: datetime) -> Ch
     stored: dict[str, int] = {}
     if db.exists():
         report.index_bytes = sum(
-            path.stat().st_size
-            for path in (db, db.with_name(db.name + "-wal"))
-            if path.exists()
+            path.stat().st_size for path in (db, db.with_name(db.name + "-wal")) if path.exists()
         )
         try:
             connection = connect_reader(db)

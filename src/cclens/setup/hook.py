@@ -41,13 +41,11 @@ def _busy(waited: float) -> None:
 
 def session_files(transcript: Path) -> list[Path]:
     """The transcript and its subagents' files (``<session>/subagents/*.jsonl``)."""
-    found = [transcript]
     folder = transcript.with_suffix("") / "subagents"
     try:
-        found += sorted(path for path in folder.iterdir() if path.suffix == ".jsonl")
-    except OSError:
-        pass
-    return found
+        return [transcript, *sorted(p for p in folder.iterdir() if p.suffix == ".jsonl")]
+    except OSError:  # no subagents (or a folder that cannot be listed)
+        return [transcript]
 
 
 def configured_root(transcript: Path, roots: Sequence[Path]) -> Path | None:

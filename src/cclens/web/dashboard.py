@@ -9,10 +9,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..index import ProjectSummary
+from ..reports.limits import LimitsReport
 from .api import JSONResponse
 from .dashboard_figures import DashboardFigures
 from .filters import TIME_GROUPINGS, FilterError, TimeGrouping, UsageFilters, usage_filters
-from ..reports.limits import LimitsReport
 from .limits_panel import limits_panel
 from .live_block import LiveBlocks, live_blocks
 from .pages import page

@@ -20,7 +20,9 @@ from .state import app_state
 PLOTTED_DAYS = 14
 
 
-def limits_panel(index: Index, now: datetime | None = None, days: int = PLOTTED_DAYS) -> LimitsReport:
+def limits_panel(
+    index: Index, now: datetime | None = None, days: int = PLOTTED_DAYS
+) -> LimitsReport:
     """The panel's figures: every window with samples, and its history of the last ``days``
     (at least its latest sample)."""
     now = now or datetime.now(UTC)

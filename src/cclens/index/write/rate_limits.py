@@ -52,7 +52,7 @@ def record(connection: sqlite3.Connection, samples: Iterable[LimitSample]) -> in
             "AND time <= ? ORDER BY time DESC LIMIT 1",
             (agent, window, rows[0][2]),
         ).fetchone()
-        previous: _Row | None = tuple(found) if found else None  # type: ignore[assignment]
+        previous: _Row | None = tuple(found) if found else None
         fresh = []
         for row in rows:
             if previous is None or not _same(previous, row):
