@@ -125,6 +125,9 @@ def test_session_end_then_pre_compact_archive_what_was_appended(machine: Machine
     assert machine.stored() == machine.transcript.stat().st_size == SOURCE.stat().st_size
     assert machine.state["bytes_read"] == len(added)
     assert machine.state["event"] == "PreCompact"
+    # Then the session ends with nothing new: a glance at the index says so.
+    assert machine.hook(machine.payload("SessionEnd")).returncode == 0
+    assert machine.state["outcome"] == "nothing new"
     assert machine.log == ""
 
 

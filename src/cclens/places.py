@@ -8,11 +8,13 @@ default too; never inside an agent's folder.
 
 from __future__ import annotations
 
-import logging
-import logging.handlers
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
+
+if TYPE_CHECKING:  # logging is loaded when there is something to log (the hook starts often)
+    import logging
 
 #: The log file's size before it is rotated (one older file is kept): a few hundred problems.
 LOG_BYTES = 256 * 1024
@@ -41,6 +43,9 @@ def log_path() -> Path:
 def logger(name: str) -> logging.Logger:
     """A logger writing to :func:`log_path` (made on first use, rotated past
     :data:`LOG_BYTES`); it never raises for a log file that cannot be written."""
+    import logging
+    import logging.handlers
+
     found = logging.getLogger(f"cclens.{name}")
     if not found.handlers:
         found.setLevel(logging.INFO)

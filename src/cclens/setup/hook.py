@@ -60,6 +60,29 @@ def configured_root(transcript: Path, roots: Sequence[Path]) -> Path | None:
     return None
 
 
+def unchanged(db: Path, files: Sequence[Path]) -> bool:
+    """Whether the index holds every one of ``files`` as it is now (same size and time): a
+    glance at the index and the files' metadata, before loading what reading lines needs."""
+    import sqlite3
+
+    from ..index.read.archive_state import stored_stats
+    from ..index.read.live_usage import connect_reader
+
+    try:
+        connection = connect_reader(db)
+        try:
+            stored = stored_stats(connection, [str(path) for path in files])
+        finally:
+            connection.close()
+        for path in files:
+            stat = path.stat()
+            if stored.get(str(path)) != (stat.st_size, stat.st_mtime_ns):
+                return False
+    except (sqlite3.Error, OSError):
+        return False
+    return True
+
+
 def _record(state: dict[str, Any]) -> None:
     """Keep the last run for ``cclens setup --check`` (a file too small to be torn)."""
     path = hook_state_path()
@@ -73,7 +96,7 @@ def _record(state: dict[str, Any]) -> None:
 
 
 def archive(
-    payload: dict[str, Any], db: Path, roots: Sequence[Path], started: float
+    payload: dict[str, Any], db: Path, roots: Callable[[], Sequence[Path]], started: float
 ) -> dict[str, Any]:
     """Store what is new in the transcript ``payload`` names; return what was done (the
     ``outcome`` and its figures). Raises :class:`IndexBusy` when another update holds the
@@ -82,7 +105,7 @@ def archive(
         "time": time.time(),
         "event": payload.get("hook_event_name"),
         "session": payload.get("session_id"),
-        "outcome": "nothing to do",
+        "outcome": "nothing new",
     }
     given = payload.get("transcript_path")
     if not isinstance(given, str) or not given:
@@ -90,7 +113,12 @@ def archive(
         return state
     transcript = Path(given).expanduser().absolute()
     state["transcript"] = str(transcript)
-    if configured_root(transcript, roots) is None:
+    files = session_files(transcript)
+    if db.exists() and unchanged(db, files):
+        state["outcome"] = "nothing new"
+        return state
+    folders = roots()
+    if configured_root(transcript, folders) is None:
         state["outcome"] = "transcript outside the configured Claude folders: left alone"
         return state
     if not transcript.is_file():
@@ -99,9 +127,7 @@ def archive(
     from ..index import Index
 
     with Index(db) as index:
-        report = index.update(
-            list(roots), changed=session_files(transcript), workers=1, waiting=_busy
-        )
+        report = index.update(list(folders), changed=files, workers=1, waiting=_busy)
     state["outcome"] = "archived"
     state["bytes_read"] = report.bytes_read
     state["seconds"] = round(time.monotonic() - started, 3)
@@ -114,6 +140,16 @@ def _db_path(given: Path | None) -> Path:
     from ..index.storage.location import default_db_path
 
     return default_db_path()
+
+
+def _roots(given: Sequence[Path] | None) -> Sequence[Path]:
+    """The Claude folders: those given, else the configured ones (loading the reader, which
+    the update needs anyway)."""
+    if given is not None:
+        return given
+    from ..readers.claude.discover import claude_dirs
+
+    return claude_dirs()
 
 
 def _stdin() -> str:
@@ -144,11 +180,7 @@ def run(
         found = json.loads(raw) if raw.strip() else None
         if not isinstance(found, dict):
             raise ValueError("the hook's input is not a JSON object")
-        if roots is None:
-            from ..readers.claude.discover import claude_dirs
-
-            roots = claude_dirs()
-        state = archive(found, _db_path(db), roots, started)
+        state = archive(found, _db_path(db), lambda: _roots(roots), started)
     except IndexBusy:
         state = {"time": time.time(), "outcome": "index busy: left to the update under way"}
     except Exception as error:  # the hook must never fail Claude Code
@@ -159,7 +191,7 @@ def run(
         state = {"time": time.time(), "outcome": f"failed: {type(error).__name__}: {error}"}
     finally:
         timer.cancel()
-    if not failed and state["outcome"] not in ("archived", "nothing to do"):
+    if not failed and state["outcome"] not in ("archived", "nothing new"):
         logger("hook").info("%s", state["outcome"])
     _record(state)
     return 0
