@@ -29,11 +29,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from synthetic import donors, large_corpus  # noqa: E402
-
-from cclens.index import Index  # noqa: E402
+import synthetic
+from cclens.index import Index
 
 CPU: dict[str, list[float]] = {}
 
@@ -84,7 +81,7 @@ def main() -> None:
     work = args.work.absolute()
     shutil.rmtree(work, ignore_errors=True)
     claude = work / "claude"
-    (path,) = large_corpus(claude, donors(), [args.size_mb])
+    (path,) = synthetic.large_corpus(claude, synthetic.donors(), [args.size_mb])
     lines = path.read_bytes().splitlines(keepends=True)
     held = args.runs * args.lines
     path.write_bytes(b"".join(lines[:-held]))
