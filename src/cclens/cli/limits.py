@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ..formats import duration
+from ..formats import duration, utc_time
 from ..reports.limits import LimitsReport, WindowReport, keep_since, limits_report, report_json
 from ._output import console, json_option, print_json
 from .index import db_option, open_index, resolve_db, resolve_roots, update
@@ -17,8 +17,8 @@ from .index import db_option, open_index, resolve_db, resolve_roots, update
 SHOWN_PERIODS = 6
 
 
-def _local(moment: datetime | None) -> str:
-    return moment.astimezone().strftime("%a %H:%M") if moment is not None else "—"
+def _when(moment: datetime | None) -> str:
+    return utc_time(moment) or "—"
 
 
 def _pace_cells(entry: WindowReport) -> tuple[str, str]:
@@ -26,7 +26,7 @@ def _pace_cells(entry: WindowReport) -> tuple[str, str]:
     if pace is None:
         return "—", "—"
     projected = f"{pace.projected_percent:.0f}% at reset"
-    full = "not before reset" if pace.full_at is None else f"100% {_local(pace.full_at)}"
+    full = "not before reset" if pace.full_at is None else f"100% {_when(pace.full_at)}"
     return projected, full
 
 
@@ -48,7 +48,7 @@ def _table(report: LimitsReport) -> Table:
             used, resets = "0%", "reset since"
         else:
             used = f"{state.used_percent:.0f}%"
-            resets = f"in {duration(state.resets_in.total_seconds())}" if state.resets_in else "—"
+            resets = f"in {duration(state.resets_in)}" if state.resets_in else "—"
         projected, full = _pace_cells(entry)
         age = (report.now - state.latest.at).total_seconds()
         table.add_row(
@@ -71,7 +71,7 @@ def _history(report: LimitsReport) -> Table:
     for entry in report.windows:
         shown = entry.periods[-SHOWN_PERIODS:]
         cells = [
-            f"{period.peak_percent:.0f}% (reset {_local(period.resets_at)})" for period in shown
+            f"{period.peak_percent:.0f}% (reset {_when(period.resets_at)})" for period in shown
         ]
         table.add_row(entry.agent, entry.label, ", ".join(cells))
     return table

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from ..formats import duration
+from ..formats import duration, plural, size, utc_time
 from ..places import setup_dir
 from ..setup.backups import apply_plan, apply_undo, load_runs, plan_undo
 from ..setup.check import AT_RISK_DAYS, CheckReport, check
@@ -36,7 +36,7 @@ from ..setup.plan import (
     cclens_program,
     plan_setup,
 )
-from ._output import human_bytes, json_option, print_json
+from ._output import json_option, print_json
 from .index import db_option, resolve_db, resolve_roots
 
 #: The ``cleanupPeriodDays`` setup offers when transcripts are kept for less.
@@ -152,10 +152,6 @@ def _plan(folder: Path, options: SetupOptions) -> SetupPlan:
         raise click.ClickException(f"{error}; nothing was written") from error
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
-
-
 def _age(moment: float) -> str:
     seconds = max(0.0, datetime.now(UTC).timestamp() - moment)
     return f"{duration(seconds)} ago"
@@ -190,9 +186,9 @@ def _print_check(report: CheckReport) -> None:
     elif report.totals is not None:
         totals = report.totals
         click.echo(
-            f"Archive: {report.index_path}, {human_bytes(report.index_bytes)}: "
-            f"{_count(totals.sessions, 'session')} ({totals.archived} only in the archive), "
-            f"{human_bytes(totals.stored_bytes)} of transcripts kept"
+            f"Archive: {report.index_path}, {size(report.index_bytes)}: "
+            f"{plural(totals.sessions, 'session')} ({totals.archived} only in the archive), "
+            f"{size(totals.stored_bytes)} of transcripts kept"
         )
     if not report.at_risk:
         click.echo(
@@ -209,9 +205,9 @@ def _print_check(report: CheckReport) -> None:
         when = (
             "at its next start"
             if risk.deleted_at <= now
-            else risk.deleted_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            else utc_time(risk.deleted_at)
         )
-        click.echo(f"  {risk.path} ({human_bytes(risk.missing)} not archived; deleted {when})")
+        click.echo(f"  {risk.path} ({size(risk.missing)} not archived; deleted {when})")
 
 
 def _check_json(report: CheckReport) -> dict[str, object]:
