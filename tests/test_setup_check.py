@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -75,7 +76,7 @@ def test_check_before_and_after_setup(home: Home) -> None:
     assert "status line:  cclens's, after yours (~/.claude/my line.sh)" in after.output
     assert "MCP server:   not installed" in after.output
     assert "Claude Code deletes a transcript 30 days after its last activity" in after.output
-    assert " s ago: archived" in after.output
+    assert re.search(r"^Last hook: \S+ ago: archived$", after.output, re.M)
     assert "Archive: " in after.output and "1 session (0 only in the archive)" in after.output
     assert (
         f"At risk: 2 transcript(s) Claude Code deletes within {AT_RISK_DAYS} days" in after.output
