@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from playwright.sync_api import Page, expect
 
 from cclens.figures.limits import CLAUDE, FIVE_HOUR, SEVEN_DAY, LimitSample
 from cclens.index import Index
@@ -24,13 +24,13 @@ from cclens.index.write.rate_limits import record
 from cclens.web import RunningServer
 
 from .test_browser_dashboard import pixels_of
-from .test_browser_web import ARTIFACTS, browser
+from .test_browser_web import ARTIFACTS, browser, page
 from .test_hook import SESSION, SOURCE
 from .test_web import running
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["browser"]
+__all__ = ["browser", "page"]  # fixtures of test_browser_web (its page fails on console errors)
 
 
 def _recent(now: datetime) -> list[LimitSample]:
@@ -57,7 +57,10 @@ def _recent(now: datetime) -> list[LimitSample]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[RunningServer, str]]:
+def indexed(tmp_path: Path) -> tuple[Path, Path, str]:
+    """A Claude folder with one real session, and its index holding plan-limit samples: the
+    session's own (stored by its status line while it ran) and two recent days'. Returns the
+    folder, the index and the session's key."""
     root = tmp_path / "claude"
     project = root / "projects" / "-Users-dain-workspace-claude-code-log-sample"
     project.mkdir(parents=True)
@@ -67,7 +70,6 @@ def server(tmp_path: Path) -> Iterator[tuple[RunningServer, str]]:
         index.update([root])
         (summary,) = index.sessions()
     assert summary.started is not None and summary.ended is not None
-    # The session's own samples, as its status line stored them while it ran.
     middle = summary.started + (summary.ended - summary.started) / 2
     reset = summary.started + timedelta(hours=5)
     own = [
@@ -80,29 +82,18 @@ def server(tmp_path: Path) -> Iterator[tuple[RunningServer, str]]:
         record(connection, [*own, *_recent(datetime.now(UTC))])
     finally:
         connection.close()
-    with running([root], db, watch=False) as started:
-        yield started, summary.key
+    return root, db, summary.key
 
 
 @pytest.fixture
-def page(browser: Browser, server: tuple[RunningServer, str]) -> Iterator[Page]:
-    context = browser.new_context(base_url=server[0].url, viewport={"width": 1280, "height": 900})
-    opened = context.new_page()
-    problems: list[str] = []
-
-    def on_console(message: ConsoleMessage) -> None:
-        if message.type == "error":
-            problems.append(message.text)
-
-    opened.on("console", on_console)
-    opened.on("pageerror", lambda error: problems.append(str(error)))
-    yield opened
-    context.close()
-    assert problems == [], problems
+def server(indexed: tuple[Path, Path, str]) -> Iterator[RunningServer]:
+    root, db, _ = indexed
+    with running([root], db, watch=False) as started:
+        yield started
 
 
 def test_the_dashboard_plots_the_use_over_time_with_the_resets(
-    page: Page, server: tuple[RunningServer, str]
+    page: Page, server: RunningServer
 ) -> None:
     page.goto("/stats")
     panel = page.locator("[data-limits][data-drawn]")
@@ -118,7 +109,7 @@ def test_the_dashboard_plots_the_use_over_time_with_the_resets(
     assert pixels_of(page, '[data-chart="limits"]', "--chart-2") > 100  # the weekly line
     expect(page.locator('[data-legend="limits"]')).to_contain_text("claude 5-hour")
     # The table says the same as the API (one figure everywhere): use now and pace.
-    api = httpx.get(f"{server[0].url}api/limits", timeout=30).json()
+    api = httpx.get(f"{server.url}api/limits", timeout=30).json()
     five = next(w for w in api["windows"] if w["window"] == "five_hour")
     row = page.locator('[data-limit-windows] tr[data-window="five_hour"]')
     assert float(row.get_attribute("data-used") or -1) == five["used_percent"] == 30.0
@@ -130,9 +121,9 @@ def test_the_dashboard_plots_the_use_over_time_with_the_resets(
 
 
 def test_a_session_page_says_how_much_of_a_window_it_took(
-    page: Page, server: tuple[RunningServer, str]
+    page: Page, indexed: tuple[Path, Path, str]
 ) -> None:
-    page.goto(f"/sessions/{server[1]}")
+    page.goto(f"/sessions/{indexed[2]}")
     line = page.locator("[data-session-limits]")
     expect(line).to_contain_text("Plan limits while this session ran: claude 5-hour +12%")
     assert line.locator('[data-window="five_hour"]').get_attribute("data-points") == "12.0"

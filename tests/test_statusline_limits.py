@@ -10,7 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,29 +18,13 @@ import pytest
 
 from cclens.__main__ import statusline_database
 from cclens._statusline import combine, status_line
-from cclens.index import Index
 
-from .test_statusline import _append, _payload, _when
-from .test_usage import PROJECT, SESSION, assistant, prompt, usage
+from .test_statusline import _payload, live
+from .test_usage import SESSION
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
-
-@pytest.fixture
-def live(tmp_path: Path) -> tuple[Path, Path, datetime]:
-    root = tmp_path / "claude"
-    transcript = root / "projects" / PROJECT / f"{SESSION}.jsonl"
-    transcript.parent.mkdir(parents=True)
-    now = datetime.now(UTC).replace(microsecond=0)
-    _append(
-        transcript,
-        prompt("u0", "go", time=_when(now - timedelta(minutes=30))),
-        assistant("a1", "msg_1", usage(input=10, output=5), parent="u0", time=_when(now)),
-    )
-    db = tmp_path / "index.db"
-    with Index(db) as index:
-        index.update([root])
-    return db, transcript, now
+__all__ = ["live"]  # the fixture of test_statusline: one indexed session, now
 
 
 def _limits(five: float, resets: datetime, week: float = 3.0) -> dict[str, Any]:

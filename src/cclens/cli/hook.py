@@ -12,16 +12,11 @@ from pathlib import Path
 import click
 
 from ..setup.hook import run
+from .index import db_option
 
 
 @click.command("hook", short_help="Archive the session a Claude Code hook names (JSON on stdin).")
-@click.option(
-    "--db",
-    "db",
-    type=click.Path(path_type=Path, dir_okay=False),
-    default=None,
-    help="Index file (default: $CCLENS_DB, else index.db in the user data folder).",
-)
+@db_option
 def command(db: Path | None) -> None:
     """Store what was appended to the transcript a Claude Code hook names (and to its
     subagents' files) in the index. `cclens setup` installs it for the SessionEnd and

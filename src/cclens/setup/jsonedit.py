@@ -62,6 +62,13 @@ class _Scanner:
             at += 1
         self.at = at
 
+    def separator(self) -> None:
+        """Past the comma after an entry (and the whitespace around it), if there is one."""
+        self.skip()
+        if self.text[self.at] == ",":
+            self.at += 1
+            self.skip()
+
     def string(self) -> str:
         start = self.at
         at = start + 1
@@ -86,10 +93,7 @@ class _Scanner:
                 self.skip()
                 self.at += 1  # ":"
                 node.members.append((key, key_start, self.value()))
-                self.skip()
-                if self.text[self.at] == ",":
-                    self.at += 1
-                    self.skip()
+                self.separator()
             self.at += 1
         elif char == "[":
             node = Node(start, start, "array")
@@ -97,10 +101,7 @@ class _Scanner:
             self.skip()
             while self.text[self.at] != "]":
                 node.items.append(self.value())
-                self.skip()
-                if self.text[self.at] == ",":
-                    self.at += 1
-                    self.skip()
+                self.separator()
             self.at += 1
         elif char == '"':
             self.string()
@@ -210,15 +211,21 @@ def _nest(path: Sequence[str], value: Any) -> Any:
     return value
 
 
+def _locate(text: str, path: Sequence[str]) -> tuple[str, Node, int]:
+    """The indentation unit of ``text``, the deepest object on ``path`` (all but its last key)
+    that exists, and how many keys it covers."""
+    root = parse(text)
+    if root.kind != "object":
+        raise ValueError("the top level is not an object")
+    parent, depth = _walk(root, path[:-1])
+    return indent_unit(text, root), parent, depth
+
+
 def set_key(text: str, path: Sequence[str], value: Any) -> str:
     """``text`` with the value at ``path`` (keys from the top-level object) set to ``value``;
     objects on the way that are missing are added. Raises ``ValueError`` when ``text`` is not
     JSON, or a key on the way holds something else than an object."""
-    root = parse(text)
-    unit = indent_unit(text, root)
-    if root.kind != "object":
-        raise ValueError("the top level is not an object")
-    parent, depth = _walk(root, path[:-1])
+    unit, parent, depth = _locate(text, path)
     if depth < len(path) - 1:
         blocking = parent.member(path[depth])
         if blocking is not None:
@@ -239,14 +246,8 @@ def append_item(text: str, path: Sequence[str], value: Any) -> str:
     """``text`` with ``value`` added at the end of the array at ``path`` (made, with the
     objects on the way, when missing). Raises ``ValueError`` when ``text`` is not JSON, or
     something on the way is not what it should be."""
-    root = parse(text)
-    unit = indent_unit(text, root)
-    if root.kind != "object":
-        raise ValueError("the top level is not an object")
-    parent, depth = _walk(root, path[:-1])
-    if depth < len(path) - 1:
-        return set_key(text, path, [value])
-    array = parent.member(path[-1])
+    unit, parent, depth = _locate(text, path)
+    array = parent.member(path[-1]) if depth == len(path) - 1 else None
     if array is None:
         return set_key(text, path, [value])
     if array.kind != "array":
