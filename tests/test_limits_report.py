@@ -195,3 +195,22 @@ def test_a_sessions_share_of_each_window(db: Path) -> None:
             ("codex", "seven_day", 1.0),
         ]
         assert session_use(index, None, None) == []
+
+
+def test_days_keeps_the_recent_history_and_each_windows_latest_sample(db: Path) -> None:
+    with Index(db) as index:
+        since = NOW - timedelta(minutes=30)
+        report = limits_report(index, NOW, since=since)
+        everything = limits_report(index, NOW)
+    five, week, codex_five, codex_week = report.windows
+    # The samples since 15:30; a window with none keeps its latest, and says the same now.
+    assert [s.used_percent for s in five.history] == [45.0]
+    assert [s.used_percent for s in codex_five.history] == [12.0]
+    assert [s.used_percent for s in week.history] == [31.0]
+    assert [s.used_percent for s in codex_week.history] == [78.0]
+    assert [w.now for w in report.windows] == [w.now for w in everything.windows]
+    result = CliRunner().invoke(
+        main, ["limits", "--db", str(db), "--no-update", "--json", "--days", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert all(len(w["history"]) == 1 for w in json.loads(result.output)["windows"])

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from ..formats import duration, utc_time
-from ..reports.limits import LimitsReport, WindowReport, keep_since, limits_report, report_json
+from ..reports.limits import LimitsReport, WindowReport, limits_report, report_json
 from ._output import console, json_option, print_json
 from .index import db_option, open_index, resolve_db, resolve_roots, update
 
@@ -117,9 +117,8 @@ def command(
     with open_index(path) as index:
         if not no_update:
             update(index, roots, show_progress=not as_json)
-        report = limits_report(index, now, agent=agent)
-    if days is not None:
-        report = keep_since(report, now - timedelta(days=days))
+        since = now - timedelta(days=days) if days is not None else None
+        report = limits_report(index, now, agent=agent, since=since)
     if as_json:
         print_json(report_json(report))
         return

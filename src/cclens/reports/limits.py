@@ -100,22 +100,22 @@ def build_report(found: Sequence[LimitSample], now: datetime) -> LimitsReport:
     return LimitsReport(now, windows)
 
 
-def limits_report(index: Index, now: datetime, *, agent: str | None = None) -> LimitsReport:
-    """Every window's figures from the samples the index holds (of ``agent``)."""
+def limits_report(
+    index: Index, now: datetime, *, agent: str | None = None, since: datetime | None = None
+) -> LimitsReport:
+    """Every window's figures from the samples the index holds (of ``agent``). With ``since``,
+    the history starts there; a window with no sample since keeps its latest one (where its
+    use now comes from), however old."""
     with index.connection() as connection:
-        found = stored.samples(connection, agent=agent)
+        if since is None:
+            found = stored.samples(connection, agent=agent)
+        else:
+            found = stored.around(connection, since, now)
+    found = [s for s in found if agent is None or s.agent == agent]
+    if since is not None:
+        recent = {(s.agent, s.window) for s in found if s.at >= since}
+        found = [s for s in found if s.at >= since or (s.agent, s.window) not in recent]
     return build_report(found, now)
-
-
-def keep_since(report: LimitsReport, since: datetime) -> LimitsReport:
-    """The report with the history and the periods from ``since`` on only (each window keeps
-    at least its latest sample: where it stands now comes from it, however old)."""
-    windows = []
-    for entry in report.windows:
-        history = [s for s in entry.history if s.at >= since] or entry.history[-1:]
-        kept = [p for p in entry.periods if p.resets_at is None or p.resets_at >= since]
-        windows.append(WindowReport(entry.now, history, kept or entry.periods[-1:]))
-    return LimitsReport(report.now, windows)
 
 
 def session_use(
@@ -202,7 +202,6 @@ __all__ = [
     "WindowReport",
     "WindowUse",
     "build_report",
-    "keep_since",
     "limits_report",
     "report_json",
     "session_use",

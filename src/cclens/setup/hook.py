@@ -5,7 +5,10 @@ it with the hook's JSON on stdin (``session_id``, ``transcript_path``, ``cwd``,
 ``hook_event_name``, and ``reason`` or ``trigger``). It stores what was appended to that
 transcript (and to its subagents' files) in the index, reading only the folders cclens is
 configured for (``$CLAUDE_CONFIG_DIR``, ``~/.claude``, ``~/.config/claude``): a transcript
-elsewhere is left alone, and nothing around it is read.
+elsewhere is left alone, and nothing around it is read. A transcript the index has not seen
+yet is placed by an update of those folders (so the first hook after ``cclens setup`` on a
+machine never indexed reads them whole, as far as its deadline allows, and the next ones go
+on from there).
 
 It never blocks or fails Claude Code: it exits 0 whatever happens, gives up at once when
 another update holds the index, and ends itself after :data:`DEADLINE` seconds (SQLite keeps

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..index import Index
-from ..reports.limits import LimitsReport, keep_since, limits_report, report_json
+from ..reports.limits import LimitsReport, limits_report, report_json
 from .api import JSONResponse
 from .filters import FilterError
 from .state import app_state
@@ -26,7 +26,7 @@ def limits_panel(
     """The panel's figures: every window with samples, and its history of the last ``days``
     (at least its latest sample)."""
     now = now or datetime.now(UTC)
-    return keep_since(limits_report(index, now), now - timedelta(days=days))
+    return limits_report(index, now, since=now - timedelta(days=days))
 
 
 def limits_api(request: Request) -> Response:

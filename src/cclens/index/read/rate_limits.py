@@ -60,10 +60,10 @@ def around(connection: sqlite3.Connection, start: datetime, end: datetime) -> li
     """The samples from ``start`` to ``end`` and, for each window, the last one before
     ``start`` (what the use during a span is counted from), oldest first."""
     found = samples(connection, since=start, until=end)
+    # With max(), SQLite takes the other columns from the row that has it.
     before = connection.execute(
-        f"SELECT {RATE_LIMIT_COLUMNS} FROM rate_limits r WHERE time = ("
-        "SELECT max(time) FROM rate_limits WHERE agent = r.agent "
-        "AND window_name = r.window_name AND time < ?)",
+        "SELECT agent, window_name, max(time), used, resets, minutes, session FROM rate_limits "
+        "WHERE time < ? GROUP BY agent, window_name",
         (start.timestamp(),),
     ).fetchall()
     return sorted([*(_sample(row) for row in before), *found], key=lambda s: s.at)
