@@ -202,11 +202,7 @@ def _print_check(report: CheckReport) -> None:
     )
     now = datetime.now(UTC)
     for risk in report.at_risk:
-        when = (
-            "at its next start"
-            if risk.deleted_at <= now
-            else utc_time(risk.deleted_at)
-        )
+        when = "at its next start" if risk.deleted_at <= now else utc_time(risk.deleted_at)
         click.echo(f"  {risk.path} ({size(risk.missing)} not archived; deleted {when})")
 
 
