@@ -5,20 +5,32 @@ one definition (:mod:`cclens.figures.limits`)."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 from click.testing import CliRunner
 
+from cclens._statusline import limits_text
 from cclens.cli import main
-from cclens.figures.limits import CLAUDE, FIVE_HOUR, SEVEN_DAY, LimitSample, codex_samples, pace
+from cclens.figures.limits import (
+    CLAUDE,
+    FIVE_HOUR,
+    SEVEN_DAY,
+    LimitSample,
+    claude_samples,
+    codex_samples,
+    pace,
+)
 from cclens.index import Index
 from cclens.index.write.rate_limits import record
 from cclens.reports.limits import limits_report, report_json, session_use
 
 from .test_limits_figures import CODEX_058, _codex_058, _line
+from .test_web import running
 
 NOW = datetime(2025, 11, 18, 16, 0, tzinfo=UTC)
 
@@ -214,3 +226,50 @@ def test_days_keeps_the_recent_history_and_each_windows_latest_sample(db: Path) 
     )
     assert result.exit_code == 0, result.output
     assert all(len(w["history"]) == 1 for w in json.loads(result.output)["windows"])
+
+
+def test_one_figure_on_every_surface(tmp_path: Path) -> None:
+    """The use now and the pace of each window: ``cclens limits --json``, ``/api/limits``,
+    the dashboard's table (its data attributes) and the status line say the same."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    resets = now + timedelta(hours=2)
+    samples = [
+        LimitSample(CLAUDE, FIVE_HOUR, now - timedelta(hours=2), 20.0, resets, 300, "s1"),
+        LimitSample(CLAUDE, FIVE_HOUR, now - timedelta(minutes=5), 57.0, resets, 300, "s1"),
+        LimitSample(CLAUDE, SEVEN_DAY, now - timedelta(minutes=5), 64.0, now + timedelta(days=2)),
+    ]
+    db = tmp_path / "index.db"
+    _record(db, samples)
+    cli = CliRunner().invoke(main, ["limits", "--db", str(db), "--no-update", "--json"])
+    assert cli.exit_code == 0, cli.output
+    from_cli = {(w["agent"], w["window"]): w for w in json.loads(cli.output)["windows"]}
+    with running([tmp_path / "no-claude"], db, watch=False) as server:
+        api = httpx.get(f"{server.url}api/limits", timeout=30).json()
+        page = httpx.get(f"{server.url}stats", timeout=30).text
+    from_api = {(w["agent"], w["window"]): w for w in api["windows"]}
+    assert from_cli.keys() == from_api.keys() == {("claude", "five_hour"), ("claude", "seven_day")}
+    for key, window in from_cli.items():
+        other = from_api[key]
+        assert window["used_percent"] == other["used_percent"]
+        assert window["pace"]["projected_percent"] == pytest.approx(
+            other["pace"]["projected_percent"], abs=0.1
+        )
+        row = re.search(
+            rf'<tr data-agent="claude" data-window="{key[1]}" data-used="([^"]+)"', page
+        )
+        assert row is not None and float(row.group(1)) == window["used_percent"]
+        pace_cell = re.search(rf'data-window="{key[1]}".*?data-pace="([^"]+)"', page, re.S)
+        assert pace_cell is not None
+        assert float(pace_cell.group(1)) == pytest.approx(
+            window["pace"]["projected_percent"], abs=0.1
+        )
+    # The status line, given the latest five-hour sample as Claude Code passes it.
+    five = from_cli[("claude", "five_hour")]
+    line = limits_text(
+        claude_samples(
+            {"five_hour": {"used_percentage": 57.0, "resets_at": resets.timestamp()}},
+            now - timedelta(minutes=5),
+        ),
+        now,
+    )
+    assert line == f"5h 57% (pace {five['pace']['projected_percent']:.0f}%)"
