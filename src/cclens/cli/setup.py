@@ -312,6 +312,7 @@ def command(
         _, settings = read_json(user_settings_path(folder))
     except SettingsError as error:
         raise click.ClickException(f"{error}; nothing was written") from error
+    click.echo(f"Claude Code's settings: {user_settings_path(folder)}")
     options = SetupOptions(
         program=cclens_program(),
         db=db.expanduser().absolute() if db is not None else None,
@@ -320,7 +321,6 @@ def command(
         mcp=not no_mcp,
     )
     plan = _plan(folder, options)
-    click.echo(f"Claude Code's settings: {user_settings_path(folder)}")
     for note in plan.notes:
         click.echo(f"  {note}")
     click.echo(f"  {_keep_days_text(plan.keep_days, plan.keep_days_set)}")
