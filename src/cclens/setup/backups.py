@@ -128,11 +128,10 @@ def apply_plan(
 @dataclass(slots=True)
 class UndoPlan:
     """What ``--undo`` would do: each file's change back (``after`` is the original text; a
-    file setup made has ``remove``), the files changed since setup wrote them, and whether to
-    remove the MCP server."""
+    file setup made is removed, its change says so), the files changed since setup wrote
+    them, and whether to remove the MCP server."""
 
     changes: list[FileChange] = field(default_factory=list)
-    remove: list[Path] = field(default_factory=list)
     changed_since: list[Path] = field(default_factory=list)
     mcp: bool = False
 
@@ -148,16 +147,22 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
-def plan_undo(folder: Path) -> UndoPlan:
-    """What undoing every recorded run would do."""
-    runs = load_runs(folder)
-    undo = UndoPlan(mcp=any(run.mcp_added for run in runs))
+def _touched(runs: list[Run]) -> tuple[dict[str, Touched], dict[str, Touched]]:
+    """Each file the runs wrote: as the first run found it, and as the last one left it."""
     first: dict[str, Touched] = {}
     last: dict[str, Touched] = {}
     for run in runs:
         for touched in run.files:
             first.setdefault(touched.target, touched)
             last[touched.target] = touched
+    return first, last
+
+
+def plan_undo(folder: Path) -> UndoPlan:
+    """What undoing every recorded run would do."""
+    runs = load_runs(folder)
+    undo = UndoPlan(mcp=any(run.mcp_added for run in runs))
+    first, last = _touched(runs)
     for target, original in first.items():
         path = Path(target)
         current = _read(path)
@@ -165,7 +170,6 @@ def plan_undo(folder: Path) -> UndoPlan:
             undo.changed_since.append(path)
         if original.backup is None:
             if current is not None:
-                undo.remove.append(path)
                 undo.changes.append(
                     FileChange(path, current.decode("utf-8", "replace"), "", ["remove it"])
                 )
@@ -187,18 +191,14 @@ def apply_undo(folder: Path, run_command: Callable[[list[str]], bool], mcp: list
     """Put every file back as it was before the first recorded run, run ``mcp`` (the command
     that removes the MCP server) when a run added it, and forget the runs."""
     runs = load_runs(folder)
-    undo = plan_undo(folder)
-    first: dict[str, Touched] = {}
-    for run in runs:
-        for touched in run.files:
-            first.setdefault(touched.target, touched)
+    first, _ = _touched(runs)
     for target, original in first.items():
         path = Path(target)
         if original.backup is None:
             path.unlink(missing_ok=True)
         else:
             write_atomically(path, (folder / original.backup).read_bytes())
-    if undo.mcp:
+    if any(run.mcp_added for run in runs):
         run_command(mcp)
     shutil.rmtree(folder / "runs", ignore_errors=True)
     (folder / MANIFEST).unlink(missing_ok=True)

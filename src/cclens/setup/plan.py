@@ -113,10 +113,6 @@ class SetupPlan:
     keep_days: float = 30.0
     keep_days_set: bool = False
 
-    @property
-    def empty(self) -> bool:
-        return not self.changes and self.mcp is None
-
 
 def _hook_group(options: SetupOptions) -> dict[str, object]:
     return {
