@@ -140,8 +140,8 @@ def _undo(yes: bool, dry_run: bool) -> None:
         folder, _run if claude else (lambda command: False), [claude or "claude", *remove[1:]]
     )
     click.echo(
-        f"Put back {len(undo.changes)} file(s) as they were before cclens setup "
-        f"({len(runs)} run(s) undone)."
+        f"Put back {plural(len(undo.changes), 'file')} as before cclens setup "
+        f"({plural(len(runs), 'run')} undone)."
     )
 
 
@@ -197,12 +197,14 @@ def _print_check(report: CheckReport) -> None:
         )
         return
     click.echo(
-        f"At risk: {len(report.at_risk)} transcript(s) Claude Code deletes within {AT_RISK_DAYS} "
-        "days, not (fully) archived; run cclens index to keep them:"
+        f"At risk: {plural(len(report.at_risk), 'transcript')} Claude Code deletes within "
+        f"{AT_RISK_DAYS} days, not (fully) archived; run cclens index to keep them:"
     )
     now = datetime.now(UTC)
     for risk in report.at_risk:
-        when = "at its next start" if risk.deleted_at <= now else utc_time(risk.deleted_at)
+        when = (
+            "when Claude Code next starts" if risk.deleted_at <= now else utc_time(risk.deleted_at)
+        )
         click.echo(f"  {risk.path} ({size(risk.missing)} not archived; deleted {when})")
 
 
