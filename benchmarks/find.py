@@ -32,7 +32,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, sync_playwright
 
 from cclens.export import export_html
-from cclens.parse import Session, load
+from cclens.readers.claude import Session, load
 from cclens.render.find_index import find_entries
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -135,7 +135,9 @@ def main() -> None:
                     words, common = rare_words(session, args.words)
                     page_file = work / f"{file.session_id}.html"
                     page_file.write_text(export_html(session), encoding="utf-8")
-                    print(f"\n{label}: {len(session.tool_calls)} tool calls; common word {common!r}")
+                    print(
+                        f"\n{label}: {len(session.tool_calls)} tool calls; common word {common!r}"
+                    )
                     print(f"  exported file: {measure(browser, page_file.as_uri(), words, common)}")
                     url = f"{server.url.rstrip('/')}/sessions/{file.session_id}"
                     warm = browser.new_page()

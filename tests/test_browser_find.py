@@ -7,16 +7,14 @@ Enter/o; never while typing. At 1280 px and at 390 px, in the web app and in an 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from cclens.export import export_html
-from cclens.parse import Session, load_session
+from cclens.readers.claude import Session, load_session
 from cclens.render.find_index import find_entries
 from cclens.web import RunningServer
 
@@ -94,7 +92,11 @@ def _find_in_page(page: Page, width: int) -> None:
     expect(bar.locator("input")).to_be_focused()
     page.keyboard.type(word)
     counter = bar.locator("[data-find-count]")
-    expect(counter).to_have_text(f"1 of {count}")
+    # The count is the transcript's, made the page's where a view shows a text more than once
+    # (a result and the lines the model read besides it).
+    expect(counter).to_have_text(re.compile(r"^1 of \d+$"))
+    total = int(counter.inner_text().split()[-1])
+    assert total >= count
     current = page.locator("mark.find-current")
     expect(current).to_have_count(1)
     expect(current).to_be_in_viewport()
@@ -104,12 +106,13 @@ def _find_in_page(page: Page, width: int) -> None:
     box = bar.bounding_box()
     assert box is not None and box["width"] <= width and box["x"] >= 0
     page.keyboard.press("Enter")
-    expect(counter).to_have_text(f"2 of {count}")
+    expect(counter).to_have_text(re.compile(r"^2 of \d+$"))
     expect(page.locator("mark.find-current")).to_be_in_viewport()
     page.keyboard.press("Shift+Enter")
-    expect(counter).to_have_text(f"1 of {count}")
+    expect(counter).to_have_text(re.compile(r"^1 of \d+$"))
     page.keyboard.press("Shift+Enter")  # wraps to the last
-    expect(counter).to_have_text(f"{count} of {count}")
+    expect(counter).to_have_text(re.compile(r"^(\d+) of \1$"))
+    expect(page.locator("mark.find-current")).to_be_in_viewport()
     page.keyboard.press("Escape")
     expect(bar).to_be_hidden()
     expect(page.locator("mark.find")).to_have_count(0)
@@ -161,10 +164,11 @@ def test_landing_from_a_search_hit_offers_the_next_hit(
     bar = page.locator("[data-find-bar]")
     expect(bar).to_be_visible()
     counter = bar.locator("[data-find-count]")
-    expect(counter).to_have_text(re.compile(rf"^\d+ of {count}$"))
-    landed = int(counter.inner_text().split()[0])
+    expect(counter).to_have_text(re.compile(r"^\d+ of \d+$"))
+    landed, total = (int(n) for n in counter.inner_text().split(" of "))
+    assert total >= count
     bar.locator('button[data-find="next"]').click()
-    expect(counter).to_have_text(f"{landed % count + 1} of {count}")
+    expect(counter).to_have_text(re.compile(rf"^{landed % total + 1} of \d+$"))
     expect(page.locator("mark.find-current")).to_be_in_viewport()
     page.context.close()
     assert problems == []
@@ -186,7 +190,7 @@ def test_search_as_you_type_from_any_page(
     assert palette.locator("mark").count() > 0
     box = palette.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
-    href = rows.first.get_attribute("href")
+    href = rows.first.get_attribute("href") or ""
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("Enter")
@@ -231,20 +235,25 @@ def test_keys_list_and_move(browser: Browser, server: RunningServer) -> None:
     page.keyboard.press("j")
     second = page.locator("tr.is-current-row")
     expect(second).to_have_count(1)
-    key = second.get_attribute("data-session")
     urls = page.locator("tr[data-session] a.session-title").evaluate_all(
         "links => links.map(a => a.pathname)"
     )
+    assert second.locator("a.session-title").evaluate("a => a.pathname") == urls[1]
     page.keyboard.press("Enter")
-    expect(page).to_have_url(re.compile(f"/sessions/{re.escape(quote(key or ''))}$"))
-    # ] and [ go through the list we came from.
+    expect(page).to_have_url(re.compile(re.escape(urls[1]) + "$"))
+    page.wait_for_load_state()
+    # ] and [ go through the list we came from (the links in the crumbs say where).
+    expect(page.locator("a[data-list-next]")).to_have_attribute("href", urls[2])
     page.keyboard.press("]")
     expect(page).to_have_url(re.compile(re.escape(urls[2]) + "$"))
+    page.wait_for_load_state()
     page.keyboard.press("[")
+    expect(page).to_have_url(re.compile(re.escape(urls[1]) + "$"))
+    page.wait_for_load_state()
     page.keyboard.press("[")
     expect(page).to_have_url(re.compile(re.escape(urls[0]) + "$"))
     # On a session page: j / k messages, J / K prompts, o opens, g / G ends.
-    page.goto(f"/sessions/{WITH_SUBAGENTS}")
+    page.goto(f"/sessions/{WITH_SUBAGENTS}", wait_until="load")
     page.keyboard.press("j")
     expect(page.locator(".msg.current")).to_have_count(1)
     page.keyboard.press("Shift+J")
@@ -260,7 +269,8 @@ def test_keys_list_and_move(browser: Browser, server: RunningServer) -> None:
     with_call = page.locator(".msg:has(details.tool-details)").first
     with_call.focus()
     page.evaluate(
-        "el => { document.querySelectorAll('.msg.current').forEach(m => m.classList.remove('current')); el.classList.add('current'); }",
+        "el => { document.querySelectorAll('.msg.current')"
+        ".forEach(m => m.classList.remove('current')); el.classList.add('current'); }",
         with_call.element_handle(),
     )
     page.keyboard.press("o")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cclens.parse import load_session
+from cclens.readers.claude import load_session
 from cclens.render import RenderOptions, SessionRenderer, render_session_page
 from cclens.render.find_index import FIND_KINDS, find_entries
 from cclens.render.parts import decompress_json, expand_page, page_data

@@ -102,7 +102,7 @@ def test_an_exported_file_carries_every_part(tmp_path: Path) -> None:
     )
     html = export_html(session)
     data = page_data(html)
-    assert set(data) == {"map", "parts"}
+    assert set(data) == {"map", "parts", "text"}
     parts = unpack_parts(html)
     assert any(p.startswith("t.") for p in parts) and any(p.startswith("a.") for p in parts)
     opened = expand_page(html)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cclens.parse import Session, ToolCall, load_session
+from cclens.readers.claude import AssistantItem, Session, ToolCall, load_session
 from cclens.render import RenderOptions, render_session_page
 from cclens.render.parts import expand_page
 from cclens.render.summary import ToolSummary, fallback_summary, first_line, tool_summary
@@ -43,13 +43,25 @@ def test_every_view_of_a_tool_with_an_argument_has_a_typed_summary() -> None:
     names = {view.name for view, _ in VIEWS}
     assert set(SUMMARIES) <= names, set(SUMMARIES) - names
     for name in ("bash", "glob", "grep", "read", "edit", "write", "web-fetch", "agent"):
-        assert TOOL_VIEWS[{"bash": "Bash", "glob": "Glob", "grep": "Grep", "read": "Read",
-                           "edit": "Edit", "write": "Write", "web-fetch": "WebFetch",
-                           "agent": "Agent"}[name]].summarize is SUMMARIES[name]
+        assert (
+            TOOL_VIEWS[
+                {
+                    "bash": "Bash",
+                    "glob": "Glob",
+                    "grep": "Grep",
+                    "read": "Read",
+                    "edit": "Edit",
+                    "write": "Write",
+                    "web-fetch": "WebFetch",
+                    "agent": "Agent",
+                }[name]
+            ].summarize
+            is SUMMARIES[name]
+        )
 
 
 def test_rows_name_the_argument_of_every_call_of_the_corpus(calls: list[ToolCall]) -> None:
-    said = Counter()
+    said: Counter[bool] = Counter()
     for call in calls:
         summary = tool_summary(call)  # never raises
         raw = call.block.input if isinstance(call.block.input, dict) else {}
@@ -112,7 +124,9 @@ def test_parallel_calls_are_grouped() -> None:
         except Exception:
             continue
         items = [
-            item for item in session.main_line if len(getattr(item, "tool_calls", ())) >= 2
+            item
+            for item in session.main_line
+            if isinstance(item, AssistantItem) and len(item.tool_calls) >= 2
         ]
         if items:
             break

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from ..figures.figures import session_prompts
 from ..figures.inventory import is_failed, session_calls
@@ -22,6 +22,7 @@ from ..figures.usage import Response, collect_responses
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..model.entries import malformed
 from ..model.records import SummaryRecord
+from ..model.text import input_text
 from ..readers.claude import AssistantItem, Item, Session, UserItem
 from ..readers.claude.assemble import session_tips
 from ..readers.claude.titles import PREVIEW_LENGTH
@@ -416,21 +417,6 @@ def text_pieces(text: str) -> Iterator[str]:
         yield text
     else:
         yield from pieces(text)
-
-
-def input_text(value: Any) -> str:
-    """The strings inside a tool input (values only, nested ones too), one per line."""
-    parts: list[str] = []
-    stack = [value]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, str):
-            parts.append(current)
-        elif isinstance(current, dict):
-            stack.extend(reversed(list(current.values())))
-        elif isinstance(current, list):
-            stack.extend(reversed(current))
-    return "\n".join(part for part in parts if part)
 
 
 def _item_documents(item: Item, path: str, subagent: bool) -> Iterator[Document]:

@@ -73,8 +73,9 @@ def page_css() -> str:
 
 @lru_cache(maxsize=1)
 def page_js() -> str:
-    """The page script (themes, details toggle, expanders, keyboard navigation, copy button)."""
-    return _read("cclens.js")
+    """The page script (themes, details toggle, expanders, keys, copy button; cclens.js)
+    followed by finding within the page (find.js), one script."""
+    return _read("cclens.js") + "\n" + _read("find.js")
 
 
 @lru_cache(maxsize=1)

@@ -250,7 +250,9 @@ class ItemView:
     the reader asks for details; ``blocks`` are the content blocks of a message; ``event`` the
     compact view of a non-message record; ``command``/``output`` a slash command and its output;
     ``orphan_results`` tool results whose call is not in this file; ``branches`` the branches
-    that fork right after this item.
+    that fork right after this item. Repeated events (see :func:`quiet_repeats`): ``repeats``
+    on the first of them counts them all, ``repeat_of`` on the others names the first's anchor
+    (they are drawn folded, like noisy items).
     """
 
     template: str
@@ -264,10 +266,24 @@ class ItemView:
     output: CommandOutput | None = None
     orphan_results: list[ToolResultBlock] = field(default_factory=list)
     branches: list[BranchView] = field(default_factory=list)
+    repeats: int = 0
+    repeat_of: str = ""
 
     @property
     def timestamp(self) -> datetime | None:
         return self.item.timestamp
+
+    @property
+    def block_groups(self) -> list[list[BlockView]]:
+        """The blocks in order, calls made together (two or more tool calls in a row of one
+        response: Claude Code sent them at once) in one group, every other block alone."""
+        groups: list[list[BlockView]] = []
+        for block in self.blocks:
+            if block.call is not None and groups and groups[-1][-1].call is not None:
+                groups[-1].append(block)
+            else:
+                groups.append([block])
+        return groups
 
 
 _USER_TEMPLATES = {
@@ -333,7 +349,7 @@ def _item_view(item: Item, calls: dict[str, ToolCall]) -> ItemView | None:
 
 
 def item_views(items: Sequence[Item], calls: dict[str, ToolCall]) -> list[ItemView]:
-    """The views of ``items`` in order.
+    """The views of ``items`` in order, repeated events quieted (:func:`quiet_repeats`).
 
     Tool-result messages whose results are all drawn inside their calls are left out.
     """
@@ -342,6 +358,48 @@ def item_views(items: Sequence[Item], calls: dict[str, ToolCall]) -> list[ItemVi
         view = _item_view(item, calls)
         if view is not None:
             views.append(view)
+    return quiet_repeats(views)
+
+
+def _repeat_key(event: EventView) -> tuple[str, str, str, str]:
+    return (event.kind, event.label, event.summary, event.text)
+
+
+def quiet_repeats(views: list[ItemView]) -> list[ItemView]:
+    """Repeated events shown as one line with a count (in place, ``views`` returned).
+
+    An event shown (not noisy, not an error) that says exactly what an earlier one said (a
+    session renamed to the same title again and again), or that follows another of its kind
+    with nothing shown between them but other events (queued prompts, hook lines), is folded
+    into the first: that one counts them (``repeats``), each of the others names it
+    (``repeat_of``) and is drawn folded, in its place; the count opens them, and "Show
+    details" shows every one.
+    """
+    first_of: dict[tuple[str, str, str, str], ItemView] = {}
+    run: ItemView | None = None
+    for view in views:
+        event = view.event
+        if view.noisy:
+            continue
+        if event is None or event.level == "error" or view.template != "items/event.html":
+            run = None
+            continue
+        key = _repeat_key(event)
+        head = first_of.get(key)
+        if (
+            head is None
+            and run is not None
+            and run.event is not None
+            and run.event.kind == event.kind
+        ):
+            head = run
+        if head is None:
+            first_of[key] = view
+            run = view
+            continue
+        head.repeats = max(head.repeats, 1) + 1
+        view.repeat_of = head.anchor
+        view.noisy = True
     return views
 
 

@@ -22,13 +22,14 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Literal
 
 from ..model.blocks import TextBlock, ThinkingBlock
-from ..parse.session import AssistantItem, UserItem
+from ..model.session import AssistantItem, UserItem
+from ..model.text import input_text
 
 if TYPE_CHECKING:
-    from ..parse.session import Session, ToolCall
+    from ..model.session import Session, ToolCall
     from .context import BranchView, ItemView, PageContext
 
-__all__ = ["FIND_KINDS", "FindEntry", "find_entries", "input_text"]
+__all__ = ["FIND_KINDS", "FindEntry", "find_entries"]
 
 FindKind = Literal[
     "prompt", "assistant", "thinking", "tool_input", "tool_output", "summary", "event"
@@ -50,22 +51,6 @@ MAX_TEXT = 1_000_000
 #: Subagents nested deeper than this are not drawn (as ``ViewHelpers.max_depth``).
 _MAX_DEPTH = 8
 _PROMPT_KINDS = frozenset({"prompt", "command", "command_output", "meta"})
-
-
-def input_text(value: object) -> str:
-    """The strings inside a tool input (values only, nested ones too), one per line: what a
-    call's view shows of it, whatever the tool."""
-    parts: list[str] = []
-    stack = [value]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, str):
-            parts.append(current)
-        elif isinstance(current, dict):
-            stack.extend(reversed(list(current.values())))
-        elif isinstance(current, list):
-            stack.extend(reversed(current))
-    return "\n".join(part for part in parts if part)
 
 
 def _entry(target: str, kind: FindKind, text: str) -> Iterator[FindEntry]:

@@ -11,31 +11,10 @@ from ..model import UNSET
 from ..model.blocks import ImageBlock, TextBlock
 from ..model.session import ToolCall
 from ..model.tools.mcp import mcp_parts
+from .summary import ToolSummary, one_line, tool_summary
 
 __all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "summary_of", "tool_frame"]
 
-#: Input fields that say best what a call did, in order of preference.
-_SUMMARY_KEYS = (
-    "description",
-    "command",
-    "file_path",
-    "notebook_path",
-    "path",
-    "pattern",
-    "url",
-    "query",
-    "subject",
-    "skill",
-    "task_id",
-    "taskId",
-    "shell_id",
-    "bash_id",
-    "prompt",
-    "plan",
-    "cron",
-    "script",
-)
-_SUMMARY_LENGTH = 140
 #: A result with more lines than this starts folded.
 _FOLD_LINES = 40
 
@@ -62,7 +41,8 @@ class ToolFrame:
     """What ``tools/_frame.html`` draws around a view (documented field by field).
 
     ``display_name``: the tool name (the tool half for MCP tools, ``server`` holding the other);
-    ``summary``: one line (the view's ``summary`` or one derived from the input); ``badges``;
+    ``summary``: what the call did (:class:`~cclens.render.summary.ToolSummary`: the view's
+    ``summarize``, or the ``summary`` a headline view prepared); ``badges``;
     ``duration``: call to result; ``output``: the size of the result (``"42 lines, 3.1 kB"``);
     ``error_line``: the first line of what a failed call reported; ``result_parts``: the
     ``tool_result`` content; ``result_open``: whether the raw result starts unfolded;
@@ -71,7 +51,7 @@ class ToolFrame:
 
     display_name: str
     server: str
-    summary: str
+    summary: ToolSummary
     badges: list[Badge] = field(default_factory=list)
     duration: str = ""
     output: str = ""
@@ -104,27 +84,14 @@ def _error_line(call: ToolCall) -> str:
     for line in call.result_text.splitlines():
         line = line.strip()
         if line and line.lower() not in ("error", "<tool_use_error>"):
-            return _one_line(
-                line.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
-            )
+            return one_line(line.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>"))
     return ""
-
-
-def _one_line(text: str) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= _SUMMARY_LENGTH else line[: _SUMMARY_LENGTH - 1] + "…"
 
 
 def summary_of(call: ToolCall) -> str:
-    """A one-line summary of ``call`` from its input (its description, command, path, …)."""
-    raw = call.block.input
-    if not isinstance(raw, Mapping):
-        return ""
-    for key in _SUMMARY_KEYS:
-        value = raw.get(key)
-        if isinstance(value, str) and value.strip():
-            return _one_line(value)
-    return ""
+    """What ``call`` did, in one line of plain text (the terminal, Markdown): its folded row's
+    summary (:func:`cclens.render.summary.tool_summary`)."""
+    return tool_summary(call).line()
 
 
 def _is_background(call: ToolCall) -> bool:
@@ -181,7 +148,9 @@ def tool_frame(call: ToolCall, prepared: Mapping[str, Any], view_error: str = ""
     return ToolFrame(
         display_name=parts.tool if parts else call.name,
         server=parts.server if parts else "",
-        summary=_one_line(summary) if isinstance(summary, str) and summary else summary_of(call),
+        summary=ToolSummary.of(note=summary)
+        if isinstance(summary, str) and summary
+        else tool_summary(call),
         badges=badges,
         duration=duration(call.duration) if call.duration is not None else "",
         output=output_size(result_parts),

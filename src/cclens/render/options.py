@@ -34,7 +34,10 @@ class RenderOptions:
     an exported page's folded parts (:mod:`cclens.render.part_workers`; forked on Linux, the
     page is the same byte for byte); 1 draws them in this process. ``images_url``: link images
     as ``<images_url><digest>`` (the web app serves them from ``SessionRenderer.images``) instead
-    of inlining them as ``data:`` URIs; not for a standalone page.
+    of inlining them as ``data:`` URIs; not for a standalone page. ``theme_button``: the page's
+    toolbar has a theme switch (the web app has one for every page in its top bar instead).
+    ``app_keys``: the page is in the web app, whose keys (search every session, the sessions of
+    the list you came from) its list of keys names too.
     """
 
     standalone: bool = True
@@ -48,6 +51,8 @@ class RenderOptions:
     figures: Figures | None = None
     workers: int = 1
     images_url: str | None = None
+    theme_button: bool = True
+    app_keys: bool = False
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:

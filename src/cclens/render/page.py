@@ -17,6 +17,7 @@ from ..model.session import Session, ToolCall
 from .assets import CSP, page_css, page_js, theme_js
 from .context import BranchView, ItemView, PageContext, page_context
 from .environment import template_environment
+from .find_index import FindEntry, find_entries
 from .frame import tool_frame
 from .generic import generic_view, prepare_generic
 from .images import ImageStore
@@ -220,6 +221,11 @@ class SessionRenderer:
         """Where each item and tool call of ``session`` is drawn (see :mod:`.page_map`)."""
         return page_map(session, self.options, lambda s: self.context(s, top=s is session))
 
+    def texts(self, session: Session) -> list[FindEntry]:
+        """Every text of ``session``'s page in page order, with the element that shows it
+        (what the page's find searches: :mod:`cclens.render.find_index`)."""
+        return find_entries(session, lambda s: self.context(s, top=s is session))
+
     def body(self, session: Session) -> Markup:
         """The ``<main>`` element of ``session``'s page (folded parts registered, not drawn)."""
         page = self.context(session)
@@ -236,12 +242,19 @@ class SessionRenderer:
         parts: bool,
         source: str | None = None,
         found: PageMap | None = None,
+        texts: str | None = None,
     ) -> str:
         """The JSON a page carries: where each element is drawn (``map``, compressed) and
         either every part, drawn and compressed (``parts``: an exported file), or the URL the
-        page asks for a part under (``source``: the web app)."""
+        page asks for a part under (``source``: the web app); and the text index its find
+        searches (:meth:`texts`): compressed in the page (``text``), or the URL the page asks
+        for it at (``texts``: the web app)."""
         found = found or self.page_map(session)
         data: dict[str, Any] = {"map": compress_json(found.as_json())}
+        if texts is not None:
+            data["texts"] = texts
+        else:
+            data["text"] = compress_json(self.texts(session))
         if parts:
             workers = self.options.workers
             drawn = draw_in_workers(self.parts, workers, self.view_failures)
@@ -263,7 +276,11 @@ class SessionRenderer:
         standalone = self.options.standalone
         embed = standalone if self.options.embed_parts is None else self.options.embed_parts
         try:
-            data = self.data(session, parts=embed) if self.lazy else None
+            data = (
+                self.data(session, parts=embed)
+                if self.lazy
+                else page_data_json({"text": compress_json(self.texts(session))})
+            )
         except OrderMatters:  # drawn apart, some part could come out otherwise: draw in one
             alone = SessionRenderer(replace(self.options, workers=1), views=self.views)
             html = alone.page(session)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..parse.session import ToolCall
+    from ..model.session import ToolCall
 
 __all__ = ["SUMMARY_LENGTH", "ToolSummary", "fallback_summary", "one_line", "tool_summary"]
 
@@ -121,7 +121,7 @@ def fallback_summary(call: ToolCall) -> ToolSummary:
 
 def tool_summary(call: ToolCall) -> ToolSummary:
     """What ``call``'s folded row says, from its view's ``summarize`` (see the module)."""
-    from .views import view_for
+    from .tool_views import view_for
 
     summarize = view_for(call).summarize
     if summarize is not None:

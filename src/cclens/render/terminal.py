@@ -29,7 +29,7 @@ from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
 from .commands import parse_command, parse_command_output
 from .context import session_header
 from .events import event_view, strip_ansi
-from .frame import summary_of
+from .summary import tool_summary
 
 __all__ = ["TerminalOptions", "session_renderables"]
 
@@ -136,9 +136,9 @@ def _result_lines(text: str, limit: int) -> Text:
 def _tool(call: ToolCall, options: TerminalOptions, depth: int) -> Iterator[RenderableType]:
     line = Text("⚙ ", style="cyan")
     line.append(clean(call.name), style="bold cyan")
-    summary = summary_of(call)
+    summary = tool_summary(call)
     if summary:
-        line.append(f"  {clean(summary)}")
+        line.append(f"  {clean(summary.line())}")
     if call.status in _STATUS_TEXT:
         line.append(f"  [{_STATUS_TEXT[call.status]}]", style=_STATUS_STYLE[call.status])
     if call.duration is not None:
@@ -147,7 +147,11 @@ def _tool(call: ToolCall, options: TerminalOptions, depth: int) -> Iterator[Rend
     raw = call.block.input
     data: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     command = data.get("command")
-    if isinstance(command, str) and command.strip() and " ".join(command.split()) != summary:
+    if (
+        isinstance(command, str)
+        and command.strip()
+        and " ".join(command.split()) != summary.argument
+    ):
         yield Padding(
             Syntax(clean(command), "bash", theme="ansi_dark", word_wrap=True), (0, 0, 0, 2)
         )

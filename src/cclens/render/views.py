@@ -16,8 +16,8 @@ The frame draws the header (name, summary, status badges, duration). After the v
 adds the subagent sessions the view did not draw itself (through :meth:`ViewHelpers.session_items`)
 and, when the view drew no result, the result text as the model saw it. A view tells the frame it
 drew the result by putting it inside an element with ``data-part="result"`` (the ``output`` and
-``result`` macros of ``_macros.html`` do so). ``prepare`` may also return ``"summary"``: the
-one-line summary shown in the frame's header (the frame derives one when it is absent).
+``result`` macros of ``_macros.html`` do so). What the folded header says of the call comes
+from the view's ``summarize`` (see :mod:`cclens.render.summary`).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from ..model.session import Session, ToolCall
     from .frame import ResultPart
     from .parts import Part
+    from .summary import ToolSummary
 
 __all__ = ["ToolView", "ViewHelpers"]
 
@@ -49,15 +50,19 @@ __all__ = ["ToolView", "ViewHelpers"]
 class ToolView:
     """How one tool is drawn: ``template`` (e.g. ``"tools/bash.html"``) fed by ``prepare``.
 
-    ``headline``: ``prepare`` words the call's one-line summary (``v["summary"]``) and is cheap,
-    so a page runs it for the folded header too; other views' ``prepare`` runs only when the
-    call is opened.
+    ``summarize``: what the call's folded row says (a :class:`~cclens.render.summary.ToolSummary`
+    from the typed input: the argument that matters, in monospace, and a note), cheap enough for
+    every row of a page; the same summary is drawn by the terminal and Markdown (see
+    :mod:`cclens.render.summary`). ``headline``: ``prepare`` words the call's one-line summary
+    (``v["summary"]``) and is cheap, so a page runs it for the folded header too (used only when
+    the view has no ``summarize``); other views' ``prepare`` runs only when the call is opened.
     """
 
     name: str
     template: str
     prepare: Callable[[ToolCall, ViewHelpers], Mapping[str, Any]]
     headline: bool = False
+    summarize: Callable[[ToolCall], ToolSummary] | None = None
 
 
 #: Default size above which a text is cut (with a note) rather than drawn whole.

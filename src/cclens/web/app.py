@@ -86,6 +86,7 @@ ROUTES = [
     Route("/sessions/{key}/updates", pages.session_updates),
     Route("/sessions/{key}/parts/{part:path}", pages.session_part),
     Route("/sessions/{key}/images/{digest}", pages.session_image),
+    Route("/sessions/{key}/text", pages.session_texts),
     Route("/search", search.search_page),
     Route("/stats", dashboard.stats_page),
     Route("/permissions", permissions_pages.permissions_page),

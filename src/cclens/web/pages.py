@@ -100,6 +100,15 @@ def session_part(request: Request) -> Response:
     return HTMLResponse(html)
 
 
+def session_texts(request: Request) -> Response:
+    """``/sessions/{key}/text``: every text of the session's page in page order, with the
+    element that shows it (``[[id, kind, text], ...]``): what the page's find searches."""
+    found = app_state(request).texts(request.path_params["key"])
+    if found is None:
+        return JSONResponse({"error": "no such session"}, status_code=404)
+    return Response(found, media_type="application/json")
+
+
 def session_image(request: Request) -> Response:
     """``/sessions/{key}/images/{digest}``: an image the session page links to (its name is
     the digest of its bytes, so the browser may keep it)."""

@@ -50,16 +50,22 @@ def _no_image(digest: str) -> tuple[bytes, str] | None:
     return None
 
 
+def _no_texts() -> bytes:
+    return b"[]"
+
+
 @dataclass(slots=True)
 class DrawnSession:
     """A session's page body, the data its script reads (JSON, or ``None``), what draws its
-    folded parts by id (``None`` for an unknown id), and what gives the bytes and media type
-    of an image its parts link to by digest (``None`` for an unknown one)."""
+    folded parts by id (``None`` for an unknown id), what gives the bytes and media type
+    of an image its parts link to by digest (``None`` for an unknown one), and what gives the
+    page's text index as JSON (what its find searches, :mod:`cclens.render.find_index`)."""
 
     body: str
     data: str | None = None
     part: Callable[[str], str | None] = field(default=lambda part_id: None)
     image: Callable[[str], tuple[bytes, str] | None] = field(default=_no_image)
+    texts: Callable[[], bytes] = field(default=_no_texts)
 
 
 class SessionRenderer(Protocol):
@@ -77,6 +83,7 @@ class SessionRenderer(Protocol):
         parts_url: str,
         figures: Figures | None = None,
         images_url: str | None = None,
+        texts_url: str | None = None,
     ) -> DrawnSession: ...
 
     def body(self, session: Session, figures: Figures | None = None) -> str: ...
@@ -112,7 +119,10 @@ class PageRenderer:
     name = "render"
 
     def __init__(self) -> None:
-        self._options = RenderOptions(standalone=False, static_url=RENDER_STATIC_URL)
+        # The app's top bar has the theme switch of every page: the session's toolbar has none.
+        self._options = RenderOptions(
+            standalone=False, static_url=RENDER_STATIC_URL, theme_button=False, app_keys=True
+        )
         # Live updates send whole items: every part of them drawn in place, no chunks.
         self._fragment_options = RenderOptions(
             standalone=False, static_url=RENDER_STATIC_URL, chunk_items=1_000_000_000
@@ -124,13 +134,24 @@ class PageRenderer:
         parts_url: str,
         figures: Figures | None = None,
         images_url: str | None = None,
+        texts_url: str | None = None,
     ) -> DrawnSession:
         options = dataclasses.replace(self._options, figures=figures, images_url=images_url)
         renderer = render.SessionRenderer(options)
         body = str(renderer.body(session))
         found = renderer.page_map(session)
-        data = renderer.data(session, parts=False, source=parts_url, found=found)
+        data = renderer.data(
+            session, parts=False, source=parts_url, found=found, texts=texts_url or ""
+        )
         lock = threading.Lock()
+        texts: list[bytes] = []
+
+        def text_index() -> bytes:
+            # Worked out when a page first finds something in it, then kept with the drawing.
+            with lock:
+                if not texts:
+                    texts.append(msgspec.json.encode(renderer.texts(session)))
+                return texts[0]
 
         def part(part_id: str) -> str | None:
             # Drawing a part registers the parts inside it: a part not known yet is drawn once
@@ -144,7 +165,9 @@ class PageRenderer:
                 return parts.draw(part_id) if part_id in parts else None
 
         images = renderer.images
-        return DrawnSession(body, data, part, images.get if images is not None else _no_image)
+        return DrawnSession(
+            body, data, part, images.get if images is not None else _no_image, text_index
+        )
 
     def body(self, session: Session, figures: Figures | None = None) -> str:
         options = dataclasses.replace(self._options, figures=figures)
@@ -283,6 +306,7 @@ class PlainRenderer:
         parts_url: str,
         figures: Figures | None = None,
         images_url: str | None = None,
+        texts_url: str | None = None,
     ) -> DrawnSession:
         return DrawnSession(self.body(session, figures))
 

@@ -49,6 +49,11 @@ def parts_url(key: str) -> str:
     return f"/sessions/{quote(key, safe='')}/parts/"
 
 
+def texts_url(key: str) -> str:
+    """Where a session page's find asks for the page's text index."""
+    return f"/sessions/{quote(key, safe='')}/text"
+
+
 def images_url(key: str) -> str:
     """Where a session page's images are (``<url><digest>``)."""
     return f"/sessions/{quote(key, safe='')}/images/"
@@ -134,7 +139,7 @@ class AppState:
             with self._heavy:
                 try:
                     drawn = self.renderer.draw(
-                        loaded.session, parts_url(key), figures, images_url(key)
+                        loaded.session, parts_url(key), figures, images_url(key), texts_url(key)
                     )
                 except Exception as error:  # shown on the page, over the plain view
                     loaded.problem = f"{type(error).__name__}: {error}"
@@ -154,6 +159,11 @@ class AppState:
         """A folded part of the session's page, drawn now (``None``: no such part)."""
         drawn = self._drawn(key)
         return drawn.part(part_id) if drawn is not None else None
+
+    def texts(self, key: str) -> bytes | None:
+        """The text index of the session's page, as JSON (``None``: no such session)."""
+        drawn = self._drawn(key)
+        return drawn.texts() if drawn is not None else None
 
     def image(self, key: str, digest: str) -> tuple[bytes, str] | None:
         """An image the session's page (or a part drawn for it) links to, with its type."""

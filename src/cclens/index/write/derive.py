@@ -30,6 +30,7 @@ from ...model.blocks import ToolUseBlock
 from ...model.entries import malformed as count_malformed
 from ...model.records import AssistantRecord, ProgressRecord
 from ...model.session import ToolStatus, parse_time, tool_status
+from ...model.text import input_text
 from ...readers.claude.assemble import text_kind
 from ...readers.claude.titles import PromptPicker, choose_title, tips
 from ...readers.claude.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
@@ -41,7 +42,6 @@ from ..extract import (
     SessionDigest,
     call_claim,
     clean_text,
-    input_text,
     prompt_claim,
     response_claim,
     text_pieces,

@@ -1,6 +1,8 @@
 // cclens session pages: folded parts drawn when opened, long sessions drawn in chunks as the
 // reader scrolls, theme and fold preference (remembered for every page), details toggle,
-// expanders, keyboard navigation, deep links with highlighted terms, copy.
+// expanders, repeated events, keys (j/k, J/K, o/Enter, g/G, ?), deep links with highlighted
+// terms, copy. Finding within the page is find.js's, on the API this one exports
+// (window.cclens: ensure, openMatched, markPattern, clearMarks, focusMatch, texts).
 // No inline handlers: everything is wired here, so the page's CSP can forbid inline script.
 // Parts come from the page itself (an exported file: compressed blocks inflated with
 // DecompressionStream) or from the server (the web app); both are HTML drawn by cclens's
@@ -201,7 +203,10 @@
   function openAncestors(element) {
     for (var node = element; node; node = node.parentElement) {
       if (node.tagName === "DETAILS" && !node.open) { node.open = true; }
-      if (node.classList && node.classList.contains("noisy")) { setDetails(true); }
+      if (node.classList && node.classList.contains("noisy")) {
+        var head = node.getAttribute("data-repeat-of");
+        if (head) { openRepeats(head); } else { setDetails(true); }
+      }
     }
   }
 
@@ -276,7 +281,11 @@
     var words = terms.map(function (t) { return t.trim(); }).filter(Boolean);
     if (!words.length) { return []; }
     words.sort(function (a, b) { return b.length - a.length; });
-    var pattern = new RegExp(words.map(escapeRegExp).join("|"), "gi");
+    return markPattern(scope, new RegExp(words.map(escapeRegExp).join("|"), "gi"), "hl");
+  }
+
+  // Every match of pattern (global) in the text under scope, wrapped in <mark class="...">.
+  function markPattern(scope, pattern, className) {
     // Folded rests of long texts that hold a match are drawn, so the match can be shown.
     scope.querySelectorAll("template.more").forEach(function (more) {
       pattern.lastIndex = 0;
@@ -288,7 +297,7 @@
     var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
       acceptNode: function (node) {
         var parent = node.parentElement;
-        if (!parent || parent.closest("mark.hl, summary.tool-head, script, style")) { return NodeFilter.FILTER_REJECT; }
+        if (!parent || parent.closest("mark.hl, mark.find, summary.tool-head, script, style, .find-bar")) { return NodeFilter.FILTER_REJECT; }
         return NodeFilter.FILTER_ACCEPT;
       }
     });
@@ -310,7 +319,7 @@
       pieces.forEach(function (piece) {
         if (piece[0] > last) { fragment.appendChild(document.createTextNode(text.slice(last, piece[0]))); }
         var element = document.createElement("mark");
-        element.className = "hl";
+        element.className = className;
         element.textContent = text.slice(piece[0], piece[1]);
         fragment.appendChild(element);
         marks.push(element);
@@ -330,27 +339,42 @@
       return openDetails(details).then(function () {
         var body = details.querySelector(".tool-body");
         if (kind === "tool_output") {
-          var folded = body.querySelectorAll("details.collapsible-raw-result");
-          folded.forEach(function (d) { d.open = true; });
+          own(body.querySelectorAll("details.collapsible-raw-result"), tool).forEach(function (d) { d.open = true; });
           // What the model read besides what the view shows is searched too; its fold opens
           // only when the first match is inside it.
-          var results = body.querySelectorAll('[data-part="result"], .collapsible-raw-result, .collapsible-unshown-result');
-          return results.length ? Array.prototype.slice.call(results) : [body];
+          var results = own(body.querySelectorAll('[data-part="result"], .collapsible-raw-result, .collapsible-unshown-result'), tool);
+          return results.length ? results : [body];
         }
         if (kind === "tool_input") {
-          var inputs = body.querySelectorAll('[data-part="input"]');
-          return inputs.length ? Array.prototype.slice.call(inputs) : [body];
+          var inputs = own(body.querySelectorAll('[data-part="input"]'), tool);
+          return inputs.length ? inputs : [body];
         }
         return [body];
       });
     }
     if (kind === "thinking") {
-      var thoughts = Array.prototype.slice.call(element.querySelectorAll("details.thinking"));
+      var thoughts = Array.prototype.slice.call(element.querySelectorAll(":scope > .msg-body > details.thinking"));
       return Promise.all(thoughts.map(openDetails)).then(function () {
         return thoughts.length ? thoughts : [element];
       });
     }
+    if (kind === "assistant") {
+      var texts = Array.prototype.slice.call(element.querySelectorAll(":scope > .msg-body > .block-text"));
+      return Promise.resolve(texts.length ? texts : [element]);
+    }
+    if (kind === "prompt") {
+      var prompt = element.querySelector(":scope > .msg-body");
+      return Promise.resolve([prompt || element]);
+    }
+    if (kind === "summary" && element.tagName === "DETAILS") {
+      return openDetails(element).then(function () { return [element]; });
+    }
     return Promise.resolve([element]);
+  }
+
+  // The elements of a list that belong to this call, not to a call of a subagent inside it.
+  function own(list, tool) {
+    return Array.prototype.filter.call(list, function (node) { return node.closest("section.tool") === tool; });
   }
 
   function highlightTerms(element, kind, terms) {
@@ -452,9 +476,12 @@
     var b = target.closest("button");
     if (!b) { return; }
     if (b.classList.contains("expand")) { toggleExpand(b); return; }
+    if (b.hasAttribute("data-close-dialog")) { var dialog = b.closest("dialog"); if (dialog) { dialog.close(); } return; }
     if (b.classList.contains("copy")) { copy(b); return; }
     var action = b.getAttribute("data-action");
     if (action === "details") { setDetails(!root.classList.contains("show-details")); }
+    else if (action === "keys") { showKeys(); }
+    else if (action === "find") { if (window.cclens.find) { window.cclens.find.open(""); } }
     else if (action === "fold") { setFold(!foldOpen()); }
     else if (action === "theme") {
       var next = THEMES[(THEMES.indexOf(root.getAttribute("data-theme") || "auto") + 1) % THEMES.length];
@@ -464,11 +491,14 @@
     }
   });
 
-  // ---------------------------------------------------------------- keyboard navigation
-  // j / k (or Alt+ArrowDown / Alt+ArrowUp) move between visible messages; a chunk not drawn
-  // yet is drawn on the way.
-  function messages() {
-    return Array.prototype.filter.call(document.querySelectorAll(".msg"), function (m) {
+  // ---------------------------------------------------------------- keys
+  // j / k (or Alt+ArrowDown / Alt+ArrowUp) move between visible messages, J / K between
+  // prompts; a chunk not drawn yet is drawn on the way. g / G: the first or last message.
+  // Enter or o opens (or folds) the current message's calls and thinking. ? lists the keys.
+  var MESSAGES = ".msg";
+  var PROMPTS = '.msg[data-kind="prompt"]';
+  function messages(selector) {
+    return Array.prototype.filter.call(document.querySelectorAll(selector), function (m) {
       return m.offsetParent !== null;
     });
   }
@@ -486,32 +516,115 @@
     }
     return null;
   }
-  function move(step) {
-    var list = messages();
+  function makeCurrent(next) {
     var previous = document.querySelector(".msg.current");
-    var index = previous ? list.indexOf(previous) : -1;
+    if (previous) { previous.classList.remove("current"); }
+    next.classList.add("current");
+    next.focus({ preventScroll: true });
+    next.scrollIntoView({ block: "start" });
+  }
+  function move(step, selector) {
+    var list = messages(selector);
+    var previous = document.querySelector(".msg.current");
+    var index = -1;
+    if (previous) {
+      index = list.indexOf(previous);
+      if (index < 0) {  // the current one is not of this kind: from where it is
+        index = step > 0 ? -1 : list.length;
+        for (var i = 0; i < list.length; i++) {
+          if (previous.compareDocumentPosition(list[i]) & Node.DOCUMENT_POSITION_FOLLOWING) { index = i - (step > 0 ? 1 : 0); break; }
+        }
+      }
+    }
     var next = list[Math.max(0, Math.min(list.length - 1, index + step))];
     // A chunk not drawn yet between here and there (or past the end) is drawn first.
     var gap = step > 0 ? firstPendingAfter(previous) : lastPendingBefore(previous);
     if (gap && (!next || next === previous ||
         (step > 0 ? next.compareDocumentPosition(gap) & Node.DOCUMENT_POSITION_PRECEDING
                   : next.compareDocumentPosition(gap) & Node.DOCUMENT_POSITION_FOLLOWING))) {
-      materialise(gap).then(function () { move(step); }, report);
+      materialise(gap).then(function () { move(step, selector); }, report);
       return;
     }
-    if (!next) { return; }
-    if (previous) { previous.classList.remove("current"); }
-    next.classList.add("current");
-    next.focus({ preventScroll: true });
-    next.scrollIntoView({ block: "start" });
+    if (next) { makeCurrent(next); }
+  }
+  function toEnd(last) {
+    var chunks = pendingChunks();
+    var waiting = last && chunks.length ? materialise(chunks[chunks.length - 1]) : Promise.resolve();
+    waiting.then(function () {
+      var list = messages(MESSAGES);
+      var target = last ? list[list.length - 1] : list[0];
+      if (target) { makeCurrent(target); }
+      if (last) { window.scrollTo(0, document.documentElement.scrollHeight); if (target) { target.scrollIntoView({ block: "end" }); } }
+      else { window.scrollTo(0, 0); }
+    }, report);
+  }
+  // The folds of a message itself, not of a subagent's messages inside it.
+  function folds(message) {
+    return Array.prototype.filter.call(message.querySelectorAll("details.tool-details, details.thinking"), function (d) {
+      return d.closest(".msg") === message;
+    });
+  }
+  function toggleFolds(message) {
+    var list = folds(message);
+    if (!list.length) { return; }
+    var open = list.some(function (d) { return !d.open; });
+    list.forEach(function (d) { if (open) { openDetails(d).catch(report); } else { d.open = false; } });
+  }
+  function showKeys() {
+    var dialog = document.querySelector("dialog[data-keys-help]");
+    if (!dialog) { return; }
+    if (dialog.open) { dialog.close(); } else { dialog.showModal(); }
+  }
+  function typing(t) {
+    return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
   }
   document.addEventListener("keydown", function (event) {
-    if (event.ctrlKey || event.metaKey) { return; }
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey) { return; }
     var t = event.target;
-    if (t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) { return; }
+    if (typing(t) || document.querySelector("dialog[open]")) { return; }
     var key = event.key;
-    if ((key === "j" && !event.altKey) || (key === "ArrowDown" && event.altKey)) { move(1); event.preventDefault(); }
-    else if ((key === "k" && !event.altKey) || (key === "ArrowUp" && event.altKey)) { move(-1); event.preventDefault(); }
+    var handled = true;
+    if ((key === "j" && !event.altKey) || (key === "ArrowDown" && event.altKey)) { move(1, MESSAGES); }
+    else if ((key === "k" && !event.altKey) || (key === "ArrowUp" && event.altKey)) { move(-1, MESSAGES); }
+    else if (event.altKey) { handled = false; }
+    else if (key === "J") { move(1, PROMPTS); }
+    else if (key === "K") { move(-1, PROMPTS); }
+    else if (key === "g") { toEnd(false); }
+    else if (key === "G") { toEnd(true); }
+    else if (key === "?") { showKeys(); }
+    else if ((key === "o" || key === "Enter") && !(t instanceof Element && t.closest("a, button, summary"))) {
+      var current = document.querySelector(".msg.current");
+      if (current) { toggleFolds(current); } else { handled = false; }
+    }
+    else { handled = false; }
+    if (handled) { event.preventDefault(); }
+  });
+
+  // ---------------------------------------------------------------- repeated events
+  // The count on the first of repeated events shows (or folds again) the others, in place.
+  var shownRepeats = {};
+  function showRepeats(anchor, on, scope) {
+    (scope || document).querySelectorAll('[data-repeat-of="' + CSS.escape(anchor) + '"]').forEach(function (event) {
+      event.classList.toggle("repeat-shown", on);
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var b = event.target instanceof Element ? event.target.closest("button[data-repeats]") : null;
+    if (!b) { return; }
+    var anchor = b.getAttribute("data-repeats");
+    var on = b.getAttribute("aria-expanded") !== "true";
+    b.setAttribute("aria-expanded", on ? "true" : "false");
+    if (on) { shownRepeats[anchor] = true; } else { delete shownRepeats[anchor]; }
+    showRepeats(anchor, on);
+  });
+  function openRepeats(anchor) {
+    shownRepeats[anchor] = true;
+    showRepeats(anchor, true);
+    var b = document.querySelector('button[data-repeats="' + CSS.escape(anchor) + '"]');
+    if (b) { b.setAttribute("aria-expanded", "true"); }
+  }
+  document.addEventListener("cclens:drawn", function (event) {
+    Object.keys(shownRepeats).forEach(function (anchor) { showRepeats(anchor, true, event.detail.element); });
   });
 
   // ---------------------------------------------------------------- deep links
@@ -544,9 +657,46 @@
     });
   }
 
+  // The text index of the page (find.js): carried compressed in an exported file, asked of the
+  // server in the web app. [[element id, kind, text], ...] in page order.
+  var textIndex = null;
+  function texts() {
+    if (!textIndex) {
+      if (data.text) { textIndex = inflate(data.text).then(JSON.parse); }
+      else if (data.texts) {
+        textIndex = window.fetch(data.texts, { headers: { Accept: "application/json" } }).then(function (response) {
+          if (!response.ok) { throw new Error("HTTP " + response.status); }
+          return response.json();
+        });
+      } else { textIndex = Promise.reject(new Error("this page has no text index")); }
+      textIndex.catch(function () { textIndex = null; });
+    }
+    return textIndex;
+  }
+
+  function clearMarks() {
+    document.querySelectorAll("mark.find, mark.hl").forEach(function (m) {
+      var parent = m.parentNode;
+      parent.replaceChild(document.createTextNode(m.textContent), m);
+      parent.normalize();
+    });
+  }
+
+  function focusMatch(element) {
+    unclamp(element);
+    openAncestors(element);
+    keepInView(element, "center");
+  }
+
   window.cclens = {
     reveal: reveal,
+    ensure: ensure,
     open: openPart,
+    openMatched: openMatched,
+    markPattern: markPattern,
+    clearMarks: clearMarks,
+    focusMatch: focusMatch,
+    texts: texts,
     isFolded: isFolded,
     // Every chunk of a long session drawn now (printing, tests); returns a Promise.
     drawChunks: function () { return Promise.all(pendingChunks().map(materialise)); },

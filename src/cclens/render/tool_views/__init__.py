@@ -9,9 +9,10 @@ turns a :class:`~cclens.model.session.ToolCall` into the variables of its templa
 
 Every prepared mapping has ``i`` (the typed input), ``r`` (the typed ``toolUseResult`` when it has
 the tool's shape, else ``None``), ``error`` (what a failed or refused call reported), ``summary``
-(the header line) and ``badges`` (``(text, kind)`` pairs). Strings stay untrusted text: templates
-escape them, links are :class:`Link` values limited to ``http``/``https`` and in-page anchors, and
-only the view helpers' output is markup.
+(the header line of a ``headline`` view without ``summarize``) and ``badges`` (``(text, kind)``
+pairs). Strings stay untrusted text: templates escape them, links are :class:`Link` values
+limited to ``http``/``https`` and in-page anchors, and only the view helpers' output is markup.
+What each view's folded row says is its ``summarize`` (:mod:`.summaries`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..generic import generic_view
 from ..views import ToolView
 from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
 from ._common import Field, Link, Prepare
+from .summaries import SUMMARIES, summarize_mcp
 
 __all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link", "view_for"]
 
@@ -32,11 +34,15 @@ __all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link", "view_for"]
 def _view(
     name: str, template: str, prepare: Prepare, *tools: str
 ) -> tuple[ToolView, tuple[str, ...]]:
-    return ToolView(name, f"tools/{template}.html", prepare, name in _HEADLINES), tools
+    view = ToolView(
+        name, f"tools/{template}.html", prepare, name in _HEADLINES, SUMMARIES.get(name)
+    )
+    return view, tools
 
 
-#: Views whose (cheap) ``prepare`` words the header's summary: run for folded calls too.
-_HEADLINES = frozenset({"skill", "team-create", "team-delete", "artifact", "projects"})
+#: Views whose (cheap) ``prepare`` words the header's summary: run for folded calls too. Every
+#: other view's row says what :mod:`.summaries` gives (see :mod:`cclens.render.summary`).
+_HEADLINES = frozenset({"team-create", "team-delete", "artifact", "projects"})
 
 
 #: Every view, with the tool names it draws.
@@ -172,7 +178,7 @@ def _by_name(views: Iterable[tuple[ToolView, tuple[str, ...]]]) -> dict[str, Too
 TOOL_VIEWS: dict[str, ToolView] = _by_name(VIEWS)
 
 #: The view of every MCP tool (``mcp__<server>__<tool>``).
-MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp)
+MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp, summarize=summarize_mcp)
 
 
 def view_for(call: ToolCall) -> ToolView:

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ...model import UNSET
+from ...model.session import ToolCall
 from ...model.tools import agents, files, interaction, mcp, misc, plans, search, shell, tasks, web
-from ...parse.session import ToolCall
 from ..summary import ToolSummary, one_line
 
 __all__ = ["SUMMARIES", "Summarize"]
@@ -159,9 +159,7 @@ def summarize_grep(call: ToolCall) -> ToolSummary:
     path = _text(found.path) or _text(found.file_path)
     only = _text(found.glob) or _text(found.include)
     kind = _text(found.type)
-    note = " · ".join(
-        part for part in (_where(path), only, f"type {kind}" if kind else "") if part
-    )
+    note = " · ".join(part for part in (_where(path), only, f"type {kind}" if kind else "") if part)
     return ToolSummary.of(found.pattern, note)
 
 

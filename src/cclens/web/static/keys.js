@@ -126,7 +126,10 @@
   if (palette) {
     field.addEventListener("input", function () {
       if (timer) window.clearTimeout(timer);
-      timer = window.setTimeout(ask, 150);
+      timer = window.setTimeout(function () {
+        timer = null;
+        ask();
+      }, 150);
     });
     field.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown" || (event.key === "n" && event.ctrlKey)) {
@@ -254,6 +257,7 @@
     if (!(target instanceof Element)) return;
     if (target.closest("[data-open-palette]")) { event.preventDefault(); openPalette(); }
     else if (target.closest("[data-open-help]")) { event.preventDefault(); help(); }
+    else if (target.closest("dialog [data-close-dialog]")) target.closest("dialog").close();
   });
 
   document.addEventListener("DOMContentLoaded", function () {
