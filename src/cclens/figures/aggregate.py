@@ -387,6 +387,29 @@ def unpriced_models(items: Iterable[PricedResponse]) -> list[UnpricedModel]:
     return unpriced_parts(part_of(item, period) for item in items if item.priced.cost is None)
 
 
+class DayHours(msgspec.Struct, kw_only=True):
+    """Responses of one local day (``2025-06-01``), per hour (24 counts)."""
+
+    day: str
+    hours: list[int]
+
+
+def day_hours(
+    items: Iterable[PricedResponse], period: Period | None = None, *, days: int = 31
+) -> list[DayHours]:
+    """Responses per local day and hour, for the last ``days`` days that had any (oldest
+    first): when the work was done, day by day."""
+    period = period or Period()
+    grid: dict[str, list[int]] = {}
+    for item in items:
+        when = item.response.timestamp
+        if when is not None:
+            local = period.local(when)
+            grid.setdefault(local.date().isoformat(), [0] * 24)[local.hour] += 1
+    kept = sorted(grid)[-days:] if days > 0 else []
+    return [DayHours(day=day, hours=grid[day]) for day in kept]
+
+
 def activity(items: Iterable[PricedResponse], period: Period | None = None) -> list[list[int]]:
     """Responses per local weekday (Monday first) and hour: seven rows of 24 counts."""
     period = period or Period()
@@ -404,6 +427,7 @@ __all__ = [
     "NO_TOOL",
     "TIME_GROUPINGS",
     "UNKNOWN",
+    "DayHours",
     "GroupBy",
     "PricedResponse",
     "ToolPart",
@@ -414,6 +438,7 @@ __all__ = [
     "aggregate",
     "aggregate_parts",
     "aggregate_tool_parts",
+    "day_hours",
     "part_of",
     "price_responses",
     "total_parts",

@@ -10,6 +10,7 @@ from starlette.responses import Response
 
 from ..index import ProjectSummary
 from ..reports.limits import LimitsReport
+from .activity_views import Calendar, HourGrid, calendar, hour_grid
 from .api import JSONResponse
 from .dashboard_figures import DashboardFigures
 from .filters import TIME_GROUPINGS, FilterError, TimeGrouping, UsageFilters, usage_filters
@@ -54,6 +55,9 @@ class DashboardContext:
     blocks: LiveBlocks | None = None
     #: The plan limits panel (``_limits.html``).
     limits: LimitsReport | None = None
+    #: Days by weeks, and days by hours (``None`` without figures or responses).
+    calendar: Calendar | None = None
+    hours: HourGrid | None = None
 
 
 def stats_page(request: Request) -> Response:
@@ -82,6 +86,8 @@ def stats_page(request: Request) -> Response:
         sessions=state.index.totals().sessions,
         blocks=live_blocks(state.index),
         limits=limits_panel(state.index),
+        calendar=calendar(figures.days) if figures is not None else None,
+        hours=hour_grid(figures.day_hours) if figures is not None else None,
     )
     return page(state, "stats.html", 400 if error else 200, dashboard=context)
 

@@ -14,11 +14,13 @@ from datetime import datetime
 import msgspec
 
 from ..figures.aggregate import (
+    DayHours,
     PricedResponse,
     UnpricedModel,
     UsageRow,
     activity,
     aggregate,
+    day_hours,
     total_row,
     unpriced_models,
 )
@@ -44,7 +46,8 @@ class DashboardFigures(msgspec.Struct, kw_only=True):
     ``over_time`` is grouped by ``filters.by``; ``days`` by day (its ``sessions`` are the
     sessions active each day); ``tools`` by tool (tokens split among a response's calls, and
     each tool's calls, errors and durations in ``tool``); ``models`` by model. ``activity``
-    counts responses per local weekday (Monday first) and hour. ``prompts`` and ``tool_calls``
+    counts responses per local weekday (Monday first) and hour; ``day_hours`` per local day and
+    hour, for the last 31 days with responses. ``prompts`` and ``tool_calls``
     (by status) are counted as ``cclens stats`` counts them. ``generation`` grows each time the
     index's sessions change.
     """
@@ -64,6 +67,7 @@ class DashboardFigures(msgspec.Struct, kw_only=True):
     models: list[UsageRow]
     unpriced: list[UnpricedModel]
     activity: list[list[int]]
+    day_hours: list[DayHours]
     generation: int
 
 
@@ -108,6 +112,7 @@ def figures(
         models=aggregate(items, "model", period=period),
         unpriced=unpriced_models(items),
         activity=activity(items, period),
+        day_hours=day_hours(items, period),
         generation=generation,
     )
 

@@ -21,6 +21,15 @@ def path_breaks(path: str) -> Markup:
     return Markup("/<wbr>").join(escape(part) for part in path.split("/"))
 
 
+def path_tail(path: str, parts: int = 2) -> str:
+    """The last ``parts`` parts of a directory (``src/app`` for ``/Users/me/src/app``; Windows
+    paths too), with ``…/`` when more came before: what a one-line list shows of it."""
+    pieces = [piece for piece in path.replace("\\", "/").split("/") if piece]
+    if len(pieces) <= parts:
+        return path
+    return "…/" + "/".join(pieces[-parts:])
+
+
 def path_part(value: str) -> str:
     """``value`` quoted to be one segment of a URL path."""
     return quote(value, safe="")
@@ -49,6 +58,7 @@ def environment() -> Environment:
         "when": utc_time,
         "day_time": partial(utc_time, zone=False),
         "path_breaks": path_breaks,
+        "path_tail": path_tail,
         "duration": duration,
         "compact": compact,
         "usd": usd,

@@ -1,6 +1,7 @@
 // cclens web app: reveal the message a link points at, keep pages live, fill in pages whose
 // figures were still being worked out, copy suggested rules and resume commands, switch the
-// colour theme, submit list filters as they change, and offer to fork a session at a message.
+// colour theme, apply list filters as they change (typed ones as you type), and offer to fork a
+// session at a message.
 // No inline script anywhere (the Content-Security-Policy forbids it): pages pass what this
 // script needs in data-* attributes.
 "use strict";
@@ -193,12 +194,12 @@
   // Copy a command to the clipboard; without clipboard access, show it selected beside the
   // button for the person to copy.
   function copyText(button, text) {
-    var label = button.textContent;
+    var label = Array.prototype.slice.call(button.childNodes); // text, or an icon
     var done = function () {
       button.textContent = "Copied";
       button.classList.add("copied");
       window.setTimeout(function () {
-        button.textContent = label;
+        button.replaceChildren.apply(button, label);
         button.classList.remove("copied");
       }, 1500);
     };
@@ -272,6 +273,62 @@
       document.documentElement.setAttribute("data-theme", event.newValue);
     }
   });
+
+  // The fields of a filter form as a query string: empty fields (and a field left at its
+  // data-default) stay out of the address.
+  function formQuery(form) {
+    var params = new URLSearchParams();
+    new FormData(form).forEach(function (value, name) {
+      var field = form.elements.namedItem(name);
+      var fallback = field && field.getAttribute ? field.getAttribute("data-default") : null;
+      if (value !== "" && value !== fallback) params.append(name, String(value));
+    });
+    var query = params.toString();
+    return query ? "?" + query : "";
+  }
+
+  // Typed filters apply as you type: the list is fetched with them and put in place (the
+  // address follows), the field keeps the focus.
+  function asYouType(form) {
+    var timer = null;
+    var asked = 0;
+    var apply = function () {
+      var url = form.getAttribute("action") + formQuery(form);
+      var mine = ++asked;
+      fetch(url, { headers: { Accept: "text/html" } })
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.text();
+        })
+        .then(function (html) {
+          if (mine !== asked) return;
+          var fresh = new DOMParser().parseFromString(html, "text/html");
+          var region = fresh.getElementById("live-region");
+          var current = document.getElementById("live-region");
+          if (region && current) current.replaceWith(document.importNode(region, true));
+          window.history.replaceState(null, "", url);
+          document.dispatchEvent(new CustomEvent("cclens:listed"));
+        })
+        .catch(function (error) {
+          console.warn("cclens: could not apply the filters", error);
+        });
+    };
+    form.addEventListener("input", function (event) {
+      var field = event.target;
+      if (!(field instanceof HTMLInputElement) || !field.hasAttribute("data-as-you-type")) return;
+      window.clearTimeout(timer);
+      timer = window.setTimeout(apply, 250);
+    });
+  }
+
+  // On a phone the filters wait behind a button.
+  function filtersToggle(button) {
+    var form = button.closest("form");
+    button.addEventListener("click", function () {
+      var open = form.classList.toggle("filters-open");
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+  }
 
   // List filters: a menu or a date applies at once; empty fields (and a field left at its
   // data-default) stay out of the address.
@@ -351,6 +408,8 @@
     document.querySelectorAll("[data-copy]").forEach(copyButton);
     document.querySelectorAll("[data-theme-toggle]").forEach(themeToggle);
     document.querySelectorAll("form[data-auto-submit]").forEach(autoSubmit);
+    document.querySelectorAll("form[data-auto-submit]").forEach(asYouType);
+    document.querySelectorAll("[data-filters-toggle]").forEach(filtersToggle);
     if (body.dataset.resume) forkButtons(body.dataset.resume);
     revealHash();
   });

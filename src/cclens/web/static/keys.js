@@ -260,6 +260,7 @@
     else if (target.closest("dialog [data-close-dialog]")) target.closest("dialog").close();
   });
 
+  document.addEventListener("cclens:listed", rememberList);
   document.addEventListener("DOMContentLoaded", function () {
     rememberList();
     if (sessionPage()) showNeighbours();

@@ -1,7 +1,9 @@
-// cclens session timeline: a strip of turns and tool calls over time, and the context size of
-// each response, from /api/sessions/{id}/timeline. Clicking a call opens it in the transcript
-// below (#tool-<id>); clicking a turn or a response opens that message. Both charts share
-// their time axis: drag across either to zoom, double-click to zoom out.
+// cclens session timeline: a compact strip of turns and tool calls over time, and (opened with
+// "More") the context size of each response, from /api/sessions/{id}/timeline. Idle gaps are
+// squeezed to a sliver (marked with how long they were), so a session of days shows its work,
+// not its nights. Clicking a call opens it in the transcript below (#tool-<id>); clicking a
+// turn or a response opens that message. Both charts share their axis: drag across either to
+// zoom, double-click to zoom out.
 "use strict";
 
 (function () {
@@ -24,14 +26,16 @@
   }
 
   // Calls into lanes: each goes into the first lane whose last call ended before it starts
-  // (at most LANES: calls made at the same moment beyond that share the last lane).
+  // (at most LANES, 4 in the compact strip: calls made at the same moment beyond that share
+  // the last lane).
   var LANES = 8;
-  function pack(calls, gap) {
+  var COMPACT_LANES = 4;
+  function pack(calls, gap, most) {
     var ends = [];
     calls.forEach(function (call) {
       var lane = 0;
       while (lane < ends.length && ends[lane] > call.start - gap) lane++;
-      lane = Math.min(lane, LANES - 1);
+      lane = Math.min(lane, most - 1);
       ends[lane] = Math.max(ends[lane] || 0, call.end, call.start + gap);
       call.lane = lane + 1; // lane 0 holds the turns
     });
@@ -85,9 +89,63 @@
     }
   }
 
+  // Idle time squeezed: a gap longer than a threshold (10 minutes, or 3 % of the session) with
+  // nothing in it is drawn as the threshold's width. fwd: seconds -> the axis's position;
+  // bwd: back; gaps: [[start, end]] of the squeezed spans, in seconds.
+  function squeeze(intervals) {
+    intervals = intervals.slice().sort(function (a, b) { return a[0] - b[0]; });
+    var first = intervals[0][0];
+    var last = intervals.reduce(function (most, span) { return Math.max(most, span[1]); }, first);
+    var threshold = Math.max(600, (last - first) * 0.03);
+    var gaps = [];
+    var end = intervals[0][1];
+    intervals.forEach(function (span) {
+      if (span[0] - end > threshold) gaps.push([end, span[0]]);
+      end = Math.max(end, span[1]);
+    });
+    function fwd(t) {
+      var cut = 0;
+      for (var i = 0; i < gaps.length; i++) {
+        var gap = gaps[i];
+        if (t <= gap[0]) break;
+        var length = gap[1] - gap[0];
+        if (t >= gap[1]) cut += length - threshold;
+        else cut += (t - gap[0]) * (1 - threshold / length);
+      }
+      return t - cut;
+    }
+    function bwd(x) {
+      var cut = 0;
+      for (var i = 0; i < gaps.length; i++) {
+        var gap = gaps[i];
+        var at = gap[0] - cut; // where the gap starts on the axis
+        if (x <= at) break;
+        var length = gap[1] - gap[0];
+        if (x >= at + threshold) cut += length - threshold;
+        else return gap[0] + (x - at) * (length / threshold);
+      }
+      return x + cut;
+    }
+    return { fwd: fwd, bwd: bwd, gaps: gaps };
+  }
+
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+  // A time on the axis: hours and minutes, with the day when the session spans several.
+  function clock(seconds, days) {
+    var when = new Date(seconds * 1000);
+    var time = two(when.getHours()) + ":" + two(when.getMinutes());
+    return days ? two(when.getMonth() + 1) + "-" + two(when.getDate()) + " " + time : time;
+  }
+  function idle(seconds) {
+    if (seconds >= 86400) return Math.round(seconds / 86400) + " d idle";
+    if (seconds >= 3600) return Math.round(seconds / 3600) + " h idle";
+    return Math.round(seconds / 60) + " min idle";
+  }
+
   function draw(panel, payload) {
     charts.forEach(C.destroy);
     charts = [];
+    var expanded = panel.classList.contains("is-expanded");
     var palette = C.colors();
     var timeline = payload.timeline;
     var turns = timeline.turns
@@ -121,6 +179,20 @@
       text(summary, "Nothing in this session has a timestamp to draw.");
       return;
     }
+    var spans = [];
+    turns.forEach(function (turn) { spans.push([turn.start, turn.end === null ? turn.start : turn.end]); });
+    calls.forEach(function (call) { spans.push([call.start, call.end]); });
+    points.forEach(function (point) { var t = seconds(point.timestamp); spans.push([t, t]); });
+    var axis = squeeze(spans);
+    var days = Math.max.apply(null, times) - Math.min.apply(null, times) > 20 * 3600;
+    // Every time on the axis is squeezed.
+    turns.forEach(function (turn) {
+      turn.start = axis.fwd(turn.start);
+      if (turn.end !== null) turn.end = axis.fwd(turn.end);
+    });
+    calls.forEach(function (call) { call.start = axis.fwd(call.start); call.end = axis.fwd(call.end); });
+    compactions = compactions.map(axis.fwd);
+    times = times.map(axis.fwd);
     var first = Math.min.apply(null, times);
     var last = Math.max.apply(null, times);
     if (last - first < 1) last = first + 1;
@@ -132,15 +204,15 @@
         " tool call" + (figures.tool_calls === 1 ? "" : "s") +
         (figures.failed ? " (" + figures.failed + " failed)" : "") +
         (figures.tool_calls !== calls.length ? " (" + calls.length + " on the main line, drawn)" : "") +
-        ", peak context " + C.compact(payload.peak_context) + " tokens. " +
-        "Drag to zoom, double-click to zoom out; click a call to open it."
+        ", peak context " + C.compact(payload.peak_context) + " tokens."
     );
+    if (summary) summary.title = "Drag to zoom, double-click to zoom out; click a call to open it.";
     var stripElement = panel.querySelector('[data-chart="strip"]');
     var contextElement = panel.querySelector('[data-chart="context"]');
     var readout = panel.querySelector('[data-readout="strip"]');
     // A call lasts at least ~3 pixels, so calls closer than that go in different lanes.
     var gap = ((last - first) * 3) / Math.max(stripElement.clientWidth, 240);
-    var laneCount = pack(calls, gap);
+    var laneCount = pack(calls, gap, expanded ? LANES : COMPACT_LANES);
     var tools = toolColors(calls, palette);
     var syncKey = "cclens-timeline";
     var whole = C.fitted(function () { return range; });
@@ -200,6 +272,37 @@
       });
       ctx.restore();
       paintCompactions(u);
+      paintGaps(u);
+    }
+
+    // Each squeezed gap: a dashed line, and how long it was where there is room for it.
+    function paintGaps(u) {
+      if (!axis.gaps.length) return;
+      var ctx = u.ctx;
+      ctx.save();
+      ctx.strokeStyle = palette.muted;
+      ctx.fillStyle = palette.muted;
+      ctx.lineWidth = devicePixelRatio;
+      ctx.setLineDash([2 * devicePixelRatio, 3 * devicePixelRatio]);
+      ctx.font = 10 * devicePixelRatio + "px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "top";
+      var free = -Infinity; // where the last label ended: labels never overlap
+      axis.gaps.forEach(function (gap) {
+        var x = u.valToPos(axis.fwd((gap[0] + gap[1]) / 2), "x", true);
+        if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
+        ctx.beginPath();
+        ctx.moveTo(x, u.bbox.top);
+        ctx.lineTo(x, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+        var label = idle(gap[1] - gap[0]);
+        var width = ctx.measureText(label).width;
+        if (x - width / 2 > free + 4 * devicePixelRatio) {
+          ctx.fillText(label, x, u.bbox.top + 1);
+          free = x + width / 2;
+        }
+      });
+      ctx.restore();
     }
 
     function paintCompactions(u) {
@@ -243,7 +346,7 @@
     function hover(u) {
       hovered = find(u);
       u.over.style.cursor = hovered ? "pointer" : "";
-      if (!hovered) text(readout, "\u00a0");
+      if (!hovered) text(readout, "");
       else if (hovered.call) text(readout, describeCall(hovered.call));
       else text(readout, "Turn " + (hovered.turn.index + 1) + (hovered.turn.prompt ? ": " + hovered.turn.prompt : ""));
     }
@@ -258,22 +361,31 @@
       syncing = false;
     }
 
+    // The time axis: squeezed positions labelled with their real times, far enough apart that
+    // no two labels overlap.
+    function timeAxis() {
+      return C.axis(palette, {
+        space: days ? 110 : 70,
+        values: function (u, splits) { return splits.map(function (x) { return clock(axis.bwd(x), days); }); },
+      });
+    }
+
     var laneLabels = function (u, splits) {
       return splits.map(function (v) { return v === 0.5 ? "turns" : v === 1.5 ? "calls" : ""; });
     };
     var stripChart = C.draw(
       stripElement,
       {
-        height: 56 + 28 + laneCount * 16,
+        height: expanded ? 56 + 28 + laneCount * 16 : 44 + (laneCount + 1) * 15,
         legend: { show: false },
         cursor: { y: false, points: { show: false }, sync: { key: syncKey }, drag: { x: true, y: false } },
         series: [{}, { paths: function () { return null; }, points: { show: false } }],
         scales: {
-          x: { time: true, range: whole },
+          x: { time: false, range: whole },
           y: { range: [0, laneCount + 1], dir: -1 },
         },
         axes: [
-          C.axis(palette),
+          timeAxis(),
           C.axis(palette, {
             size: 48,
             grid: { show: false },
@@ -292,8 +404,10 @@
     });
     charts.push(stripChart);
 
-    if (points.length) {
-      var xs = points.map(function (point) { return seconds(point.timestamp); });
+    var details = panel.querySelector("[data-timeline-details]");
+    if (details) details.hidden = !expanded;
+    if (points.length && expanded) {
+      var xs = points.map(function (point) { return axis.fwd(seconds(point.timestamp)); });
       var contextChart = C.draw(
         contextElement,
         {
@@ -318,11 +432,11 @@
             },
           ],
           scales: {
-            x: { time: true, range: whole },
+            x: { time: false, range: whole },
             y: { range: function (u, min, max) { return [0, Math.max(max, 1) * 1.08]; } },
           },
           axes: [
-            C.axis(palette),
+            timeAxis(),
             C.axis(palette, { size: 56, values: function (u, splits) { return splits.map(C.compact); } }),
           ],
           hooks: { draw: [paintCompactions], setScale: [follow] },
@@ -340,7 +454,12 @@
       charts.push(contextChart);
     }
     legend(panel, calls, tools, palette);
-    panel.dataset.drawn = String(payload.revision);
+    panel.dataset.drawn = String(payload.revision) + (expanded ? "+" : "");
+  }
+
+  // The revision the charts were drawn for.
+  function drawnFor(panel) {
+    return (panel.dataset.drawn || "").replace("+", "");
   }
 
   // Draw when the session changed since the charts were drawn (a live update), never again
@@ -348,7 +467,7 @@
   function load(panel) {
     return C.fetchJSON(panel.dataset.timeline).then(function (payload) {
       panel.cclensPayload = payload;
-      if (panel.open && panel.dataset.drawn !== String(payload.revision)) draw(panel, payload);
+      if (drawnFor(panel) !== String(payload.revision)) draw(panel, payload);
     });
   }
 
@@ -359,15 +478,16 @@
       text(panel.querySelector("[data-timeline-summary]"), "The timeline could not be drawn: " + error.message);
     };
     load(panel).catch(failed);
-    // A closed panel has no width to draw in: draw when it is opened.
-    // (An open panel fires "toggle" once as the page loads: the charts drawn for this
-    // revision stay.)
-    panel.addEventListener("toggle", function () {
-      var payload = panel.cclensPayload;
-      if (panel.open && payload && panel.dataset.drawn !== String(payload.revision)) {
-        draw(panel, payload);
-      }
-    });
+    // "More": the context chart, every lane and the legend (or back to the compact strip).
+    var more = panel.querySelector("[data-timeline-more]");
+    if (more) {
+      more.addEventListener("click", function () {
+        var expanded = panel.classList.toggle("is-expanded");
+        more.setAttribute("aria-expanded", expanded ? "true" : "false");
+        more.textContent = expanded ? "Less" : "More";
+        if (panel.cclensPayload) draw(panel, panel.cclensPayload);
+      });
+    }
     // The session grew (live updates): fetch and draw again.
     var again = null;
     document.addEventListener("cclens:updated", function () {
@@ -375,7 +495,7 @@
       again = window.setTimeout(function () { load(panel).catch(failed); }, 300);
     });
     C.onSchemeChange(function () {
-      if (panel.open && panel.cclensPayload) draw(panel, panel.cclensPayload);
+      if (panel.cclensPayload) draw(panel, panel.cclensPayload);
     });
   });
 })();
