@@ -10,7 +10,7 @@ from pathlib import Path
 from cclens.readers.claude import load_session
 from cclens.render import RenderOptions, SessionRenderer, render_session_page
 from cclens.render.find_index import FIND_KINDS, find_entries
-from cclens.render.parts import decompress_json, expand_page, page_data
+from cclens.render.parts import decompress_json, expand_page, page_data, unpack_parts
 
 from .conftest import corpus_files
 
@@ -65,7 +65,19 @@ def test_an_exported_page_carries_the_index_and_the_web_app_asks_for_it() -> Non
     html = render_session_page(session, RenderOptions())
     data = page_data(html)
     assert "text" in data
-    assert decompress_json(data["text"]) == [list(entry) for entry in find_entries(session)]
+    carried = decompress_json(data["text"])
+    entries = find_entries(session)
+    # The calls' texts are read from their bodies' parts, which the page carries; the rest is
+    # carried as it is, in the same order.
+    parts = unpack_parts(html)
+    assert [e[:3] for e in carried if e[3] is None] == [
+        list(e) for e in entries if not e[0].startswith("tool-")
+    ]
+    calls = [e for e in carried if e[3] is not None]
+    assert calls and all(e[1] == "tool" and e[2] is None and e[3] in parts for e in calls)
+    assert [e[0] for e in calls] == list(
+        dict.fromkeys(e[0] for e in entries if e[0].startswith("tool-"))
+    )
     renderer = SessionRenderer(RenderOptions(standalone=False))
     renderer.body(session)
     linked = json.loads(renderer.data(session, parts=False, source="/p/", texts="/t"))

@@ -17,7 +17,7 @@ from ..model.session import Session, ToolCall
 from .assets import CSP, page_css, page_js, theme_js
 from .context import BranchView, ItemView, PageContext, page_context
 from .environment import template_environment
-from .find_index import FindEntry, find_entries
+from .find_index import FindEntry, find_entries, texts_by_part
 from .frame import tool_frame
 from .generic import generic_view, prepare_generic
 from .images import ImageStore
@@ -251,16 +251,18 @@ class SessionRenderer:
         for it at (``texts``: the web app)."""
         found = found or self.page_map(session)
         data: dict[str, Any] = {"map": compress_json(found.as_json())}
-        if texts is not None:
-            data["texts"] = texts
-        else:
-            data["text"] = compress_json(self.texts(session))
         if parts:
             workers = self.options.workers
             drawn = draw_in_workers(self.parts, workers, self.view_failures)
             if drawn is None:
                 drawn = self.parts.draw_all()
             data["parts"] = pack_parts(drawn, threads=workers)
+            # The calls' texts are read from their parts, which the page carries.
+            data["text"] = compress_json(texts_by_part(self.texts(session), drawn))
+        elif texts is None:
+            data["text"] = compress_json(self.texts(session))
+        if texts is not None:
+            data["texts"] = texts
         if source is not None:
             data["source"] = source
         return page_data_json(data)

@@ -334,7 +334,7 @@
   // Open what folds the matched kind of text inside the target, and give the scope to search.
   function openMatched(element, kind) {
     var tool = element.matches("section.tool") ? element : null;
-    if (tool && (kind === "tool_input" || kind === "tool_output" || !kind)) {
+    if (tool && (kind === "tool_input" || kind === "tool_output" || kind === "tool" || !kind)) {
       var details = tool.querySelector(":scope > details.tool-details");
       return openDetails(details).then(function () {
         var body = details.querySelector(".tool-body");
@@ -660,9 +660,21 @@
   // The text index of the page (find.js): carried compressed in an exported file, asked of the
   // server in the web app. [[element id, kind, text], ...] in page order.
   var textIndex = null;
+  // An entry [id, "tool", null, part] names the part of a call's body: its text is the text
+  // the body shows.
+  function partTexts(list) {
+    var reader = document.createElement("template");
+    return Promise.all(list.map(function (entry) {
+      if (entry[2] !== null || !entry[3]) { return entry; }
+      return fetchPart(entry[3]).then(function (html) {
+        reader.innerHTML = html;
+        return [entry[0], entry[1], reader.content.textContent || ""];
+      });
+    }));
+  }
   function texts() {
     if (!textIndex) {
-      if (data.text) { textIndex = inflate(data.text).then(JSON.parse); }
+      if (data.text) { textIndex = inflate(data.text).then(JSON.parse).then(partTexts); }
       else if (data.texts) {
         textIndex = window.fetch(data.texts, { headers: { Accept: "application/json" } }).then(function (response) {
           if (!response.ok) { throw new Error("HTTP " + response.status); }
