@@ -53,6 +53,8 @@ _FIND = """async (word) => {
   input.value = word;
   input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
   const detail = await found;
+  const took = performance.now() - started;
+  if (!detail.element) return [took, false, false];
   const mark = document.querySelector("mark.find-current");
   const box = (mark || detail.element).getBoundingClientRect();
   const seen = box.bottom > 0 && box.top < window.innerHeight;

@@ -74,7 +74,10 @@ def test_an_exported_page_carries_the_index_and_the_web_app_asks_for_it() -> Non
         list(e) for e in entries if not e[0].startswith("tool-")
     ]
     calls = [e for e in carried if e[3] is not None]
-    assert calls and all(e[1] == "tool" and e[2] is None and e[3] in parts for e in calls)
+    assert calls and all(e[1] == "tool" and e[3] in parts for e in calls)
+    bash = next(c for c in session.tool_calls.values() if c.name == "Bash")
+    row = next(e for e in calls if e[0] == f"tool-{bash.id}")
+    assert bash.block.input["description"] in row[2]  # the row's text: it is on the row only
     assert [e[0] for e in calls] == list(
         dict.fromkeys(e[0] for e in entries if e[0].startswith("tool-"))
     )

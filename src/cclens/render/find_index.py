@@ -15,14 +15,15 @@ after their fork item, unclaimed subagents at the end.
 The web app serves the entries as JSON (``/sessions/<key>/text``); an exported page carries
 them compressed in its data (``text``), like its map, except the texts of tool calls: the page
 carries each call's body as a folded part already, so its entry names that part instead
-(:func:`texts_by_part`: ``(target, "tool", None, part id)``) and the page reads the text the
-body shows from it when it first finds something. The texts of calls are most of a session's
-text: carried twice, they made an exported file 40 % larger.
+(:func:`texts_by_part`: ``(target, "tool", row, part id)``, ``row`` what its folded row
+says) and the page reads the text the body shows from it when it first finds something. The
+texts of calls are most of a session's text: carried twice, they made an exported file 40 %
+larger.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Callable, Container, Iterator, Mapping
 from typing import TYPE_CHECKING, Literal
 
 from ..model.blocks import TextBlock, ThinkingBlock
@@ -127,14 +128,17 @@ class _Walk:
         yield from self.session(agent, (*scope, key))
 
 
-#: ``(target, kind, text, None)``, or ``(target, "tool", None, part id)`` for a call whose text
-#: the page reads from its body's part.
-PartEntry = tuple[str, str, str | None, str | None]
+#: ``(target, kind, text, None)``, or ``(target, "tool", row, part id)`` for a call whose text
+#: the page reads from its body's part (``row``: what its folded row says).
+PartEntry = tuple[str, str, str, str | None]
 
 
-def texts_by_part(entries: list[FindEntry], parts: Container[str]) -> list[PartEntry]:
+def texts_by_part(
+    entries: list[FindEntry], parts: Container[str], rows: Mapping[str, str]
+) -> list[PartEntry]:
     """``entries`` for a page that carries its parts: a call whose body is one of ``parts``
-    (``t.<tool_use_id>``) becomes one entry naming that part, where its input's was."""
+    (``t.<tool_use_id>``) becomes one entry naming that part, where its input's was, with the
+    text of its row (``rows``, by target: a Bash call's description is on its row only)."""
     found: list[PartEntry] = []
     named: set[str] = set()
     for target, kind, text in entries:
@@ -142,7 +146,7 @@ def texts_by_part(entries: list[FindEntry], parts: Container[str]) -> list[PartE
         if part and part in parts:
             if target not in named:
                 named.add(target)
-                found.append((target, "tool", None, part))
+                found.append((target, "tool", rows.get(target, ""), part))
             continue
         found.append((target, kind, text, None))
     return found

@@ -25,6 +25,7 @@ from .options import DEFAULT_OPTIONS, RenderOptions
 from .page_map import PageMap, agent_part, chunk_part, page_map, tool_part
 from .part_workers import OrderMatters, draw_in_workers
 from .parts import DATA_ELEMENT_ID, Part, PartStore, compress_json, pack_parts, page_data_json
+from .summary import tool_summary
 from .tool_views import view_for
 from .views import ToolView, ViewHelpers
 
@@ -258,7 +259,12 @@ class SessionRenderer:
                 drawn = self.parts.draw_all()
             data["parts"] = pack_parts(drawn, threads=workers)
             # The calls' texts are read from their parts, which the page carries.
-            data["text"] = compress_json(texts_by_part(self.texts(session), drawn))
+            rows = {
+                f"tool-{call.id}": tool_summary(call).line()
+                for agent in session.all_sessions()
+                for call in agent.tool_calls.values()
+            }
+            data["text"] = compress_json(texts_by_part(self.texts(session), drawn, rows))
         elif texts is None:
             data["text"] = compress_json(self.texts(session))
         if texts is not None:

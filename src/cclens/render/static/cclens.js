@@ -297,7 +297,8 @@
     var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
       acceptNode: function (node) {
         var parent = node.parentElement;
-        if (!parent || parent.closest("mark.hl, mark.find, summary.tool-head, script, style, .find-bar")) { return NodeFilter.FILTER_REJECT; }
+        if (!parent || parent.closest("mark.hl, mark.find, script, style, .find-bar") ||
+            (className === "hl" && parent.closest("summary.tool-head"))) { return NodeFilter.FILTER_REJECT; }
         return NodeFilter.FILTER_ACCEPT;
       }
     });
@@ -345,11 +346,13 @@
           var results = own(body.querySelectorAll('[data-part="result"], .collapsible-raw-result, .collapsible-unshown-result'), tool);
           return results.length ? results : [body];
         }
+        // The row says what the call did (a command's description is there only).
+        var head = details.querySelector(":scope > summary.tool-head");
         if (kind === "tool_input") {
           var inputs = own(body.querySelectorAll('[data-part="input"]'), tool);
-          return inputs.length ? inputs : [body];
+          return [head].concat(inputs.length ? inputs : [body]);
         }
-        return [body];
+        return [head, body];
       });
     }
     if (kind === "thinking") {
@@ -660,16 +663,25 @@
   // The text index of the page (find.js): carried compressed in an exported file, asked of the
   // server in the web app. [[element id, kind, text], ...] in page order.
   var textIndex = null;
-  // An entry [id, "tool", null, part] names the part of a call's body: its text is the text
-  // the body shows.
+  // An entry [id, "tool", row, part] names the part of a call's body: its text is its row's
+  // and the text the body shows.
+  // The text of a part's HTML (cclens's own templates: tags and the entities they escape
+  // with), the rests of long texts waiting in <template>s included. Read without building
+  // any DOM: a session's calls are thousands of parts.
+  var ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+  function htmlText(html) {
+    return html.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, function (whole, name) {
+      if (name[0] === "#") {
+        var code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+        return isNaN(code) ? whole : String.fromCodePoint(code);
+      }
+      return Object.prototype.hasOwnProperty.call(ENTITIES, name) ? ENTITIES[name] : whole;
+    });
+  }
   function partTexts(list) {
-    var reader = document.createElement("template");
     return Promise.all(list.map(function (entry) {
-      if (entry[2] !== null || !entry[3]) { return entry; }
-      return fetchPart(entry[3]).then(function (html) {
-        reader.innerHTML = html;
-        return [entry[0], entry[1], reader.content.textContent || ""];
-      });
+      if (!entry[3]) { return entry; }
+      return fetchPart(entry[3]).then(function (html) { return [entry[0], entry[1], entry[2] + "\n" + htmlText(html)]; });
     }));
   }
   function texts() {

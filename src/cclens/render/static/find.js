@@ -90,7 +90,7 @@
   function ordinal() {
     var before = 0;
     for (var i = 0; i < at; i++) { before += counts[i]; }
-    return before + nth + 1;
+    return before + (nth < 0 ? counts[at] - 1 : nth) + 1;
   }
 
   function show(text) { counter.textContent = text; }
@@ -132,7 +132,8 @@
     } else if (direction > 0) {
       if (nth + 1 < counts[at]) { nth++; } else { at = nextFrom(at, 1); nth = 0; }
     } else if (direction < 0) {
-      if (nth > 0) { nth--; } else { at = nextFrom(at, -1); nth = counts[at] - 1; }
+      // Into the entry before: its last match (-1 until the page says how many it shows).
+      if (nth > 0) { nth--; } else { at = nextFrom(at, -1); nth = -1; }
     }
     return land();
   }
@@ -158,6 +159,7 @@
           counts[index] = marks.length;
           if (nth >= marks.length) { nth = marks.length - 1; }
         }
+        if (nth < 0) { nth = Math.max(0, counts[index] - 1); }
         var current = marks[nth] || null;
         if (current) {
           current.classList.add("find-current");
@@ -199,7 +201,10 @@
     return load().then(function () {
       search(words);
       showCount();
-      return go && total ? step(1) : null;
+      if (go && total) { return step(1); }
+      // Nothing to go to: said all the same, so whoever waits for a find hears of it.
+      document.dispatchEvent(new CustomEvent("cclens:found", { detail: { element: null, target: null, kind: null } }));
+      return null;
     });
   }
 
