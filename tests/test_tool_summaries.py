@@ -11,10 +11,9 @@ import pytest
 from cclens.readers.claude import AssistantItem, Session, ToolCall, load_session
 from cclens.render import RenderOptions, render_session_page
 from cclens.render.parts import expand_page
-from cclens.render.summary import ToolSummary, fallback_summary, first_line, tool_summary
-from cclens.render.tool_views import TOOL_VIEWS, VIEWS
+from cclens.render.summary import ToolSummary, fallback_summary, first_line
+from cclens.render.tool_views import TOOL_VIEWS, VIEWS, tool_summary, view_for
 from cclens.render.tool_views.summaries import SUMMARIES
-from cclens.render.views import view_for
 
 from .conftest import corpus_files
 

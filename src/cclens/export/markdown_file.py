@@ -28,8 +28,8 @@ from ..render.commands import parse_command, parse_command_output
 from ..render.context import session_header
 from ..render.diff import build_hunks
 from ..render.events import event_view
-from ..render.frame import summary_of
 from ..render.lexers import lexer_for
+from ..render.tool_views import tool_summary
 from .transform import JsonTransform, Transform, transform_session
 
 __all__ = ["export_markdown", "fence", "neutralize_html"]
@@ -337,7 +337,7 @@ class _Writer:
 
     def tool(self, call: ToolCall, level: int) -> None:
         head = f"**{_code_span(call.name)}**"
-        summary = summary_of(call)
+        summary = tool_summary(call).line()
         if summary:
             head += f" {_code_span(summary)}"
         flags = {

@@ -11,9 +11,9 @@ from ..model import UNSET
 from ..model.blocks import ImageBlock, TextBlock
 from ..model.session import ToolCall
 from ..model.tools.mcp import mcp_parts
-from .summary import ToolSummary, one_line, tool_summary
+from .summary import ToolSummary, one_line
 
-__all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "summary_of", "tool_frame"]
+__all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "tool_frame"]
 
 #: A result with more lines than this starts folded.
 _FOLD_LINES = 40
@@ -88,12 +88,6 @@ def _error_line(call: ToolCall) -> str:
     return ""
 
 
-def summary_of(call: ToolCall) -> str:
-    """What ``call`` did, in one line of plain text (the terminal, Markdown): its folded row's
-    summary (:func:`cclens.render.summary.tool_summary`)."""
-    return tool_summary(call).line()
-
-
 def _is_background(call: ToolCall) -> bool:
     raw_input = call.block.input
     raw_result = call.raw_result
@@ -130,8 +124,15 @@ def _result_parts(call: ToolCall) -> list[ResultPart]:
     return parts
 
 
-def tool_frame(call: ToolCall, prepared: Mapping[str, Any], view_error: str = "") -> ToolFrame:
-    """The frame of ``call`` drawn by a view that prepared ``prepared``."""
+def tool_frame(
+    call: ToolCall,
+    prepared: Mapping[str, Any],
+    view_error: str = "",
+    summary: ToolSummary | None = None,
+) -> ToolFrame:
+    """The frame of ``call`` drawn by a view that prepared ``prepared``; ``summary``: what its
+    row says (:func:`cclens.render.tool_views.tool_summary`), unless the view is a headline
+    one that worded it itself (``prepared["summary"]``)."""
     parts = mcp_parts(call.name)
     badges: list[Badge] = []
     status_badge = _STATUS_BADGES.get(call.status)
@@ -142,15 +143,15 @@ def tool_frame(call: ToolCall, prepared: Mapping[str, Any], view_error: str = ""
     if call.subagents:
         count = len(call.subagents)
         badges.append(Badge(f"{count} subagent{'s' if count != 1 else ''}", "info"))
-    summary = prepared.get("summary")
+    worded = prepared.get("summary")
     result_parts = _result_parts(call)
     lines = sum(p.value.count("\n") + 1 for p in result_parts if p.kind == "text")
     return ToolFrame(
         display_name=parts.tool if parts else call.name,
         server=parts.server if parts else "",
-        summary=ToolSummary.of(note=summary)
-        if isinstance(summary, str) and summary
-        else tool_summary(call),
+        summary=ToolSummary.of(note=worded)
+        if isinstance(worded, str) and worded
+        else summary or ToolSummary(),
         badges=badges,
         duration=duration(call.duration) if call.duration is not None else "",
         output=output_size(result_parts),

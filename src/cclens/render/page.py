@@ -25,8 +25,7 @@ from .options import DEFAULT_OPTIONS, RenderOptions
 from .page_map import PageMap, agent_part, chunk_part, page_map, tool_part
 from .part_workers import OrderMatters, draw_in_workers
 from .parts import DATA_ELEMENT_ID, Part, PartStore, compress_json, pack_parts, page_data_json
-from .summary import tool_summary
-from .tool_views import view_for
+from .tool_views import tool_summary, view_for
 from .views import ToolView, ViewHelpers
 
 __all__ = ["SessionRenderer", "render_session_body", "render_session_page"]
@@ -161,7 +160,7 @@ class SessionRenderer:
             body = Part(tool_part(call), html)
             prepared = self._prepared(call, view)[1] if view.headline and drawn_by is view else {}
             view = drawn_by
-        frame = tool_frame(call, prepared)
+        frame = tool_frame(call, prepared, summary=tool_summary(call))
         template = self.environment.get_template("tools/_frame.html")
         return Markup(template.render(call=call, view=view, f=frame, body=body))
 

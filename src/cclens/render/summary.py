@@ -4,7 +4,8 @@ Every tool's view (:class:`cclens.render.views.ToolView`) may name a ``summarize
 ``summarize(call) -> ToolSummary``, worked out from the call's *typed* input (the
 :mod:`cclens.model.tools` types, never dictionary keys), cheap enough to run for every row of
 a page (a page draws every call folded, and only opened ones run the view's ``prepare``).
-:func:`tool_summary` picks the view's, and every output draws the same summary: the page's
+:func:`cclens.render.tool_views.tool_summary` picks the view's, and every output draws the
+same summary: the page's
 folded row (``tools/_frame.html``: the argument in monospace, the note beside it), the
 terminal (``cclens show``) and Markdown (``cclens export -f md``) as one line
 (:meth:`ToolSummary.line`).
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..model.session import ToolCall
 
-__all__ = ["SUMMARY_LENGTH", "ToolSummary", "fallback_summary", "one_line", "tool_summary"]
+__all__ = ["SUMMARY_LENGTH", "ToolSummary", "fallback_summary", "first_line", "one_line"]
 
 #: The longest argument or note a row shows (the rest is cut with "…").
 SUMMARY_LENGTH = 140
@@ -117,18 +118,3 @@ def fallback_summary(call: ToolCall) -> ToolSummary:
                 return ToolSummary.of(argument=value)
             return ToolSummary.of(note=value)
     return ToolSummary()
-
-
-def tool_summary(call: ToolCall) -> ToolSummary:
-    """What ``call``'s folded row says, from its view's ``summarize`` (see the module)."""
-    from .tool_views import view_for
-
-    summarize = view_for(call).summarize
-    if summarize is not None:
-        try:
-            found = summarize(call)
-        except Exception:  # a summary's bug must not lose the row: the fallback says something
-            found = ToolSummary()
-        if found:
-            return found
-    return fallback_summary(call)

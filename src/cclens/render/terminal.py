@@ -29,7 +29,7 @@ from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
 from .commands import parse_command, parse_command_output
 from .context import session_header
 from .events import event_view, strip_ansi
-from .summary import tool_summary
+from .tool_views import tool_summary
 
 __all__ = ["TerminalOptions", "session_renderables"]
 

@@ -23,12 +23,13 @@ from ...model.session import ToolCall
 from ...model.tools import UnknownToolInput, tool_spec
 from ...model.tools.mcp import mcp_parts
 from ..generic import generic_view
+from ..summary import ToolSummary, fallback_summary
 from ..views import ToolView
 from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
 from ._common import Field, Link, Prepare
 from .summaries import SUMMARIES, summarize_mcp
 
-__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link", "view_for"]
+__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link", "tool_summary", "view_for"]
 
 
 def _view(
@@ -196,3 +197,18 @@ def view_for(call: ToolCall) -> ToolView:
     if view is None and mcp_parts(call.name) is not None:
         view = MCP_VIEW
     return view or generic_view
+
+
+def tool_summary(call: ToolCall) -> ToolSummary:
+    """What ``call``'s folded row says: its view's ``summarize`` (see
+    :mod:`cclens.render.summary`), else :func:`~cclens.render.summary.fallback_summary`. A
+    summary that raises is replaced by the fallback: one bug never loses a row."""
+    summarize = view_for(call).summarize
+    if summarize is not None:
+        try:
+            found = summarize(call)
+        except Exception:
+            found = ToolSummary()
+        if found:
+            return found
+    return fallback_summary(call)
