@@ -255,6 +255,18 @@
     window.requestAnimationFrame(check);
   }
 
+  // Ask for the parts that hold the element with this id (not drawn: fetched or inflated and
+  // kept), so drawing them later costs only putting them in place.
+  function prefetch(id) {
+    if (document.getElementById(id)) { return Promise.resolve(); }
+    return pageMap.then(function (map) {
+      var part = map.ids[id];
+      var chain = [];
+      while (part && chain.indexOf(part) < 0) { chain.push(part); part = map.parents[part]; }
+      return Promise.all(chain.map(function (partId) { return fetchPart(partId).catch(function () {}); }));
+    });
+  }
+
   function reveal(id) {
     return ensure(id).then(function (element) {
       if (!element) { return null; }
@@ -715,6 +727,7 @@
   window.cclens = {
     reveal: reveal,
     ensure: ensure,
+    prefetch: prefetch,
     open: openPart,
     openMatched: openMatched,
     markPattern: markPattern,

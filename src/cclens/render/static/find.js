@@ -138,6 +138,15 @@
     return land();
   }
 
+  // While the reader looks at a match, the parts holding the next and the previous ones are
+  // asked for, so stepping to them does not wait for the server.
+  function ahead() {
+    if (!api.prefetch || at < 0) { return; }
+    [nextFrom(at, 1), nextFrom(at, -1)].forEach(function (index) {
+      if (index >= 0 && index !== at) { api.prefetch(entries[index][0]).catch(function () {}); }
+    });
+  }
+
   // Draw and open what holds the current match, mark the matches there, scroll to it.
   function land() {
     var mine = ++generation;
@@ -170,6 +179,7 @@
         bar.setAttribute("data-at", entry[0]);
         showCount();
         document.dispatchEvent(new CustomEvent("cclens:found", { detail: { element: current || element, target: entry[0], kind: entry[1] } }));
+        ahead();
         return current || element;
       });
     }).catch(function (error) {
