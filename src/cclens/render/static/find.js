@@ -138,13 +138,18 @@
     return land();
   }
 
-  // While the reader looks at a match, the parts holding the next and the previous ones are
-  // asked for, so stepping to them does not wait for the server.
+  // While the reader looks at a match (a quarter of a second: not while typing), the parts
+  // holding the next one are asked for, so stepping to it does not wait for the server.
+  var aheadTimer = null;
   function ahead() {
+    if (aheadTimer) { window.clearTimeout(aheadTimer); }
     if (!api.prefetch || at < 0) { return; }
-    [nextFrom(at, 1), nextFrom(at, -1)].forEach(function (index) {
-      if (index >= 0 && index !== at) { api.prefetch(entries[index][0]).catch(function () {}); }
-    });
+    var mine = generation;
+    aheadTimer = window.setTimeout(function () {
+      aheadTimer = null;
+      var index = nextFrom(at, 1);
+      if (mine === generation && index >= 0 && index !== at) { api.prefetch(entries[index][0]).catch(function () {}); }
+    }, 250);
   }
 
   // Draw and open what holds the current match, mark the matches there, scroll to it.
