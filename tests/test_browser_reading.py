@@ -229,3 +229,17 @@ def test_the_dashboard_has_a_calendar_an_hour_grid_and_an_honest_block(
     expect(block.locator("[data-block-idle]")).to_contain_text("No active block")
     expect(block.locator("[data-block-active]")).to_be_hidden()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_timeline_squeezes_idle_time(open_page: Opener) -> None:
+    # A session of 13 hours with 92 calls made in a few bursts.
+    page = open_page(1400)
+    page.goto("/sessions/9e953218-585f-4692-89df-9e0747a31c68", wait_until="load")
+    panel = page.locator("[data-timeline][data-drawn]")
+    expect(panel).to_be_attached()
+    assert int(panel.get_attribute("data-gaps") or "0") >= 1
+    page.locator("[data-timeline-more]").click()
+    expect(page.locator('[data-chart="context"] canvas')).to_have_count(1)
+    expect(page.locator("[data-legend] .legend-item").first).to_be_visible()
+    page.locator("[data-timeline-more]").click()  # back to the compact strip
+    expect(page.locator('[data-chart="context"]')).to_be_hidden()

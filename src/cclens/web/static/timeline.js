@@ -455,6 +455,7 @@
     }
     legend(panel, calls, tools, palette);
     panel.dataset.drawn = String(payload.revision) + (expanded ? "+" : "");
+    panel.dataset.gaps = String(axis.gaps.length); // idle gaps squeezed (for tests and tools)
   }
 
   // The revision the charts were drawn for.
