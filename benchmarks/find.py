@@ -20,24 +20,21 @@ Printed with the machine's load average: other work on the machine slows every f
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import statistics
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from cclens.export import export_html
 from cclens.readers.claude import Session, load
 from cclens.render.find_index import find_entries
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from machine import load_average
-from pages import ARGS, BENCH_CORPUS, large_sessions, serving
+from pages import BENCH_CORPUS, bench
 
 AIM = 0.200
 _WORD = re.compile(r"[A-Za-z][A-Za-z_]{6,30}")
@@ -124,30 +121,19 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=20)
     parser.add_argument("--work", type=Path, default=None, help="keep the files here")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="cclens-find-") as temp:
-        work = args.work or Path(temp)
-        claude = work / "claude"
-        sessions = large_sessions(args.corpus, claude)
-        print(f"CPUs: {os.cpu_count()}; load average: {load_average()}")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            with serving(claude, work / "index.db") as server:
-                for label, file in sessions:
-                    session = load(file)
-                    words, common = rare_words(session, args.words)
-                    page_file = work / f"{file.session_id}.html"
-                    page_file.write_text(export_html(session), encoding="utf-8")
-                    print(
-                        f"\n{label}: {len(session.tool_calls)} tool calls; common word {common!r}"
-                    )
-                    print(f"  exported file: {measure(browser, page_file.as_uri(), words, common)}")
-                    url = f"{server.url.rstrip('/')}/sessions/{file.session_id}"
-                    warm = browser.new_page()
-                    warm.goto(url, wait_until="load")  # the first view loads and draws
-                    warm.close()
-                    print(f"  web app:       {measure(browser, url, words, common)}")
-            browser.close()
-        print(f"\nload average after: {load_average()}")
+    with bench(args.corpus, args.work, "cclens-find-") as run:
+        for label, file in run.sessions:
+            session = load(file)
+            words, common = rare_words(session, args.words)
+            page_file = run.work / f"{file.session_id}.html"
+            page_file.write_text(export_html(session), encoding="utf-8")
+            print(f"\n{label}: {len(session.tool_calls)} tool calls; common word {common!r}")
+            print(f"  exported file: {measure(run.browser, page_file.as_uri(), words, common)}")
+            url = f"{run.server.url.rstrip('/')}/sessions/{file.session_id}"
+            warm = run.browser.new_page()
+            warm.goto(url, wait_until="load")  # the first view loads and draws
+            warm.close()
+            print(f"  web app:       {measure(run.browser, url, words, common)}")
 
 
 if __name__ == "__main__":

@@ -155,6 +155,34 @@ def serving(root: Path, db: Path) -> Iterator[RunningServer]:
         server.stop()
 
 
+@dataclass
+class Bench:
+    """What a page benchmark runs on: its work folder, the sessions (served), Chromium and the
+    server."""
+
+    work: Path
+    sessions: list[tuple[str, SessionFile]]
+    browser: Browser
+    server: RunningServer
+
+
+@contextmanager
+def bench(corpus: Path, work: Path | None, prefix: str) -> Iterator[Bench]:
+    """The large sessions (:func:`large_sessions`) written to ``work`` (a temporary folder by
+    default), served, and Chromium; the machine's load average printed before and after."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as temp:
+        folder = work or Path(temp)
+        claude = folder / "claude"
+        sessions = large_sessions(corpus, claude)
+        print(f"CPUs: {os.cpu_count()}; load average: {load_average()}")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            with serving(claude, folder / "index.db") as server:
+                yield Bench(folder, sessions, browser, server)
+            browser.close()
+        print(f"\nload average after: {load_average()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=BENCH_CORPUS)
@@ -162,41 +190,33 @@ def main() -> None:
     parser.add_argument("--opens", type=int, default=30)
     parser.add_argument("--work", type=Path, default=None, help="keep the files here")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="cclens-pages-") as temp:
-        work = args.work or Path(temp)
-        claude = work / "claude"
-        sessions = large_sessions(args.corpus, claude)
-        print(f"CPUs: {os.cpu_count()}; load average: {load_average()}")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-            with serving(claude, work / "index.db") as server:
-                for label, file in sessions:
-                    session = load(file)
-                    calls = sample_calls(session, args.opens)
-                    size = file.size
-                    started = time.perf_counter()
-                    html = export_html(session)
-                    exported = time.perf_counter() - started
-                    page_file = work / f"{file.session_id}.html"
-                    page_file.write_text(html, encoding="utf-8")
-                    ratio = len(html.encode()) / size
-                    print(
-                        f"\n{label}: {size / 1e6:.1f} MB of JSONL, {len(session.items)} items, "
-                        f"{len(session.tool_calls)} tool calls, {len(session.subagents)} subagents"
-                    )
-                    print(
-                        f"  export: {exported:5.2f} s, {len(html.encode()) / 1e6:5.2f} MB "
-                        f"= {ratio * 100:4.1f} % of the JSONL (aim <= {BYTES_AIM * 100:.0f} %)"
-                    )
-                    figures = measure(browser, page_file.as_uri(), calls, args.runs)
-                    print(f"  exported file: {figures.line()}")
-                    base = server.url.rstrip("/")
-                    url = f"{base}/sessions/{file.session_id}"
-                    measure(browser, url, calls[:1], 1)  # the first view loads and draws
-                    figures = measure(browser, url, calls, args.runs)
-                    print(f"  web app:       {figures.line()}")
-            browser.close()
-        print(f"\nload average after: {load_average()}")
+    with bench(args.corpus, args.work, "cclens-pages-") as run:
+        work, browser, server = run.work, run.browser, run.server
+        for label, file in run.sessions:
+            session = load(file)
+            calls = sample_calls(session, args.opens)
+            size = file.size
+            started = time.perf_counter()
+            html = export_html(session)
+            exported = time.perf_counter() - started
+            page_file = work / f"{file.session_id}.html"
+            page_file.write_text(html, encoding="utf-8")
+            ratio = len(html.encode()) / size
+            print(
+                f"\n{label}: {size / 1e6:.1f} MB of JSONL, {len(session.items)} items, "
+                f"{len(session.tool_calls)} tool calls, {len(session.subagents)} subagents"
+            )
+            print(
+                f"  export: {exported:5.2f} s, {len(html.encode()) / 1e6:5.2f} MB "
+                f"= {ratio * 100:4.1f} % of the JSONL (aim <= {BYTES_AIM * 100:.0f} %)"
+            )
+            figures = measure(browser, page_file.as_uri(), calls, args.runs)
+            print(f"  exported file: {figures.line()}")
+            base = server.url.rstrip("/")
+            url = f"{base}/sessions/{file.session_id}"
+            measure(browser, url, calls[:1], 1)  # the first view loads and draws
+            figures = measure(browser, url, calls, args.runs)
+            print(f"  web app:       {figures.line()}")
 
 
 if __name__ == "__main__":
