@@ -6,8 +6,9 @@ FTS5's ``unicode61`` tokenizer makes a whole run of Chinese characters one token
 inside a longer run is not found. This compares ways of indexing such text, on real text:
 
 * ``today``: ``unicode61`` as it is (the baseline);
-* ``chars``: every character of an unspaced script is a token of its own (a separator is put
-  between them in the text FTS5 reads); a query's run of such characters is a phrase of them;
+* ``chars`` (what cclens does: :func:`cclens.index.words.index_text`, :func:`parse_query`):
+  every character of an unspaced script is a token of its own (a separator is put between
+  them in the text FTS5 reads); a query's run of such characters is a phrase of them;
 * ``bigrams``: each run is indexed as its overlapping pairs of characters (and its last
   character alone); a query is the phrase of its pairs, a one-character query the prefix;
 * ``trigram``: the runs of unspaced characters also go into an FTS5 ``trigram`` table beside
@@ -45,22 +46,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cclens.index import parse_query
+from cclens.index.words import index_text
+from cclens.scripts import BASES
 from machine import load_average
 
 DEFAULT_TEXT = [Path(__file__).resolve().parents[2] / "shared" / "corpus"]
 #: Words people searched for in the issue (kept whether or not the text holds them).
 NAMED = ("推广产品", "生命周期", "推广", "组件", "状態", "アップデート")
-#: Characters of the scripts written without spaces between words (the benchmark's own copy
-#: of the definition, so that it measures the designs apart from the library).
-UNSPACED = (
-    "\u1100-\u11ff\u0e00-\u0e7f\u0e80-\u0eff\u1000-\u109f\u1780-\u17ff"
-    "\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff"
-    "\ua000-\ua48f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff\uf900-\ufaff\uff66-\uff9f"
-    "\U00020000-\U0003134f"
-)
-RUN = re.compile(f"[{UNSPACED}]+")
-#: A character FTS5's unicode61 tokenizer treats as a separator, never in indexed text.
-SEPARATOR = "\x1f"
+#: A run of characters of scripts written without spaces (the library's definition).
+RUN = re.compile(f"[{BASES}]+")
 _PIECE = 4000
 
 
@@ -135,11 +130,6 @@ def sample_words(sessions: list[list[str]], count: int, seed: int = 19) -> list[
 # --- The designs -------------------------------------------------------------------------
 
 
-def _spaced(text: str) -> str:
-    """Every unspaced character a token of its own: a separator around each."""
-    return RUN.sub(lambda run: SEPARATOR + SEPARATOR.join(run.group()) + SEPARATOR, text)
-
-
 def _pairs(run: str) -> str:
     return " ".join([run[i : i + 2] for i in range(len(run) - 1)] + [run[-1]])
 
@@ -175,7 +165,7 @@ def _match(expression: str) -> tuple[str, tuple[object, ...]]:
 
 
 def _chars_query(word: str) -> tuple[str, tuple[object, ...]]:
-    return _match(_quote(" ".join(word)))
+    return _match(parse_query(word).fts)
 
 
 def _bigram_query(word: str) -> tuple[str, tuple[object, ...]]:
@@ -202,7 +192,7 @@ def _trigram_query(word: str) -> tuple[str, tuple[object, ...]]:
 
 DESIGNS = [
     Design("today", [_WORDS], lambda text: [("words", text)], lambda w: _match(_quote(w))),
-    Design("chars", [_WORDS], lambda text: [("words", _spaced(text))], _chars_query),
+    Design("chars", [_WORDS], lambda text: [("words", index_text(text))], _chars_query),
     Design("bigrams", [_WORDS], lambda text: [("words", _bigrammed(text))], _bigram_query),
     Design(
         "trigram",
@@ -319,11 +309,13 @@ def main() -> None:
         f"({unspaced / characters:.0%} unspaced); {len(words)} words; "
         f"load average {load_average()}"
     )
+    folded = [(session, text.casefold()) for session, text in documents]
     began = time.process_time()
     truth: dict[str, set[int]] = {}
     for word in words:
-        truth[word] = {session for session, text in documents if word in text.casefold()}
+        truth[word] = {session for session, text in folded if word in text}
     scan = (time.process_time() - began) / len(words)
+    del folded
     absent = [word for word in words if not truth[word]]
     print(f"substring scan: {scan * 1000:.0f} ms a word; absent from the text: {absent}")
     rows = []

@@ -2,7 +2,7 @@
 
 Chinese and Japanese put no space between words, nor do Thai, Lao, Khmer and Myanmar, and a
 Korean word carries its particles. Search reads each of these characters as a word of its own
-(:mod:`cclens.index.unspaced`), and a text mostly in them is measured in characters, not words
+(:mod:`cclens.index.words`), and a text mostly in them is measured in characters, not words
 (:func:`cclens.formats.text_size`).
 """
 
