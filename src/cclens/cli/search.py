@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..figures.period import DateError, parse_moment
+from ..formats import plural
 from ..index import (
     DEFAULT_SECONDS,
     DOCUMENT_KINDS,
@@ -91,8 +92,8 @@ def print_result(result: SearchResult) -> None:
     if not result.total_hits:
         out.print("No matches.")
         return
-    hits = f"{result.total_hits:,} hit{'s' if result.total_hits != 1 else ''}"
-    sessions = f"{result.total_sessions:,} session{'s' if result.total_sessions != 1 else ''}"
+    hits = plural(result.total_hits, "hit")
+    sessions = plural(result.total_sessions, "session")
     shown = ""
     if result.groups and len(result.groups) < result.total_sessions:
         first = result.offset + 1
