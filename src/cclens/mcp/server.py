@@ -119,7 +119,8 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             "Full-text search over every session: prompts, answers, thinking, tool inputs and "
             "tool outputs. Query language of `cclens search`: words match whole words in any "
             'order, "quoted words" a phrase, word* a prefix, -word excludes, OR between two '
-            "terms matches either. The answer is what `cclens search --json` prints: sessions "
+            "terms matches either; Chinese, Japanese, Korean and other text written without "
+            "spaces matches any part of it, one character up. The answer is what `cclens search --json` prints: sessions "
             "with the best hits first (`groups`, each with its hit count and best hits "
             "`shown`), the totals, and facets (projects, kinds, tools, months) to narrow by. "
             "Each hit names its session, its message (`anchor`) and element (`target`), a "
