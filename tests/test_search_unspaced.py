@@ -238,13 +238,6 @@ def test_breaks_are_taken_out_exactly(text: str) -> None:
 # --- The real corpus, and every surface ----------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def corpus_index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
-    with Index(tmp_path_factory.mktemp("corpus") / "index.db") as opened:
-        opened.update([corpus])
-        yield opened
-
-
 def test_the_real_corpus_finds_every_session_a_substring_scan_finds(corpus_index: Index) -> None:
     with corpus_index.connection() as connection:
         rows = connection.execute(
