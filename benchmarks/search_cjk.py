@@ -50,12 +50,14 @@ from pathlib import Path
 
 from cclens.index import Index, parse_query
 
-try:  # what this branch adds; the end-to-end part runs on an older cclens as well
+try:  # the end-to-end part runs on a cclens from before these existed as well
     from cclens.index.words import index_text
     from cclens.scripts import BASES
+
+    CHARACTERS = True
 except ImportError:  # pragma: no cover - an older cclens
-    index_text = None  # type: ignore[assignment]
     BASES = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3"
+    CHARACTERS = False
 from machine import load_average
 
 DEFAULT_TEXT = [Path(__file__).resolve().parents[2] / "shared" / "corpus"]
@@ -79,7 +81,7 @@ def _strings(value: object) -> Iterator[str]:
 
 def _file_text(path: Path) -> str:
     if path.suffix == ".jsonl":
-        parts = []
+        parts: list[str] = []
         for line in path.read_text(errors="replace").splitlines():
             try:
                 parts.extend(_strings(json.loads(line)))
@@ -256,7 +258,7 @@ def measure(
     found_total = true_total = wrong = 0
     complete = 0
     times: list[float] = []
-    missed = []
+    missed: list[str] = []
     for word in words:
         statement, parameters = design.query(word)
         runs = []
@@ -445,7 +447,7 @@ def main() -> None:
             end_to_end(sessions, words, truth, args.replicas, Path(folder))
             return
         for design in DESIGNS:
-            if design.name in args.designs and (design.name != "chars" or index_text):
+            if design.name in args.designs and (design.name != "chars" or CHARACTERS):
                 rows.append(measure(design, documents, words, truth, Path(folder)))
                 sys.stdout.flush()
     base = next((row for row in rows if row.name == "today"), rows[0])

@@ -178,9 +178,9 @@ def command(
     Words match whole words (any order), "quoted words" match a phrase, word* matches a
     prefix, -word excludes, and OR between two terms matches either (at most 32 different
     terms); Chinese, Japanese, Korean and other text written without spaces matches any part
-    of it, one character up. Every match is ranked; the sessions with the best hits come first, each with its
-    hit count and best hits, and each hit names the page that opens at it (`cclens serve`).
-    The index is brought up to date first unless --no-update is given.
+    of it, one character up. Every match is ranked; the sessions with the best hits come
+    first, each with its hit count and best hits, and each hit names the page that opens at it
+    (`cclens serve`). The index is brought up to date first unless --no-update is given.
     """
     filters = SearchFilters(
         project=project,

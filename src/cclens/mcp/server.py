@@ -120,9 +120,10 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             "tool outputs. Query language of `cclens search`: words match whole words in any "
             'order, "quoted words" a phrase, word* a prefix, -word excludes, OR between two '
             "terms matches either; Chinese, Japanese, Korean and other text written without "
-            "spaces matches any part of it, one character up. The answer is what `cclens search --json` prints: sessions "
-            "with the best hits first (`groups`, each with its hit count and best hits "
-            "`shown`), the totals, and facets (projects, kinds, tools, months) to narrow by. "
+            "spaces matches any part of it, one character up. The answer is what "
+            "`cclens search --json` prints: sessions with the best hits first (`groups`, each "
+            "with its hit count and best hits `shown`), the totals, and facets (projects, "
+            "kinds, tools, months) to narrow by. "
             "Each hit names its session, its message (`anchor`) and element (`target`), a "
             "snippet, and a `url` that opens the session at it. At most "
             f"{MAX_HITS} sessions per call, paged with offset; session= lists one session's "
