@@ -66,6 +66,7 @@ def test_a_hit_in_an_unspaced_script_opens_its_session_with_the_match_highlighte
     highlighted = target.locator("mark.hl").first
     expect(highlighted).to_have_text(marked, timeout=3000)
     expect(highlighted).to_be_in_viewport()
+    page.screenshot(path=str(ARTIFACTS / "web-session-unspaced-hit.png"))
     # Exactly the characters searched for: the text around the mark is not in it.
     texts = target.locator("mark.hl").all_inner_texts()
     assert texts and set(texts) == {marked}
