@@ -44,11 +44,12 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cclens.index import Index, parse_query
+from cclens.index.extract import input_text
 
 try:  # the end-to-end part runs on a cclens from before these existed as well
     from cclens.index.words import index_text
@@ -68,23 +69,12 @@ RUN = re.compile(f"[{BASES}]+")
 _PIECE = 4000
 
 
-def _strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
 def _file_text(path: Path) -> str:
     if path.suffix == ".jsonl":
         parts: list[str] = []
         for line in path.read_text(errors="replace").splitlines():
             try:
-                parts.extend(_strings(json.loads(line)))
+                parts.append(input_text(json.loads(line)))  # a record's strings, one a line
             except ValueError:
                 continue
         return "\n\n".join(parts)
