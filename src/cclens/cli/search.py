@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..figures.period import DateError, parse_moment
+from ..formats import plural
 from ..index import (
     DEFAULT_SECONDS,
     DOCUMENT_KINDS,
@@ -91,8 +92,8 @@ def print_result(result: SearchResult) -> None:
     if not result.total_hits:
         out.print("No matches.")
         return
-    hits = f"{result.total_hits:,} hit{'s' if result.total_hits != 1 else ''}"
-    sessions = f"{result.total_sessions:,} session{'s' if result.total_sessions != 1 else ''}"
+    hits = plural(result.total_hits, "hit")
+    sessions = plural(result.total_sessions, "session")
     shown = ""
     if result.groups and len(result.groups) < result.total_sessions:
         first = result.offset + 1
@@ -176,9 +177,10 @@ def command(
 
     Words match whole words (any order), "quoted words" match a phrase, word* matches a
     prefix, -word excludes, and OR between two terms matches either (at most 32 different
-    terms). Every match is ranked; the sessions with the best hits come first, each with its
-    hit count and best hits, and each hit names the page that opens at it (`cclens serve`).
-    The index is brought up to date first unless --no-update is given.
+    terms); Chinese, Japanese, Korean and other text written without spaces matches any part
+    of it, one character up. Every match is ranked; the sessions with the best hits come
+    first, each with its hit count and best hits, and each hit names the page that opens at it
+    (`cclens serve`). The index is brought up to date first unless --no-update is given.
     """
     filters = SearchFilters(
         project=project,

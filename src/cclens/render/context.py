@@ -18,6 +18,7 @@ from typing import Any
 from ..figures.figures import Figures, own_items, session_figures
 from ..figures.tokens import TokenCounts
 from ..figures.usage import collect_responses
+from ..formats import plural
 from ..model import ContentBlock
 from ..model.blocks import (
     BashCodeExecutionToolResultBlock,
@@ -428,7 +429,7 @@ class PageContext:
 def _branch_label(items: Sequence[ItemView]) -> str:
     prompts = [v for v in items if isinstance(v.item, UserItem) and v.item.kind == "prompt"]
     count = sum(1 for v in items if v.role != "event")
-    label = f"{count} message{'s' if count != 1 else ''}"
+    label = plural(count, "message")
     if prompts:
         assert isinstance(prompts[0].item, UserItem)
         first = " ".join(prompts[0].item.text.split())

@@ -258,6 +258,6 @@ def session_renderables(
     if session.branches:
         count = len(session.branches)
         yield Text(
-            f"{count} other branch{'es' if count != 1 else ''} not shown (see the HTML export)",
+            f"{plural(count, 'other branch', 'other branches')} not shown (see the HTML export)",
             style="dim",
         )

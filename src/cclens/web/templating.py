@@ -10,7 +10,7 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from ..formats import compact, duration, number, short_model, usd, utc_time
+from ..formats import compact, duration, number, plural, short_model, text_size, usd, utc_time
 from ..readers.claude import Session
 from ..readers.resume import resume_command
 
@@ -65,6 +65,8 @@ def environment() -> Environment:
         "short_model": short_model,
         "resume_command": session_resume,
         "number": number,
+        "plural": plural,
+        "text_size": text_size,
         "seconds": duration,
         "path_part": path_part,
         "shell_word": shell_word,

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..extract import DOCUMENT_KINDS
+from ..words import shown_text
 from .queries import project_name
 from .query import ParsedQuery, SearchError, parse_query
 from .search_facts import NO_MONTH, DocumentFacts, Gathered, Ints, month_label
@@ -481,7 +482,7 @@ def _hits(
             time=datetime.fromtimestamp(moment, UTC) if moment is not None else None,
             in_subagent=bool(gathered.subagent[position]),
             archived=info.archived,
-            marked_snippet=snippet(texts.get(rowid, ""), matchers),
+            marked_snippet=snippet(shown_text(texts.get(rowid, "")), matchers),
             rank=float(matches.score[position]),
             terms=parsed.highlights,
         )

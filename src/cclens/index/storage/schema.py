@@ -383,6 +383,16 @@ def _rate_limits(connection: sqlite3.Connection) -> None:
     )
 
 
+def _unspaced(connection: sqlite3.Connection) -> None:
+    """Search: each character of a script written without spaces (Chinese, Japanese, Korean,
+    Thai...) is a token of its own, so any part of a run of them is found
+    (:mod:`cclens.index.words`). The table and its tokenizer stay; the texts it holds
+    are written again with breaks between those characters, when every session is derived
+    again from its stored lines (``EXTRACT_VERSION`` 6).
+    """
+    connection.execute("UPDATE sessions SET doc_version = 0")
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
@@ -421,6 +431,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "figures: what each session counts, once across sessions", _counted),
     Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
     Migration(21, "limits: plan usage windows, sample by sample", _rate_limits),
+    Migration(19, "search: each character of a script written without spaces is a word", _unspaced),
 )
 #: The highest migration number this cclens knows.
 LATEST = max(migration.number for migration in MIGRATIONS)
