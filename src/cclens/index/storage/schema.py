@@ -392,6 +392,20 @@ BULK_INDEXES: dict[str, str] = {
 }
 
 
+def _vectors(connection: sqlite3.Connection) -> None:
+    """Semantic search: the vectors of documents (int8, one per chunk of a document's text,
+    see :mod:`cclens.index.write.vectors`), dropped with their document. Empty until an update
+    runs with the model installed."""
+    connection.execute(
+        "CREATE TABLE vectors ("
+        "document INTEGER PRIMARY KEY, session INTEGER NOT NULL, data BLOB NOT NULL)"
+    )
+    connection.execute(
+        "CREATE TRIGGER vectors_of_deleted_documents AFTER DELETE ON documents BEGIN "
+        "DELETE FROM vectors WHERE document = old.id; END"
+    )
+
+
 def drop_bulk_indexes(connection: sqlite3.Connection) -> None:
     """Drop :data:`BULK_INDEXES` before loading many rows (in the caller's transaction)."""
     for name in BULK_INDEXES:
@@ -421,6 +435,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "figures: what each session counts, once across sessions", _counted),
     Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
     Migration(21, "limits: plan usage windows, sample by sample", _rate_limits),
+    Migration(23, "semantic search: vectors of documents", _vectors),
 )
 #: The highest migration number this cclens knows.
 LATEST = max(migration.number for migration in MIGRATIONS)

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from .embedding import EMBEDDED_KINDS, MODEL_ID, chunks, quantize, text_digest
+from ..embedding import EMBEDDED_KINDS, MODEL_ID, chunks, quantize, text_digest
 
 if TYPE_CHECKING:
-    from .embedding import Embedder
+    from ..embedding import Embedder
 
 #: Documents read, embedded and written per transaction.
 BATCH = 2048
@@ -135,4 +135,24 @@ def update_vectors(
     return done
 
 
-__all__ = ["BATCH", "has_vectors", "pending", "stored_model", "update_vectors"]
+def embed_documents(connection: sqlite3.Connection) -> int:
+    """What ``cclens index`` runs after reading: the new documents' vectors, when the model is
+    installed and something is left to embed (the model is loaded only then). Returns the
+    documents embedded."""
+    from ..embedding import available, load
+
+    if not available():
+        return 0
+    if stored_model(connection) == MODEL_ID and not pending(connection):
+        return 0
+    return update_vectors(connection, load())
+
+
+__all__ = [
+    "BATCH",
+    "embed_documents",
+    "has_vectors",
+    "pending",
+    "stored_model",
+    "update_vectors",
+]

@@ -1,0 +1,224 @@
+"""Search by meaning: documents ranked by the similarity of their vectors to the query's, and
+fused with the word ranking (reciprocal rank fusion) in a hybrid search.
+
+The vectors (:mod:`cclens.index.write.vectors`) are read into memory once per process and read
+again only when the index changed (:class:`VectorStore`): a matrix of unit vectors, one row per
+chunk, with the document and session of each row, and each session's centroid (the mean of its
+chunks). A document's similarity to a query is its best chunk's; a document is then ranked by
+the mean of that and its session's centroid similarity, so that a session about the query as a
+whole outranks one stray matching message (measured on the paraphrase set: 65% of queries find
+their session in the top 5, against 52% by the best chunk alone).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from ..embedding import DIMENSIONS, MODEL_ID, Vectors
+
+Mode = Literal["lexical", "semantic", "hybrid"]
+MODES: tuple[Mode, ...] = ("lexical", "semantic", "hybrid")
+#: Documents a semantic ranking keeps (the best by similarity; every document has some).
+SEMANTIC_MATCHES = 200
+#: Reciprocal rank fusion's constant: a document at rank r on one side counts 1 / (K + r).
+RRF_K = 60
+#: Weight of the session's centroid in a document's semantic score (the rest: the document's).
+SESSION_WEIGHT = 0.5
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    #: Per chunk row: its document and session (sorted by document).
+    document: Ints
+    session: Ints
+    matrix: Floats
+    #: Sessions with vectors (sorted) and their unit centroids, row for row.
+    sessions: Ints
+    centroids: Floats
+    #: (rows, highest document) when read: the index changed when either differs.
+    stamp: tuple[int, int]
+
+
+def _unit(matrix: Floats) -> Floats:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+
+
+def _read(connection: sqlite3.Connection, stamp: tuple[int, int]) -> _Loaded:
+    rows = connection.execute("SELECT document, session, data FROM vectors ORDER BY document")
+    documents: list[int] = []
+    sessions: list[int] = []
+    blobs: list[bytes] = []
+    for document, session, data in rows:
+        count = len(data) // DIMENSIONS
+        documents.extend([document] * count)
+        sessions.extend([session] * count)
+        blobs.append(data)
+    raw = np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(-1, DIMENSIONS)
+    matrix = _unit(raw.astype(np.float32))
+    session = np.asarray(sessions, dtype=np.int64)
+    unique, inverse = np.unique(session, return_inverse=True)
+    sums = np.zeros((len(unique), DIMENSIONS), dtype=np.float32)
+    np.add.at(sums, inverse, matrix)
+    return _Loaded(
+        np.asarray(documents, dtype=np.int64), session, matrix, unique, _unit(sums), stamp
+    )
+
+
+class VectorStore:
+    """The index's vectors in memory, read again when they changed (one per index file)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loaded: _Loaded | None = None
+
+    def current(self, connection: sqlite3.Connection) -> _Loaded | None:
+        """The vectors as the index has them now (``None``: none of the current model)."""
+        model = connection.execute("SELECT value FROM meta WHERE key = 'vectors_model'")
+        found = model.fetchone()
+        if found is None or found[0] != MODEL_ID:
+            return None
+        count, highest = connection.execute(
+            "SELECT count(*), coalesce(max(document), 0) FROM vectors"
+        ).fetchone()
+        if not count:
+            return None
+        stamp = (int(count), int(highest))
+        with self._lock:
+            if self._loaded is None or self._loaded.stamp != stamp:
+                self._loaded = _read(connection, stamp)
+            return self._loaded
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """Documents best first with their scores (higher is better)."""
+
+    document: Ints
+    score: npt.NDArray[np.float64]
+
+
+def rank(
+    loaded: _Loaded,
+    query: Vectors,
+    *,
+    allowed: Callable[[Ints], npt.NDArray[np.bool_]] | None = None,
+    exclude: Ints | None = None,
+    limit: int = SEMANTIC_MATCHES,
+) -> Ranked:
+    """The ``limit`` documents most similar to ``query`` (a unit vector), best first.
+
+    ``allowed(documents)`` says which documents a filter keeps; ``exclude``: documents left
+    out (the message "more like this" starts from)."""
+    similarity = loaded.matrix @ query
+    session_similarity = loaded.centroids @ query
+    position = np.searchsorted(loaded.sessions, loaded.session)
+    blended = (1 - SESSION_WEIGHT) * similarity + SESSION_WEIGHT * session_similarity[position]
+    keep = np.ones(len(blended), dtype=bool)
+    if allowed is not None:
+        keep &= allowed(loaded.document)
+    if exclude is not None and len(exclude):
+        keep &= ~np.isin(loaded.document, exclude)
+    candidates = np.nonzero(keep)[0]
+    if not len(candidates):
+        return Ranked(np.zeros(0, np.int64), np.zeros(0, np.float64))
+    # The best chunk of each document: order by score, keep the first row of each document.
+    wanted = min(len(candidates), limit * 8)
+    scores = blended[candidates]
+    top = candidates[np.argpartition(-scores, wanted - 1)[:wanted]]
+    top = top[np.argsort(-blended[top], kind="stable")]
+    _, first = np.unique(loaded.document[top], return_index=True)
+    best = top[np.sort(first)][:limit]
+    return Ranked(loaded.document[best], blended[best].astype(np.float64))
+
+
+def fuse(lexical: Ints, semantic: Ints) -> Ranked:
+    """Reciprocal rank fusion of two rankings (documents best first): each document scores
+    ``1 / (RRF_K + rank)`` on each side it is on (rank from 1), best total first."""
+    documents = np.concatenate([lexical, semantic])
+    scores = np.concatenate(
+        [
+            1.0 / (RRF_K + 1 + np.arange(len(lexical), dtype=np.float64)),
+            1.0 / (RRF_K + 1 + np.arange(len(semantic), dtype=np.float64)),
+        ]
+    )
+    unique, inverse = np.unique(documents, return_inverse=True)
+    total = np.zeros(len(unique), dtype=np.float64)
+    np.add.at(total, inverse, scores)
+    order = np.lexsort((-unique, -total))
+    return Ranked(unique[order], total[order])
+
+
+def message_vector(
+    connection: sqlite3.Connection, loaded: _Loaded, session_key: str, anchor: str
+) -> tuple[Vectors, Ints] | None:
+    """The mean vector of a message's documents (every chunk of every text it shows), and
+    those documents; ``None`` when the message has no vector."""
+    ids = [
+        row[0]
+        for row in connection.execute(
+            "SELECT d.id FROM documents d JOIN sessions s ON s.id = d.session "
+            "WHERE s.key = ? AND (d.anchor = ? OR d.target = ?)",
+            (session_key, anchor, anchor),
+        )
+    ]
+    if not ids:
+        return None
+    documents = np.asarray(ids, dtype=np.int64)
+    rows = np.isin(loaded.document, documents)
+    if not rows.any():
+        return None
+    mean = loaded.matrix[rows].mean(axis=0)
+    norm = float(np.linalg.norm(mean))
+    if norm == 0:
+        return None
+    return (mean / norm).astype(np.float32), documents
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A session like another one: its id in the index and the cosine of their centroids."""
+
+    session: int
+    similarity: float
+
+
+def related_sessions(loaded: _Loaded, session: int, limit: int = 5) -> list[Related]:
+    """The ``limit`` sessions whose centroids are nearest ``session``'s (itself left out)."""
+    position = int(np.searchsorted(loaded.sessions, session))
+    if position >= len(loaded.sessions) or loaded.sessions[position] != session:
+        return []
+    similarity = loaded.centroids @ loaded.centroids[position]
+    similarity[position] = -np.inf
+    count = min(limit, len(similarity) - 1)
+    if count <= 0:
+        return []
+    best = np.argpartition(-similarity, count - 1)[:count]
+    best = best[np.argsort(-similarity[best], kind="stable")]
+    return [Related(int(loaded.sessions[i]), float(similarity[i])) for i in best]
+
+
+__all__ = [
+    "MODES",
+    "RRF_K",
+    "SEMANTIC_MATCHES",
+    "SESSION_WEIGHT",
+    "Mode",
+    "Ranked",
+    "Related",
+    "VectorStore",
+    "fuse",
+    "message_vector",
+    "rank",
+    "related_sessions",
+]
