@@ -37,13 +37,13 @@ from .write.ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 if TYPE_CHECKING:
     # Search (and numpy with it) is loaded on the first search: the usage figures, the status
     # line's update and the lists never need it.
-    from .read.search import Budget, MatchCache, ProjectChoice, SearchFilters, Semantic
-    from .read.semantic import VectorStore
-
     import numpy as np
     import numpy.typing as npt
+
+    from .read.search import Budget, MatchCache, ProjectChoice, SearchFilters, Semantic
     from .read.search_facts import DocumentFacts
     from .read.search_result import SearchHit, SearchResult
+    from .read.semantic import VectorStore
 
 Result = TypeVar("Result")
 
@@ -147,6 +147,7 @@ class Index:
         pool_threshold: int = POOL_THRESHOLD,
         changed: Collection[Path | str] | None = None,
         waiting: Callable[[float], None] | None = None,
+        embed: bool = True,
     ) -> UpdateReport:
         """Read what changed under ``roots`` (one update at a time per index file, across
         processes: ``waiting(seconds)`` is called while another one runs).
@@ -166,6 +167,7 @@ class Index:
                     pool_threshold=pool_threshold,
                     changed=changed,
                     waiting=waiting,
+                    embed=embed,
                 )
             except sqlite3.DatabaseError as error:
                 if not about_the_file(error):
@@ -360,12 +362,16 @@ class Index:
             if loaded is None or row is None:
                 return []
             found = related_sessions(loaded, int(row[0]), limit)
-            keys = dict(
-                connection.execute(
-                    f"SELECT id, key FROM sessions WHERE id IN ({', '.join('?' * len(found))})",
-                    [item.session for item in found],
-                ).fetchall()
-            ) if found else {}
+            keys = (
+                dict(
+                    connection.execute(
+                        f"SELECT id, key FROM sessions WHERE id IN ({', '.join('?' * len(found))})",
+                        [item.session for item in found],
+                    ).fetchall()
+                )
+                if found
+                else {}
+            )
         related = []
         for item in found:
             summary = self.session(keys[item.session]) if item.session in keys else None

@@ -67,7 +67,10 @@ class _Files:
 
 
 def _files() -> _Files:
-    spec = importlib.util.find_spec("wordllama")
+    try:
+        spec = importlib.util.find_spec("wordllama")
+    except (ImportError, ValueError):  # blocked, or a module without a spec
+        spec = None
     if spec is None or spec.origin is None:
         raise SemanticUnavailable(
             f"semantic search needs its model, which is not installed: {INSTALL_HINT}"
@@ -80,8 +83,7 @@ def _files() -> _Files:
     for path in (files.tokenizer, files.weights):
         if not path.is_file():
             raise SemanticUnavailable(
-                f"the semantic search model's file {path} is missing: reinstall it "
-                f"({INSTALL_HINT})"
+                f"the semantic search model's file {path} is missing: reinstall it ({INSTALL_HINT})"
             )
     return files
 
@@ -144,11 +146,13 @@ class Embedder:
         starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[present]
         out[present] = np.add.reduceat(self._table[ids], starts, axis=0)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return np.divide(out, norms, out=out, where=norms > 0)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
 
     def embed_one(self, text: str) -> Vectors:
         """The vector of one text (a query)."""
-        return self.embed([text])[0]
+        vectors: Vectors = self.embed([text])[0]
+        return vectors
 
 
 _loaded: Embedder | None = None
@@ -194,7 +198,8 @@ def quantize(vectors: Vectors) -> npt.NDArray[np.int8]:
     bytes, and cosine similarity is kept to about 1%."""
     peak = np.abs(vectors).max(axis=1, keepdims=True)
     scale = np.divide(127.0, peak, out=np.zeros_like(peak), where=peak > 0)
-    return np.rint(vectors * scale).astype(np.int8)
+    quantized: npt.NDArray[np.int8] = np.rint(vectors * scale).astype(np.int8)
+    return quantized
 
 
 def text_digest(text: str) -> bytes:

@@ -30,7 +30,6 @@ import numpy.typing as npt
 
 from ..extract import DOCUMENT_KINDS
 from .queries import project_name
-from .semantic import MODES, Mode, VectorStore, fuse, message_vector, rank
 from .query import ParsedQuery, SearchError, parse_query
 from .search_facts import NO_MONTH, DocumentFacts, Gathered, Ints, month_label
 from .search_result import (
@@ -41,6 +40,7 @@ from .search_result import (
     SessionGroup,
     empty_result,
 )
+from .semantic import MODES, Mode, VectorStore, fuse, message_vector, rank
 from .snippet import Matcher, snippet
 
 #: The processor time one search may take by default (ranking and snippets), in seconds: with
@@ -502,8 +502,13 @@ def _matches(
     return _ranked(connection, watch, facts, parsed, *conditions)
 
 
-def _deduplicated(connection: sqlite3.Connection, watch: Watch, facts: DocumentFacts,
-                  rowid: Ints, score: npt.NDArray[np.float64]) -> _Matches:
+def _deduplicated(
+    connection: sqlite3.Connection,
+    watch: Watch,
+    facts: DocumentFacts,
+    rowid: Ints,
+    score: npt.NDArray[np.float64],
+) -> _Matches:
     """Matches from documents best first (``score``: lower is better), the pieces of one text
     counted once (its best piece)."""
     with watch.off_the_clock():
@@ -511,6 +516,12 @@ def _deduplicated(connection: sqlite3.Connection, watch: Watch, facts: DocumentF
     _, first = np.unique(gathered.part, return_index=True)
     keep = np.sort(first)
     return _Matches(rowid[keep], score[keep], gathered.take(keep))
+
+
+#: A hybrid search whose words match fewer texts than this adds the texts nearest in meaning;
+#: with more, it ranks the word matches by words and meaning together (totals and facets stay
+#: those of the words).
+HYBRID_FILL = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,8 +548,7 @@ def resolve_mode(
         if mode is None:
             return "lexical"
         raise SearchError(
-            f"{mode} search needs the semantic search model, which is not installed: "
-            f"{INSTALL_HINT}"
+            f"{mode} search needs the semantic search model, which is not installed: {INSTALL_HINT}"
         )
     if semantic.store.current(connection) is None:
         if mode is None:
@@ -570,9 +580,12 @@ def _by_meaning(
     allowed = None
     if where:
         kept = np.fromiter(
-            (row[0] for row in connection.execute(
-                f"SELECT d.id FROM documents d WHERE {' AND '.join(where)}", parameters
-            )),
+            (
+                row[0]
+                for row in connection.execute(
+                    f"SELECT d.id FROM documents d WHERE {' AND '.join(where)}", parameters
+                )
+            ),
             dtype=np.int64,
         )
         allowed = partial_isin(kept)
@@ -614,11 +627,24 @@ def _matches_in_mode(
     else:
         with watch.off_the_clock():
             query = semantic.embed(text)
-    documents, similarity = _by_meaning(connection, watch, facts, semantic, query, filters, exclude)
     if mode == "semantic" or not parsed.fts:
+        documents, similarity = _by_meaning(
+            connection, watch, facts, semantic, query, filters, exclude
+        )
         return _deduplicated(connection, watch, facts, documents, -similarity)
     lexical = _matches(connection, watch, facts, parsed, filters)
-    fused = fuse(lexical.rowid, documents)
+    loaded = semantic.store.current(connection)
+    if loaded is None:
+        return lexical
+    if len(lexical) >= HYBRID_FILL:
+        # Enough word matches: they are what is found, ranked by words and meaning together.
+        by_meaning = rank(
+            loaded, query, allowed=partial_isin(lexical.rowid), limit=len(lexical)
+        ).document
+    else:
+        # Few or no word matches: the texts nearest in meaning join them.
+        by_meaning, _ = _by_meaning(connection, watch, facts, semantic, query, filters, None)
+    fused = fuse(lexical.rowid, by_meaning)
     return _deduplicated(connection, watch, facts, fused.document, -fused.score)
 
 
@@ -781,10 +807,10 @@ __all__ = [
     "Budget",
     "Origin",
     "ProjectChoice",
-    "Semantic",
     "QueryTooBroad",
     "SearchCancelled",
     "SearchFilters",
+    "Semantic",
     "Watch",
     "bounded",
     "check_filters",

@@ -51,7 +51,9 @@ class _Loaded:
 
 def _unit(matrix: Floats) -> Floats:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-    return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+    unit: Floats = np.zeros_like(matrix)
+    np.divide(matrix, norms, out=unit, where=norms > 0)
+    return unit
 
 
 def _read(connection: sqlite3.Connection, stamp: tuple[int, int]) -> _Loaded:

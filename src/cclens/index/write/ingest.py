@@ -27,8 +27,8 @@ from ..costs import prices_changed, prices_recorded
 from ..storage.locking import end_with_parent, update_lock
 from ..storage.schema import drop_bulk_indexes, restore_bulk_indexes
 from .counted import settle
-from .vectors import embed_documents
 from .plan import Plan, SessionTask, make_plan, scan_sizes
+from .vectors import embed_documents
 from .worker import SessionOutcome, failed, process, process_all, process_all_into, read_outcomes
 from .write import Writer, assign_keys, mark_missing
 

@@ -55,7 +55,9 @@ def has_vectors(connection: sqlite3.Connection) -> bool:
 
 def pending(connection: sqlite3.Connection) -> int:
     """Documents of embedded kinds not embedded yet (for a progress bar)."""
-    upto = int(_meta(connection, "vectors_upto") or 0) if stored_model(connection) == MODEL_ID else 0
+    upto = 0
+    if stored_model(connection) == MODEL_ID:
+        upto = int(_meta(connection, "vectors_upto") or 0)
     marks = ", ".join("?" * len(EMBEDDED_KINDS))
     row = connection.execute(
         f"SELECT count(*) FROM documents WHERE id > ? AND kind IN ({marks})",
