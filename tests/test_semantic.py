@@ -23,7 +23,6 @@ from cclens.mcp.tools import Tools
 from cclens.web import RunningServer
 
 from .test_index import prompt_line
-from .test_index_layout import make_claude_dir
 from .test_web import running
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,8 +76,10 @@ def _queries() -> list[dict[str, object]]:
 
 
 @pytest.fixture(scope="module")
-def claude_dir(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_claude_dir(corpus, tmp_path_factory.mktemp("claude"))
+def claude_dir(corpus: Path) -> Path:
+    """The corpus as it is (read only): the paraphrase set names its sessions by the keys an
+    index of this folder gives them."""
+    return corpus
 
 
 @pytest.fixture(scope="module")
@@ -211,7 +212,9 @@ def test_modes_agree_across_cli_api_and_mcp(
     cli = _cli("search", query, "--mode", mode, "--db", str(db), "--no-update", "--json")
     assert cli.returncode == 0, cli.stderr
     from_cli = json.loads(cli.stdout)
-    from_api = httpx.get(f"{server.url}/api/search", params={"q": query, "mode": mode}).json()
+    from_api = httpx.get(
+        f"{server.url.rstrip('/')}/api/search", params={"q": query, "mode": mode}
+    ).json()
     with Index(db) as index:
         from_mcp = Tools(index).search(query, mode=mode)  # type: ignore[arg-type]
 
@@ -225,13 +228,16 @@ def test_modes_agree_across_cli_api_and_mcp(
 
 
 def test_the_api_answers_more_like_this_and_refuses_a_bad_mode(server: RunningServer) -> None:
-    found = httpx.get(f"{server.url}/api/search", params={"q": "worktree"}).json()
+    found = httpx.get(f"{server.url.rstrip('/')}/api/search", params={"q": "worktree"}).json()
     hit = found["groups"][0]["shown"][0]
     like = httpx.get(
-        f"{server.url}/api/search", params={"like": hit["session"], "anchor": hit["anchor"]}
+        f"{server.url.rstrip('/')}/api/search",
+        params={"like": hit["session"], "anchor": hit["anchor"]},
     )
     assert like.status_code == 200 and like.json()["mode"] == "semantic"
-    bad = httpx.get(f"{server.url}/api/search", params={"q": "worktree", "mode": "fuzzy"})
+    bad = httpx.get(
+        f"{server.url.rstrip('/')}/api/search", params={"q": "worktree", "mode": "fuzzy"}
+    )
     assert bad.status_code == 400 and "mode" in bad.json()["error"]
 
 
@@ -249,8 +255,9 @@ def test_incremental_index_embeds_only_new_documents(corpus: Path, tmp_path: Pat
             before = dict(connection.execute("SELECT document, data FROM vectors").fetchall())
         again = index.update([tmp_path / "claude"], workers=1)
         assert again.embedded == 0
-        with transcript.open("a") as file:
-            file.write(prompt_line("please archive the melodies on tape", session_id) + "\n")
+        line, _ = prompt_line(transcript, "please archive the melodies on tape")
+        with transcript.open("ab") as file:
+            file.write(line)
         grown = index.update([tmp_path / "claude"], workers=1)
         with index.connection() as connection:
             after = dict(connection.execute("SELECT document, data FROM vectors").fetchall())

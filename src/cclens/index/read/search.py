@@ -518,12 +518,6 @@ def _deduplicated(
     return _Matches(rowid[keep], score[keep], gathered.take(keep))
 
 
-#: A hybrid search whose words match fewer texts than this adds the texts nearest in meaning;
-#: with more, it ranks the word matches by words and meaning together (totals and facets stay
-#: those of the words).
-HYBRID_FILL = 50
-
-
 @dataclass(frozen=True, slots=True)
 class Semantic:
     """What a search by meaning needs: the index's vectors and a way to embed a query."""
@@ -636,15 +630,16 @@ def _matches_in_mode(
     loaded = semantic.store.current(connection)
     if loaded is None:
         return lexical
-    if len(lexical) >= HYBRID_FILL:
-        # Enough word matches: they are what is found, ranked by words and meaning together.
-        by_meaning = rank(
-            loaded, query, allowed=partial_isin(lexical.rowid), limit=len(lexical)
-        ).document
-    else:
-        # Few or no word matches: the texts nearest in meaning join them.
-        by_meaning, _ = _by_meaning(connection, watch, facts, semantic, query, filters, None)
-    fused = fuse(lexical.rowid, by_meaning)
+    if not len(lexical):
+        # The words find nothing (other words than the texts'): the texts nearest in meaning.
+        documents, similarity = _by_meaning(
+            connection, watch, facts, semantic, query, filters, None
+        )
+        return _deduplicated(connection, watch, facts, documents, -similarity)
+    # The word matches are what is found (totals and facets are the words'), ranked by words
+    # and meaning together.
+    by_meaning = rank(loaded, query, allowed=partial_isin(lexical.rowid), limit=len(lexical))
+    fused = fuse(lexical.rowid, by_meaning.document)
     return _deduplicated(connection, watch, facts, fused.document, -fused.score)
 
 

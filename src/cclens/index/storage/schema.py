@@ -397,11 +397,12 @@ def _vectors(connection: sqlite3.Connection) -> None:
     see :mod:`cclens.index.write.vectors`), dropped with their document. Empty until an update
     runs with the model installed."""
     connection.execute(
-        "CREATE TABLE vectors ("
+        "CREATE TABLE IF NOT EXISTS vectors ("
         "document INTEGER PRIMARY KEY, session INTEGER NOT NULL, data BLOB NOT NULL)"
     )
     connection.execute(
-        "CREATE TRIGGER vectors_of_deleted_documents AFTER DELETE ON documents BEGIN "
+        "CREATE TRIGGER IF NOT EXISTS vectors_of_deleted_documents AFTER DELETE ON documents "
+        "BEGIN "
         "DELETE FROM vectors WHERE document = old.id; END"
     )
 

@@ -53,10 +53,18 @@ def has_vectors(connection: sqlite3.Connection) -> bool:
     return connection.execute("SELECT 1 FROM vectors LIMIT 1").fetchone() is not None
 
 
+def _documents_renumbered(connection: sqlite3.Connection) -> bool:
+    """Whether the documents were made anew since the vectors were (a migration that rebuilds
+    the documents table starts its ids again): the mark is then above every document."""
+    upto = int(_meta(connection, "vectors_upto") or 0)
+    highest = connection.execute("SELECT coalesce(max(id), 0) FROM documents").fetchone()[0]
+    return upto > int(highest)
+
+
 def pending(connection: sqlite3.Connection) -> int:
     """Documents of embedded kinds not embedded yet (for a progress bar)."""
     upto = 0
-    if stored_model(connection) == MODEL_ID:
+    if stored_model(connection) == MODEL_ID and not _documents_renumbered(connection):
         upto = int(_meta(connection, "vectors_upto") or 0)
     marks = ", ".join("?" * len(EMBEDDED_KINDS))
     row = connection.execute(
@@ -86,7 +94,7 @@ def update_vectors(
     embedded. Runs on the writing connection, a batch per transaction (an interrupted run keeps
     what it committed). ``progress(documents)`` is called after each batch."""
     _begin(connection)
-    if stored_model(connection) != MODEL_ID:
+    if stored_model(connection) != MODEL_ID or _documents_renumbered(connection):
         connection.execute("DELETE FROM vectors")
         _set_meta(connection, "vectors_model", MODEL_ID)
         _set_meta(connection, "vectors_upto", "0")
@@ -145,7 +153,11 @@ def embed_documents(connection: sqlite3.Connection) -> int:
 
     if not available():
         return 0
-    if stored_model(connection) == MODEL_ID and not pending(connection):
+    if (
+        stored_model(connection) == MODEL_ID
+        and not _documents_renumbered(connection)
+        and not pending(connection)
+    ):
         return 0
     return update_vectors(connection, load())
 
