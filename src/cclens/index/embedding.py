@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 #: Recorded with the vectors: another id (another model or another way to cut texts) makes
 #: ``cclens index`` compute every vector again.
-MODEL_ID = "wordllama-l2-supercat-256/chunks-1500/v1"
+MODEL_ID = "wordllama-l2-supercat-256/chunks-1500/words/v2"
 #: What the model understands (said by ``--help``, the docs and the search page).
 LANGUAGES = "English"
 #: Dimensions of a vector.
@@ -49,6 +49,8 @@ INSTALL_HINT = "pip install 'cclens[semantic]'"
 CHUNK_CHARS = 1500
 #: Characters of a tool call's input that stand for it (its command, path or description).
 TOOL_SUMMARY_CHARS = 300
+#: Distinct words whose vectors an embedder keeps (float16: 512 bytes each, 64 MB at most).
+MAX_KNOWN_WORDS = 131_072
 #: Document kinds that get vectors: prompts, answers, thinking and a summary of each tool
 #: call's input (tool outputs are long, noisy and already well served by words).
 EMBEDDED_KINDS = ("prompt", "assistant", "thinking", "tool_input")
@@ -130,24 +132,63 @@ class Embedder:
         self._tokenizer.no_padding()
         self._tokenizer.no_truncation()
         self._table = _read_safetensors(files.weights, "embedding.weight").astype(np.float32)
+        self._lock = threading.Lock()
+        #: Words met so far, and the summed vector of each one's tokens (row for row).
+        self._known: dict[str, int] = {}
+        self._word_vectors = np.zeros((0, DIMENSIONS), dtype=np.float16)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
-        """One unit vector per text (zeros for a text without a token)."""
-        out = np.zeros((len(texts), self._table.shape[1]), dtype=np.float32)
+        """One unit vector per text (zeros for a text without a token).
+
+        A text's vector is the sum of its tokens' vectors, normalized (the mean, up to length).
+        Llama's tokenizer never joins two words into one token, so the text is cut at
+        whitespace and each distinct word is tokenized once and kept with its summed vector:
+        most words come again and again, so most of a text costs a dictionary look-up."""
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         if not texts:
             return out
-        encodings = self._tokenizer.encode_batch(list(texts), add_special_tokens=False)
-        lengths = np.fromiter((len(e.ids) for e in encodings), np.int64, len(encodings))
-        total = int(lengths.sum())
-        if total == 0:
-            return out
-        ids = np.fromiter((i for e in encodings for i in e.ids), np.int64, total)
-        present = lengths > 0
-        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[present]
-        out[present] = np.add.reduceat(self._table[ids], starts, axis=0)
+        words = [text.split() for text in texts]
+        with self._lock:
+            known = self._known
+            new = list(dict.fromkeys(w for each in words for w in each if w not in known))
+            if len(known) + len(new) > MAX_KNOWN_WORDS:
+                known.clear()
+                new = list(dict.fromkeys(w for each in words for w in each))
+            if new:
+                self._learn(new)
+            rows = np.fromiter(
+                (known[w] for each in words for w in each), np.int64, sum(map(len, words))
+            )
+            lengths = np.fromiter(map(len, words), np.int64, len(words))
+            present = lengths > 0
+            if not present.any():
+                return out
+            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[present]
+            out[present] = np.add.reduceat(
+                self._word_vectors[rows], starts, axis=0, dtype=np.float32
+            )
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
+
+    def _learn(self, words: list[str]) -> None:
+        """Tokenize ``words`` (each alone, as it reads after a space) and keep each one's
+        summed token vector."""
+        encodings = self._tokenizer.encode_batch(words, add_special_tokens=False)
+        lengths = np.fromiter((len(e.ids) for e in encodings), np.int64, len(encodings))
+        ids = np.fromiter((i for e in encodings for i in e.ids), np.int64, int(lengths.sum()))
+        sums = np.zeros((len(words), DIMENSIONS), dtype=np.float32)
+        present = lengths > 0
+        if present.any():
+            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[present]
+            sums[present] = np.add.reduceat(self._table[ids], starts, axis=0)
+        first = len(self._known)
+        if first + len(words) > len(self._word_vectors):
+            grown = np.zeros((max(2 * (first + len(words)), 4096), DIMENSIONS), np.float16)
+            grown[:first] = self._word_vectors[:first]
+            self._word_vectors = grown
+        self._word_vectors[first : first + len(words)] = sums
+        self._known.update(zip(words, range(first, first + len(words)), strict=True))
 
     def embed_one(self, text: str) -> Vectors:
         """The vector of one text (a query)."""

@@ -122,8 +122,10 @@ def rank(
 
     ``allowed(documents)`` says which documents a filter keeps; ``exclude``: documents left
     out (the message "more like this" starts from)."""
-    similarity = loaded.matrix @ query
-    session_similarity = loaded.centroids @ query
+    # einsum, not BLAS: a matrix-vector product in OpenBLAS wakes its threads, which costs
+    # more than the product itself on a busy machine (20 ms against 0.1 ms for 2,000 rows).
+    similarity = np.einsum("ij,j->i", loaded.matrix, query)
+    session_similarity = np.einsum("ij,j->i", loaded.centroids, query)
     position = np.searchsorted(loaded.sessions, loaded.session)
     blended = (1 - SESSION_WEIGHT) * similarity + SESSION_WEIGHT * session_similarity[position]
     keep = np.ones(len(blended), dtype=bool)
@@ -200,7 +202,7 @@ def related_sessions(loaded: _Loaded, session: int, limit: int = 5) -> list[Rela
     position = int(np.searchsorted(loaded.sessions, session))
     if position >= len(loaded.sessions) or loaded.sessions[position] != session:
         return []
-    similarity = loaded.centroids @ loaded.centroids[position]
+    similarity = np.einsum("ij,j->i", loaded.centroids, loaded.centroids[position])
     similarity[position] = -np.inf
     count = min(limit, len(similarity) - 1)
     if count <= 0:
