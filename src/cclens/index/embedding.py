@@ -117,6 +117,14 @@ def _read_safetensors(path: Path, name: str) -> npt.NDArray[Any]:
     return np.frombuffer(data, dtype=dtype).reshape(entry["shape"])
 
 
+def _segment_sums(rows: npt.NDArray[Any], starts: npt.NDArray[np.int64]) -> Vectors:
+    """The sums of ``rows`` between consecutive ``starts`` (float32). Summed along the second
+    axis of the transposed rows: numpy's ``reduceat`` is four times faster that way."""
+    columns = np.ascontiguousarray(rows.T, dtype=np.float32)
+    sums: Vectors = np.add.reduceat(columns, starts, axis=1).T
+    return sums
+
+
 class Embedder:
     """Turns texts into unit vectors (float32, :data:`DIMENSIONS` wide). Thread-safe."""
 
@@ -164,9 +172,7 @@ class Embedder:
             if not present.any():
                 return out
             starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[present]
-            out[present] = np.add.reduceat(
-                self._word_vectors[rows], starts, axis=0, dtype=np.float32
-            )
+            out[present] = _segment_sums(self._word_vectors[rows], starts)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out
@@ -181,7 +187,7 @@ class Embedder:
         present = lengths > 0
         if present.any():
             starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[present]
-            sums[present] = np.add.reduceat(self._table[ids], starts, axis=0)
+            sums[present] = _segment_sums(self._table[ids], starts)
         first = len(self._known)
         if first + len(words) > len(self._word_vectors):
             grown = np.zeros((max(2 * (first + len(words)), 4096), DIMENSIONS), np.float16)
