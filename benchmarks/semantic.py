@@ -199,8 +199,10 @@ def query_figures(index: Index, queries: list[str], rounds: int) -> None:
 
 
 def index_figures(root: Path, work: Path, rounds: int) -> Path:
-    plain, vectors, sizes = [], [], {}
-    embed_seconds = []
+    plain: list[float] = []
+    vectors: list[float] = []
+    sizes: dict[bool, int] = {}
+    embed_seconds: list[float] = []
     for _ in range(rounds):
         for embed in (False, True):
             db = work / f"index-{'vectors' if embed else 'plain'}.db"

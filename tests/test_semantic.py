@@ -219,7 +219,7 @@ def test_modes_agree_across_cli_api_and_mcp(
         from_mcp = Tools(index).search(query, mode=mode)  # type: ignore[arg-type]
 
     def sessions(answer: dict[str, object]) -> list[str]:
-        return [group["session"] for group in answer["groups"]]  # type: ignore[attr-defined,index]
+        return [group["session"] for group in answer["groups"]]  # type: ignore[attr-defined]
 
     assert from_cli["mode"] == from_api["mode"] == from_mcp["mode"] == mode
     assert sessions(from_cli) == sessions(from_api) == sessions(from_mcp)

@@ -26,6 +26,7 @@ from ..index import (
     DOCUMENT_KINDS,
     MAX_SHOWN,
     ORIGINS,
+    SEMANTIC_LANGUAGES,
     Budget,
     IndexUnusable,
     Origin,
@@ -289,6 +290,8 @@ class SearchContext:
     next: str
     #: The modes the index can search in now (the first is the default; one: no choice).
     modes: tuple[str, ...] = ("lexical",)
+    #: The languages search by meaning serves (said beside the toggle).
+    languages: str = SEMANTIC_LANGUAGES
 
 
 _FACET_TITLES = {
