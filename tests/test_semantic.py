@@ -317,3 +317,31 @@ def test_without_the_extra_search_by_meaning_says_how_to_get_it(indexed: Index) 
     plain = run("search", "worktree", "--db", db, "--no-update", "--json")
     assert plain.returncode == 0, plain.stderr
     assert json.loads(plain.stdout)["mode"] == "lexical"
+
+
+#: Runs cclens with every network connection refused.
+_OFFLINE = (
+    "import socket, sys\n"
+    "def refuse(*args, **kwargs):\n"
+    "    raise OSError('no network in this test')\n"
+    "socket.socket.connect = refuse\n"
+    "socket.create_connection = refuse\n"
+    "socket.getaddrinfo = refuse\n"
+    "from cclens.__main__ import main\n"
+    "sys.argv = ['cclens', *sys.argv[1:]]\n"
+    "main()\n"
+)
+
+
+def test_nothing_is_downloaded_the_model_ships_in_the_package(indexed: Index) -> None:
+    arguments = ["--mode", "semantic", "--db", str(indexed.path), "--no-update", "--json"]
+    done = subprocess.run(
+        [sys.executable, "-c", _OFFLINE, "search", "a stage by stage scratchpad", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PYTHONPATH": str(ROOT / "src"), "HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["groups"]
