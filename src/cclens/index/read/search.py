@@ -638,7 +638,7 @@ def _matches_in_mode(
         return _deduplicated(connection, watch, facts, documents, -similarity)
     # The word matches are what is found (totals and facets are the words'), ranked by words
     # and meaning together.
-    by_meaning = rank(loaded, query, allowed=partial_isin(lexical.rowid), limit=len(lexical))
+    by_meaning = rank(loaded, query, within=np.sort(lexical.rowid), limit=len(lexical))
     fused = fuse(lexical.rowid, by_meaning.document)
     return _deduplicated(connection, watch, facts, fused.document, -fused.score)
 

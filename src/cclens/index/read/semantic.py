@@ -42,6 +42,8 @@ class _Loaded:
     document: Ints
     session: Ints
     matrix: Floats
+    #: Per chunk row: the position of its session in ``sessions``.
+    session_position: Ints
     #: Sessions with vectors (sorted) and their unit centroids, row for row.
     sessions: Ints
     centroids: Floats
@@ -73,7 +75,13 @@ def _read(connection: sqlite3.Connection, stamp: tuple[int, int]) -> _Loaded:
     sums = np.zeros((len(unique), DIMENSIONS), dtype=np.float32)
     np.add.at(sums, inverse, matrix)
     return _Loaded(
-        np.asarray(documents, dtype=np.int64), session, matrix, unique, _unit(sums), stamp
+        np.asarray(documents, dtype=np.int64),
+        session,
+        matrix,
+        inverse.astype(np.int64),
+        unique,
+        _unit(sums),
+        stamp,
     )
 
 
@@ -110,40 +118,61 @@ class Ranked:
     score: npt.NDArray[np.float64]
 
 
+def _times(matrix: Floats, vector: Floats) -> Floats:
+    """``matrix @ vector``. Below 65,536 rows by einsum rather than BLAS: OpenBLAS wakes its
+    threads for a matrix-vector product, which costs more than the product itself on a busy
+    machine (20 ms against 0.1 ms for 2,000 rows); above, its threads pay."""
+    if len(matrix) < 65_536:
+        product: Floats = np.einsum("ij,j->i", matrix, vector)
+    else:
+        product = matrix @ vector
+    return product
+
+
 def rank(
     loaded: _Loaded,
     query: Vectors,
     *,
     allowed: Callable[[Ints], npt.NDArray[np.bool_]] | None = None,
     exclude: Ints | None = None,
+    within: Ints | None = None,
     limit: int = SEMANTIC_MATCHES,
 ) -> Ranked:
     """The ``limit`` documents most similar to ``query`` (a unit vector), best first.
 
     ``allowed(documents)`` says which documents a filter keeps; ``exclude``: documents left
-    out (the message "more like this" starts from)."""
-    # einsum, not BLAS: a matrix-vector product in OpenBLAS wakes its threads, which costs
-    # more than the product itself on a busy machine (20 ms against 0.1 ms for 2,000 rows).
-    similarity = np.einsum("ij,j->i", loaded.matrix, query)
-    session_similarity = np.einsum("ij,j->i", loaded.centroids, query)
-    position = np.searchsorted(loaded.sessions, loaded.session)
-    blended = (1 - SESSION_WEIGHT) * similarity + SESSION_WEIGHT * session_similarity[position]
-    keep = np.ones(len(blended), dtype=bool)
+    out (the message "more like this" starts from); ``within``: only these documents."""
+    session_similarity = _times(loaded.centroids, query)
+    candidates: Ints | None = None
+    if within is not None:
+        # Only the rows of these documents (the word matches of a hybrid search).
+        first = np.searchsorted(loaded.document, within, side="left")
+        counts = np.searchsorted(loaded.document, within, side="right") - first
+        starts = np.cumsum(counts) - counts
+        candidates = np.repeat(first - starts, counts) + np.arange(int(counts.sum()))
     if allowed is not None:
-        keep &= allowed(loaded.document)
+        rows = np.arange(len(loaded.document)) if candidates is None else candidates
+        candidates = rows[allowed(loaded.document[rows])]
     if exclude is not None and len(exclude):
-        keep &= ~np.isin(loaded.document, exclude)
-    candidates = np.nonzero(keep)[0]
+        rows = np.arange(len(loaded.document)) if candidates is None else candidates
+        candidates = rows[~np.isin(loaded.document[rows], exclude)]
+    if candidates is None:
+        candidates = np.arange(len(loaded.document))
+        similarity = _times(loaded.matrix, query)
+    else:
+        similarity = _times(loaded.matrix[candidates], query)
     if not len(candidates):
         return Ranked(np.zeros(0, np.int64), np.zeros(0, np.float64))
+    scores = (1 - SESSION_WEIGHT) * similarity + SESSION_WEIGHT * session_similarity[
+        loaded.session_position[candidates]
+    ]
     # The best chunk of each document: order by score, keep the first row of each document.
     wanted = min(len(candidates), limit * 8)
-    scores = blended[candidates]
-    top = candidates[np.argpartition(-scores, wanted - 1)[:wanted]]
-    top = top[np.argsort(-blended[top], kind="stable")]
-    _, first = np.unique(loaded.document[top], return_index=True)
+    top = np.argpartition(-scores, wanted - 1)[:wanted]
+    top = top[np.argsort(-scores[top], kind="stable")]
+    _, first = np.unique(loaded.document[candidates[top]], return_index=True)
     best = top[np.sort(first)][:limit]
-    return Ranked(loaded.document[best], blended[best].astype(np.float64))
+    return Ranked(loaded.document[candidates[best]], scores[best].astype(np.float64))
 
 
 def fuse(lexical: Ints, semantic: Ints) -> Ranked:
@@ -202,7 +231,7 @@ def related_sessions(loaded: _Loaded, session: int, limit: int = 5) -> list[Rela
     position = int(np.searchsorted(loaded.sessions, session))
     if position >= len(loaded.sessions) or loaded.sessions[position] != session:
         return []
-    similarity = np.einsum("ij,j->i", loaded.centroids, loaded.centroids[position])
+    similarity = _times(loaded.centroids, loaded.centroids[position])
     similarity[position] = -np.inf
     count = min(limit, len(similarity) - 1)
     if count <= 0:
