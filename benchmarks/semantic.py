@@ -17,7 +17,8 @@ ratios, measured side by side):
 
 With ``--work DIR`` (the folder ``benchmarks/index.py --work DIR`` keeps its ~1 GB corpus in,
 built there when missing), the same index and query figures on that corpus (one cold index
-each way, in child processes, and 20 queries × 5).
+each way, in child processes, kept in DIR, and 20 queries × 5; ``--queries-only`` reuses the
+index a previous run left).
 
 Aims (issue 23): >= 75% of the paraphrases' sessions in the top 5; index time with vectors <=
 2x without; query p95 < 100 ms at 1 GB; index growth <= 50%.
@@ -229,6 +230,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument(
+        "--queries-only",
+        action="store_true",
+        help="with --work: time the queries on the index a previous run left there",
+    )
     parser.add_argument("--child-index", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_index:
@@ -253,7 +259,9 @@ def main() -> None:
 
                 build_corpus(CORPUS, root, 1_000_000_000)
             print(f"--- the corpus at {root}")
-            db = index_figures(root, scratch, 1)
+            db = args.work / "index-vectors.db"
+            if not (args.queries_only and db.exists()):
+                db = index_figures(root, args.work, 1)
             with Index(db) as index:
                 print("queries:")
                 query_figures(index, QUERIES_1G, 5)
