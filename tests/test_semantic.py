@@ -345,3 +345,35 @@ def test_nothing_is_downloaded_the_model_ships_in_the_package(indexed: Index) ->
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["groups"]
+
+
+def test_readers_add_new_vectors_and_reread_after_deletions(corpus: Path, tmp_path: Path) -> None:
+    from cclens.index.read.semantic import VectorStore
+
+    session_id = "fed8ce56-bc79-401f-a83e-af084253362f"
+    folder = tmp_path / "claude" / "projects" / "-work-app"
+    folder.mkdir(parents=True)
+    transcript = folder / f"{session_id}.jsonl"
+    shutil.copy(next(corpus.rglob(transcript.name)), transcript)
+    store = VectorStore()
+    with Index(tmp_path / "index.db") as index:
+        index.update([tmp_path / "claude"], workers=1)
+        with index.connection() as connection:
+            before = store.current(connection)
+        assert before is not None
+        line, _ = prompt_line(transcript, "please archive the melodies on tape")
+        with transcript.open("ab") as file:
+            file.write(line)
+        index.update([tmp_path / "claude"], workers=1)
+        with index.connection() as connection:
+            after = store.current(connection)
+            fresh = VectorStore().current(connection)
+            deleted = connection.execute(
+                "SELECT value FROM meta WHERE key = 'vectors_deleted'"
+            ).fetchone()[0]
+    assert after is not None and fresh is not None and after is not before
+    # Read anew or added to what was kept: the same rows, vectors and centroids.
+    assert after.document.tolist() == fresh.document.tolist()
+    assert (after.matrix == fresh.matrix).all()
+    assert abs(after.centroids - fresh.centroids).max() < 1e-5
+    assert len(after.document) > len(before.document) or int(deleted) > 0

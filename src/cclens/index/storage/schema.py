@@ -402,8 +402,14 @@ def _vectors(connection: sqlite3.Connection) -> None:
     )
     connection.execute(
         "CREATE TRIGGER IF NOT EXISTS vectors_of_deleted_documents AFTER DELETE ON documents "
-        "BEGIN "
-        "DELETE FROM vectors WHERE document = old.id; END"
+        "BEGIN DELETE FROM vectors WHERE document = old.id; END"
+    )
+    # Readers keep the vectors in memory: new ones are read by id (above the highest they
+    # have), and this count tells them when some were deleted (then they read them all again).
+    connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('vectors_deleted', '0')")
+    connection.execute(
+        "CREATE TRIGGER IF NOT EXISTS vectors_deleted AFTER DELETE ON vectors BEGIN "
+        "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_deleted'; END"
     )
 
 
