@@ -180,7 +180,10 @@ class Embedder:
     def _learn(self, words: list[str]) -> None:
         """Tokenize ``words`` (each alone, as it reads after a space) and keep each one's
         summed token vector."""
-        encodings = self._tokenizer.encode_batch(words, add_special_tokens=False)
+        if len(words) < 64:  # a query's words: the batch's thread pool costs more than it saves
+            encodings = [self._tokenizer.encode(w, add_special_tokens=False) for w in words]
+        else:
+            encodings = self._tokenizer.encode_batch(words, add_special_tokens=False)
         lengths = np.fromiter((len(e.ids) for e in encodings), np.int64, len(encodings))
         ids = np.fromiter((i for e in encodings for i in e.ids), np.int64, int(lengths.sum()))
         sums = np.zeros((len(words), DIMENSIONS), dtype=np.float32)
