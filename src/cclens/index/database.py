@@ -387,6 +387,8 @@ class Index:
         from .embedding import load
 
         load()
+        with self.connection() as connection:
+            self._semantic.store.current(connection)
 
     def forget_ranked_searches(self) -> None:
         """Forget the ranked matches kept from recent searches, so that the next ones rank

@@ -171,7 +171,8 @@ def read_search(request: Request) -> SearchRequest:
 
 def learn_when_indexed(state: AppState) -> threading.Thread:
     """Start a thread that, once the first update is done, reads what search groups and counts
-    by for every document (so the first searches are as fast as the next ones)."""
+    by for every document, and the model and vectors of search by meaning (so the first
+    searches are as fast as the next ones)."""
 
     def learn() -> None:
         while not state.indexer.ready.wait(0.5):
@@ -181,6 +182,7 @@ def learn_when_indexed(state: AppState) -> threading.Thread:
         # say so): searches then read what they need as they go.
         with suppress(sqlite3.Error, IndexUnusable):
             state.index.learn_search_facts()
+            state.index.warm_semantic()
 
     thread = threading.Thread(target=learn, name="cclens-search-facts", daemon=True)
     thread.start()
