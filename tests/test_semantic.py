@@ -377,3 +377,21 @@ def test_readers_add_new_vectors_and_reread_after_deletions(corpus: Path, tmp_pa
     assert (after.matrix == fresh.matrix).all()
     assert abs(after.centroids - fresh.centroids).max() < 1e-5
     assert len(after.document) > len(before.document) or int(deleted) > 0
+
+
+def test_damaged_vectors_are_one_line_advising_rebuild(indexed: Index, tmp_path: Path) -> None:
+    damaged = tmp_path / "index.db"
+    source, reader = sqlite3.connect(indexed.path), sqlite3.connect(damaged)
+    source.backup(reader)
+    source.close()
+    pages = [row[0] for row in reader.execute("SELECT pageno FROM dbstat WHERE name = 'vectors'")]
+    size = reader.execute("PRAGMA page_size").fetchone()[0]
+    reader.close()
+    with damaged.open("r+b") as handle:
+        for page in pages[len(pages) // 2 :][:3]:
+            handle.seek((page - 1) * size + 100)
+            handle.write(b"\xff" * 2000)
+    done = _cli("search", "songs", "--mode", "semantic", "--db", str(damaged), "--no-update")
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert "damaged" in lines[0] and "--rebuild" in lines[0]
