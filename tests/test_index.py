@@ -447,6 +447,7 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP TABLE documents_text")
     connection.execute("DROP TABLE documents")
+    connection.execute("DROP TABLE IF EXISTS vectors")
     connection.execute("DROP TABLE counted")
     connection.execute("DROP TABLE session_tips")
     connection.execute("DROP TABLE session_summaries")

@@ -155,7 +155,8 @@ def test_hits_name_the_finest_element_and_the_terms(index: Index) -> None:
 def test_the_json_form_is_one_shape(index: Index) -> None:
     found = index.search_results("sidechain", limit=2, per_session=2).as_json()
     assert set(found) == {
-        "query", "terms", "total", "offset", "limit", "per_session", "groups", "facets", "seconds"
+        "query", "terms", "total", "offset", "limit", "per_session", "groups", "facets", "seconds",
+        "mode",
     }  # fmt: skip
     assert found["terms"] == ["sidechain"] and found["total"]["hits"] > 0
     group = found["groups"][0]

@@ -91,7 +91,9 @@ def test_the_json_api(client: httpx.Client) -> None:
     assert len(transcript_json["subagents"]) == 3
     assert all(item["records"] for item in transcript_json["items"])
     anchors = {item["anchor"] for item in transcript_json["items"]}
-    found = client.get("/api/search", params={"q": "worktree", "project": slug}).json()
+    # Every hit of the session shown (hybrid search ranks them by words and meaning).
+    params = {"q": "worktree", "project": slug, "per_session": "1000"}
+    found = client.get("/api/search", params=params).json()
     (group,) = found["groups"]
     hits = group["shown"]
     assert group["session"] == WITH_SUBAGENTS and group["hits"] >= len(hits) > 0

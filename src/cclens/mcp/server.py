@@ -127,7 +127,10 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             "Each hit names its session, its message (`anchor`) and element (`target`), a "
             "snippet, and a `url` that opens the session at it. At most "
             f"{MAX_HITS} sessions per call, paged with offset; session= lists one session's "
-            "hits."
+            "hits. mode: lexical (words), semantic (meaning: English; other languages and "
+            "scripts are found by words) or hybrid (both; the default when the index has "
+            "vectors). like_session with like_anchor: more like this, the texts nearest in "
+            "meaning to that message (query may then be empty)."
         ),
     )
     def search(
@@ -157,6 +160,16 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             int, Field(ge=1, le=MAX_HITS, description="Hits shown per session.")
         ] = 3,
         offset: Annotated[int, Field(ge=0, description="Sessions to skip (paging).")] = 0,
+        mode: Annotated[
+            Literal["lexical", "semantic", "hybrid"] | None,
+            Field(description="Find by words, meaning, or both (default: hybrid with vectors)."),
+        ] = None,
+        like_session: Annotated[
+            str | None, Field(description="More like this: the session of the message.")
+        ] = None,
+        like_anchor: Annotated[
+            str | None, Field(description="More like this: the message's anchor (a hit's).")
+        ] = None,
     ) -> dict[str, Any]:
         return _answer(
             redact,
@@ -173,6 +186,8 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
                 limit=limit,
                 per_session=per_session,
                 offset=offset,
+                mode=mode,
+                like=(like_session, like_anchor) if like_session and like_anchor else None,
             ),
         )
 

@@ -172,11 +172,16 @@ class Tools:
         limit: int = 10,
         per_session: int = 3,
         offset: int = 0,
+        mode: Literal["lexical", "semantic", "hybrid"] | None = None,
+        like: tuple[str, str] | None = None,
     ) -> dict[str, Any]:
         """The sessions with the best matches for ``query`` (the query language, filters and
         grouping of ``cclens search``; the answer is what ``cclens search --json`` prints, its
-        links full ``cclens serve`` addresses that open at the matching element)."""
-        if not any(character.isalnum() for character in query):
+        links full ``cclens serve`` addresses that open at the matching element). ``mode`` and
+        ``like`` (session, message anchor: more like this) as :meth:`Index.search_results`."""
+        if like is not None:
+            like = (self.resolve(like[0]).key, like[1])
+        elif not any(character.isalnum() for character in query):
             raise ToolProblem(
                 'bad query: it holds no word to look for (give words, "a phrase" or prefix*)'
             )
@@ -198,6 +203,8 @@ class Tools:
                 offset=max(offset, 0),
                 limit=1 if key else max(1, min(limit, MAX_HITS)),
                 per_session=max(1, min(per_session, MAX_HITS)),
+                mode=mode,
+                like=like,
             )
         except SearchError as error:
             raise ToolProblem(f"bad query: {error}") from None

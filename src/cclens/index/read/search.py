@@ -41,6 +41,7 @@ from .search_result import (
     SessionGroup,
     empty_result,
 )
+from .semantic import MODES, Mode, VectorStore, fuse, message_vector, rank
 from .snippet import Matcher, snippet
 
 #: The processor time one search may take by default (ranking and snippets), in seconds: with
@@ -502,6 +503,147 @@ def _matches(
     return _ranked(connection, watch, facts, parsed, *conditions)
 
 
+def _deduplicated(
+    connection: sqlite3.Connection,
+    watch: Watch,
+    facts: DocumentFacts,
+    rowid: Ints,
+    score: npt.NDArray[np.float64],
+) -> _Matches:
+    """Matches from documents best first (``score``: lower is better), the pieces of one text
+    counted once (its best piece)."""
+    with watch.off_the_clock():
+        gathered = facts.gather(connection, rowid)
+    _, first = np.unique(gathered.part, return_index=True)
+    keep = np.sort(first)
+    return _Matches(rowid[keep], score[keep], gathered.take(keep))
+
+
+@dataclass(frozen=True, slots=True)
+class Semantic:
+    """What a search by meaning needs: the index's vectors and a way to embed a query."""
+
+    store: VectorStore
+    embed: Callable[[str], npt.NDArray[np.float32]]
+
+
+def resolve_mode(
+    connection: sqlite3.Connection, mode: str | None, semantic: Semantic | None
+) -> Mode:
+    """The mode a search runs in: ``mode`` when given (checked), else hybrid when the index has
+    vectors and the model is installed, else lexical. Raises
+    :class:`~cclens.index.read.query.SearchError` for a mode that cannot run, saying why."""
+    from ..embedding import INSTALL_HINT, available
+
+    if mode is not None and mode not in MODES:
+        raise SearchError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
+    if mode == "lexical":
+        return "lexical"
+    if semantic is None or not available():
+        if mode is None:
+            return "lexical"
+        raise SearchError(
+            f"{mode} search needs the semantic search model, which is not installed: {INSTALL_HINT}"
+        )
+    if semantic.store.current(connection) is None:
+        if mode is None:
+            return "lexical"
+        raise SearchError(
+            f"{mode} search needs vectors, and the index has none yet: run `cclens index` "
+            "(with the semantic search model installed)"
+        )
+    return mode or "hybrid"
+
+
+def _by_meaning(
+    connection: sqlite3.Connection,
+    watch: Watch,
+    facts: DocumentFacts,
+    semantic: Semantic,
+    query: npt.NDArray[np.float32],
+    filters: SearchFilters,
+    exclude: Ints | None,
+) -> tuple[Ints, npt.NDArray[np.float64]]:
+    """Documents by similarity to ``query``, best first, and their scores (higher is better)."""
+    loaded = semantic.store.current(connection)
+    if loaded is None:
+        return np.zeros(0, np.int64), np.zeros(0, np.float64)
+    conditions = _conditions(connection, filters)
+    if conditions is None:
+        return np.zeros(0, np.int64), np.zeros(0, np.float64)
+    where, parameters = conditions
+    allowed = None
+    if where:
+        kept = np.fromiter(
+            (
+                row[0]
+                for row in connection.execute(
+                    f"SELECT d.id FROM documents d WHERE {' AND '.join(where)}", parameters
+                )
+            ),
+            dtype=np.int64,
+        )
+        allowed = partial_isin(kept)
+    watch.check()
+    ranked = rank(loaded, query, allowed=allowed, exclude=exclude)
+    return ranked.document, ranked.score
+
+
+def partial_isin(kept: Ints) -> Callable[[Ints], npt.NDArray[np.bool_]]:
+    """A test of which documents are among ``kept``."""
+    return lambda documents: np.isin(documents, kept)
+
+
+def _matches_in_mode(
+    connection: sqlite3.Connection,
+    watch: Watch,
+    facts: DocumentFacts,
+    parsed: ParsedQuery,
+    filters: SearchFilters,
+    mode: Mode,
+    semantic: Semantic | None,
+    text: str,
+    like: tuple[str, str] | None,
+) -> _Matches:
+    """Every match of a search in ``mode``: lexical (every text the words match, by BM25),
+    semantic (the texts nearest in meaning) or hybrid (both, fused by reciprocal rank)."""
+    if mode == "lexical" or semantic is None:
+        return _matches(connection, watch, facts, parsed, filters)
+    exclude = None
+    if like is not None:
+        loaded = semantic.store.current(connection)
+        found = None if loaded is None else message_vector(connection, loaded, *like)
+        if found is None:
+            raise SearchError(
+                f"message {like[1]!r} of session {like[0]!r} has no vector: it is not in the "
+                "index, or has no text that gets one (run `cclens index`)"
+            )
+        query, exclude = found
+    else:
+        with watch.off_the_clock():
+            query = semantic.embed(text)
+    if mode == "semantic" or not parsed.fts:
+        documents, similarity = _by_meaning(
+            connection, watch, facts, semantic, query, filters, exclude
+        )
+        return _deduplicated(connection, watch, facts, documents, -similarity)
+    lexical = _matches(connection, watch, facts, parsed, filters)
+    loaded = semantic.store.current(connection)
+    if loaded is None:
+        return lexical
+    if not len(lexical):
+        # The words find nothing (other words than the texts'): the texts nearest in meaning.
+        documents, similarity = _by_meaning(
+            connection, watch, facts, semantic, query, filters, None
+        )
+        return _deduplicated(connection, watch, facts, documents, -similarity)
+    # The word matches are what is found (totals and facets are the words'), ranked by words
+    # and meaning together.
+    by_meaning = rank(loaded, query, within=np.sort(lexical.rowid), limit=len(lexical))
+    fused = fuse(lexical.rowid, by_meaning.document)
+    return _deduplicated(connection, watch, facts, fused.document, -fused.score)
+
+
 @contextmanager
 def _snapshot(connection: sqlite3.Connection) -> Iterator[None]:
     """One read transaction, so that every statement of a search sees the same index."""
@@ -544,6 +686,9 @@ def search_results(
     budget: Budget | None = None,
     facts: DocumentFacts | None = None,
     cache: MatchCache | None = None,
+    mode: str | None = None,
+    semantic: Semantic | None = None,
+    like: tuple[str, str] | None = None,
 ) -> SearchResult:
     """What ``text`` finds: the sessions from ``offset`` (at most ``limit``), each with its best
     ``per_session`` hits, the totals and the facets, over every match.
@@ -564,15 +709,18 @@ def search_results(
     parsed = parse_query(text)
     filters = filters or SearchFilters()
     check_filters(filters)
-    if not parsed.fts:
-        return empty_result(text, offset, limit, per_session)
+    resolved = resolve_mode(connection, "semantic" if like else mode, semantic)
+    if not parsed.fts and (resolved == "lexical" or (not like and not text.strip())):
+        return empty_result(text, offset, limit, per_session, resolved)
     facts = facts or DocumentFacts()
-    key = (parsed.fts, filters)
+    key = (f"{resolved}\0{parsed.fts}\0{text if resolved != 'lexical' else ''}\0{like}", filters)
     stamp = cache.stamp() if cache is not None else 0
     with _snapshot(connection), bounded(connection, budget or Budget()) as watch:
         matches = cache.get(key, stamp) if cache is not None else None
         if matches is None:
-            matches = _matches(connection, watch, facts, parsed, filters)
+            matches = _matches_in_mode(
+                connection, watch, facts, parsed, filters, resolved, semantic, text, like
+            )
             watch.check()
             if cache is not None:
                 cache.put(key, stamp, matches)
@@ -615,6 +763,7 @@ def search_results(
         per_session=per_session,
         facets=facets,
         seconds=time.perf_counter() - began,
+        mode=resolved,
     )
 
 
@@ -657,10 +806,12 @@ __all__ = [
     "QueryTooBroad",
     "SearchCancelled",
     "SearchFilters",
+    "Semantic",
     "Watch",
     "bounded",
     "check_filters",
     "project_choices",
+    "resolve_mode",
     "search",
     "search_results",
 ]

@@ -186,6 +186,9 @@ class SearchResult:
     facets: dict[str, list[FacetValue]]
     #: How long the search took.
     seconds: float = 0.0
+    #: How the texts were found: ``lexical`` (words, ranked by BM25), ``semantic`` (meaning,
+    #: by vector similarity) or ``hybrid`` (both, fused by reciprocal rank).
+    mode: str = "lexical"
 
     @property
     def hits(self) -> list[SearchHit]:
@@ -212,13 +215,16 @@ class SearchResult:
                 name: [value.as_json() for value in values] for name, values in self.facets.items()
             },
             "seconds": round(self.seconds, 4),
+            "mode": self.mode,
         }
 
 
-def empty_result(query: str, offset: int, limit: int, per_session: int) -> SearchResult:
+def empty_result(
+    query: str, offset: int, limit: int, per_session: int, mode: str = "lexical"
+) -> SearchResult:
     """A result with nothing found."""
     return SearchResult(
-        query, (), 0, 0, [], offset, limit, per_session, {name: [] for name in FACETS}
+        query, (), 0, 0, [], offset, limit, per_session, {name: [] for name in FACETS}, mode=mode
     )
 
 

@@ -402,6 +402,27 @@ BULK_INDEXES: dict[str, str] = {
 }
 
 
+def _vectors(connection: sqlite3.Connection) -> None:
+    """Semantic search: the vectors of documents (int8, one per chunk of a document's text,
+    see :mod:`cclens.index.write.vectors`), dropped with their document. Empty until an update
+    runs with the model installed."""
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS vectors ("
+        "document INTEGER PRIMARY KEY, session INTEGER NOT NULL, data BLOB NOT NULL)"
+    )
+    connection.execute(
+        "CREATE TRIGGER IF NOT EXISTS vectors_of_deleted_documents AFTER DELETE ON documents "
+        "BEGIN DELETE FROM vectors WHERE document = old.id; END"
+    )
+    # Readers keep the vectors in memory: new ones are read by id (above the highest they
+    # have), and this count tells them when some were deleted (then they read them all again).
+    connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('vectors_deleted', '0')")
+    connection.execute(
+        "CREATE TRIGGER IF NOT EXISTS vectors_deleted AFTER DELETE ON vectors BEGIN "
+        "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_deleted'; END"
+    )
+
+
 def drop_bulk_indexes(connection: sqlite3.Connection) -> None:
     """Drop :data:`BULK_INDEXES` before loading many rows (in the caller's transaction)."""
     for name in BULK_INDEXES:
@@ -432,6 +453,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
     Migration(21, "limits: plan usage windows, sample by sample", _rate_limits),
     Migration(19, "search: each character of a script written without spaces is a word", _unspaced),
+    Migration(23, "semantic search: vectors of documents", _vectors),
 )
 #: The highest migration number this cclens knows.
 LATEST = max(migration.number for migration in MIGRATIONS)
