@@ -151,6 +151,21 @@ def test_hybrid_puts_a_paraphrase_session_in_the_top_five(indexed: Index) -> Non
     assert semantic.groups[0].session_key == "d3ad4cdc-5657-435d-98fa-0035d53e383d"
 
 
+def test_hybrid_falls_back_on_meaning_only_for_plain_words(indexed: Index) -> None:
+    # Plain words that match nothing: the texts nearest in meaning.
+    assert indexed.search_results("songs all come out identical and boring").groups
+    # A phrase, an exclusion, OR, or a script the model does not serve asks for exactly what
+    # it says: when the words find nothing, nothing is what is found.
+    for exact in (
+        '"songs all come out identical"',
+        "songs -identical",
+        "songs OR boring",
+        "歌曲都一样",
+    ):
+        if indexed.search_results(exact, mode="lexical").total_hits == 0:
+            assert indexed.search_results(exact).groups == [], exact
+
+
 def test_a_semantic_hit_lands_on_its_block(indexed: Index) -> None:
     result = indexed.search_results("isolated interpreter sandbox", mode="semantic", limit=3)
     hit = result.groups[0].shown[0]

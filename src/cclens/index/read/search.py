@@ -14,6 +14,7 @@ when the client goes away).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -28,6 +29,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ...scripts import unspaced_characters
 from ..extract import DOCUMENT_KINDS
 from ..words import shown_text
 from .queries import project_name
@@ -632,6 +634,10 @@ def _matches_in_mode(
     if loaded is None:
         return lexical
     if not len(lexical):
+        if not _plain_words(text):
+            # Phrases, prefixes, exclusions, OR, and scripts the model does not serve ask for
+            # exactly what they say: nothing is what they find.
+            return lexical
         # The words find nothing (other words than the texts'): the texts nearest in meaning.
         documents, similarity = _by_meaning(
             connection, watch, facts, semantic, query, filters, None
@@ -642,6 +648,15 @@ def _matches_in_mode(
     by_meaning = rank(loaded, query, within=np.sort(lexical.rowid), limit=len(lexical))
     fused = fuse(lexical.rowid, by_meaning.document)
     return _deduplicated(connection, watch, facts, fused.document, -fused.score)
+
+
+_OPERATORS = re.compile(r'["*]|(?:^|\s)-\S|\b(?:OR|NOT|AND)\b')
+
+
+def _plain_words(text: str) -> bool:
+    """Whether a query is plain words, in scripts the model serves: what a person who does not
+    remember the words would type, so that finding nothing by them falls back on meaning."""
+    return not _OPERATORS.search(text) and not unspaced_characters(text)
 
 
 @contextmanager
