@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from ..model.tools import UnknownToolInput, tool_spec
+from ..model.tools import McpToolSpec, UnknownToolInput
 from ..model.tools.mcp import mcp_parts
 from . import diff as diff_module
 from . import highlight as highlight_module
@@ -188,14 +188,19 @@ def prepare_generic(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
 generic_view = ToolView("generic", "tools/generic.html", prepare_generic)
 
 
-def _registry() -> tuple[Mapping[str, ToolView], ToolView | None]:
+def _registry(
+    agent: str = "claude",
+) -> tuple[Mapping[str, ToolView], ToolView | None]:
     # The per-tool views are another module's; until it exists every tool is drawn generically.
     # Only its absence is tolerated: an error inside it must surface, so no ImportError is caught.
     if importlib.util.find_spec("cclens.render.tool_views") is None:
         return {}, None
     module = importlib.import_module("cclens.render.tool_views")
-    views: Mapping[str, ToolView] = getattr(module, "TOOL_VIEWS", {})
     mcp: ToolView | None = getattr(module, "MCP_VIEW", None)
+    if agent != "claude":
+        by_agent: Mapping[str, Mapping[str, ToolView]] = getattr(module, "AGENT_VIEWS", {})
+        return by_agent.get(agent, {}), mcp
+    views: Mapping[str, ToolView] = getattr(module, "TOOL_VIEWS", {})
     return views, mcp
 
 
@@ -203,16 +208,19 @@ def view_for(call: ToolCall) -> ToolView:
     """The view that draws ``call``.
 
     By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
-    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. A call whose input fits none of the
+    ``MCP_VIEW`` for MCP tools, else the generic view. Another agent's tools are looked up among
+    its own views (``AGENT_VIEWS[agent]``). A call whose input fits none of the
     tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
     """
     if isinstance(call.input, UnknownToolInput):
         return generic_view
-    views, mcp = _registry()
+    views, mcp = _registry(call.agent)
     view = views.get(call.name)
     if view is None:
-        canonical = tool_spec(call.name).name
-        view = views.get(canonical)
+        spec = call.spec
+        view = views.get(spec.name)
+        if view is None and mcp is not None and isinstance(spec, McpToolSpec):
+            view = mcp
     if view is None and mcp is not None and mcp_parts(call.name) is not None:
         view = mcp
     return view or generic_view

@@ -22,7 +22,7 @@ from ..views import ToolView
 from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
 from ._common import Field, Link, Prepare
 
-__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
+__all__ = ["AGENT_VIEWS", "MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
 
 
 def _view(
@@ -169,3 +169,7 @@ TOOL_VIEWS: dict[str, ToolView] = _by_name(VIEWS)
 
 #: The view of every MCP tool (``mcp__<server>__<tool>``).
 MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp)
+
+#: The views of each other agent's tools, by agent (a name of
+#: :data:`cclens.readers.agents.READERS`) and tool name.
+AGENT_VIEWS: dict[str, dict[str, ToolView]] = {}
