@@ -168,7 +168,7 @@ def command(
     offset: int,
     max_seconds: float,
     no_update: bool,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
     as_json: bool,
 ) -> None:
@@ -190,7 +190,7 @@ def command(
         session=session_key,
         origin="subagent" if origin == "subagent" else "main" if origin == "main" else None,
     )
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     with open_index(resolve_db(db, roots)) as index:
         if not no_update:
             report_problems(update(index, roots, show_progress=not as_json))

@@ -169,7 +169,7 @@ def command(
     limit: int,
     offset: int,
     no_update: bool,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
     as_json: bool,
 ) -> None:
@@ -192,7 +192,7 @@ def command(
         errors=errors,
         archived=archived,
     )
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     with open_index(resolve_db(db, roots)) as index:
         if not no_update:
             report_problems(update(index, roots, show_progress=not as_json))

@@ -39,8 +39,11 @@ from ..figures.projects import project_matches
 from ..figures.usage import collect_responses
 from ..index import Index
 from ..index.read.usage_query import QUARTER_HOUR, BucketSum, UsageSelection
-from ..readers.claude import Diagnostic, Discovery, Session, SessionFile, discover, load
+from ..model.entries import Diagnostic
+from ..model.session import Session
+from ..readers.agents import discover, load
 from ..readers.claude.isolate import each_isolated
+from ..readers.discovery import Discovery, SessionFile
 
 
 class PriceInfo(msgspec.Struct, kw_only=True):
