@@ -62,7 +62,7 @@ def test_a_folder_that_does_not_exist_is_an_error(tmp_path: Path, name: str, opt
     assert result.returncode == 2, (name, result.stdout, result.stderr)
     lines = result.stderr.strip().splitlines()
     assert lines == [
-        f"cclens: {missing}: no such folder or file; give an agent's folder (~/.claude, "
+        f"cclens: {missing}: no such file or folder; give an agent's folder (~/.claude, "
         "~/.codex) or a folder holding transcripts"
     ], (name, result.stderr)
     assert "Traceback" not in result.stderr

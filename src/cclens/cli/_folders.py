@@ -62,7 +62,7 @@ def given(paths: Sequence[Path]) -> list[Path]:
     for path in found:
         if not path.exists():
             raise click.ClickException(
-                f"{path}: no such folder or file; give an agent's folder (~/.claude, ~/.codex) "
+                f"{path}: no such file or folder; give an agent's folder (~/.claude, ~/.codex) "
                 "or a folder holding transcripts"
             )
     return found

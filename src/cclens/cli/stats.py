@@ -12,6 +12,7 @@ from ..figures.aggregate import GROUPINGS, GroupBy, UsageRow
 from ..figures.blocks import apply_token_limit
 from ..figures.period import DateError, Period, parse_date
 from ..figures.pricing import PricingError, load_price_table
+from ..readers.agents import AGENTS
 from ..reports.stats import StatsReport, index_stats, usage_stats
 from ._folders import folder_option, given
 from ._output import console, json_option, print_json
@@ -266,6 +267,11 @@ def _token_limit(ctx: click.Context, param: click.Parameter, text: str | None) -
 @click.option("--until", callback=_date, metavar="DATE", help="Last day (YYYY-MM-DD), included.")
 @click.option("--project", metavar="NAME", help="Only this project (folder, path or its end).")
 @click.option(
+    "--agent",
+    type=click.Choice(AGENTS),
+    help="Only sessions of this agent (claude: Claude Code, codex: Codex CLI).",
+)
+@click.option(
     "--token-limit",
     callback=_token_limit,
     metavar="N|max",
@@ -293,6 +299,7 @@ def command(
     since: date | None,
     until: date | None,
     project: str | None,
+    agent: str | None,
     token_limit: int | str | None,
     as_json: bool,
     pricing: Path | None,
@@ -346,7 +353,9 @@ def command(
     period = Period(since=since, until=until)
     direct = given([*paths, *claude_dirs])
     if direct:
-        report = usage_stats(direct, by=by, period=period, project=project, prices=table)
+        report = usage_stats(
+            direct, by=by, period=period, project=project, prices=table, agent=agent
+        )
     else:
         roots = resolve_roots(())
         with open_index(resolve_db(db, roots)) as index:
@@ -362,6 +371,7 @@ def command(
                 project=project,
                 prices=table if pricing is not None else None,
                 diagnostics=problems,
+                agent=agent,
             )
     if by == "block":
         report.token_limit = apply_token_limit(report.rows, token_limit)
