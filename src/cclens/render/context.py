@@ -175,7 +175,7 @@ def session_header(session: Session, figures: Figures | None = None) -> SessionH
         versions=session.versions,
         tokens=own_tokens,
         subagent_tokens=subagent_tokens,
-        resume_command=resume_command(session.session_id, session.cwd).shell,
+        resume_command=resume_command(session.session_id, session.cwd, agent=session.agent).shell,
         path=str(session.path),
         prompts=figures.prompts,
         responses=figures.responses,
