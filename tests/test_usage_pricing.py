@@ -190,6 +190,6 @@ def test_bundled_table_is_dated_and_sourced() -> None:
     table = bundled_price_table()
     assert table.as_of and "platform.claude.com" in table.source
     raw = (
-        Path(__file__).resolve().parents[1] / "src" / "cclens" / "analytics" / "prices.json"
+        Path(__file__).resolve().parents[1] / "src" / "cclens" / "figures" / "prices.json"
     ).read_bytes()
     assert parse_price_table(raw, name="prices.json").models.keys() == table.models.keys()

@@ -124,7 +124,13 @@ def _one_line(text: str) -> str:
 
 
 def summary_of(call: ToolCall) -> str:
-    """A one-line summary of ``call`` from its input (its description, command, path, …)."""
+    """A one-line summary of ``call`` from its input: its tool's own wording when the tool has
+    one (:attr:`~cclens.model.tools.ToolSpec.summary`), else its description, command, path…"""
+    worded = call.spec.summary
+    if worded is not None:
+        said = worded(call.input)
+        if said.strip():
+            return _one_line(said)
     raw = call.block.input
     if not isinstance(raw, Mapping):
         return ""

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..views import ToolView
-from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
+from . import agents, codex, files, interaction, mcp, other, schedule, search, shell, tasks, web
 from ._common import Field, Link, Prepare
 
-__all__ = ["AGENT_VIEWS", "MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
+__all__ = ["AGENT_MCP_VIEWS", "AGENT_VIEWS", "MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
 
 
 def _view(
@@ -172,4 +172,7 @@ MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp)
 
 #: The views of each other agent's tools, by agent (a name of
 #: :data:`cclens.readers.agents.READERS`) and tool name.
-AGENT_VIEWS: dict[str, dict[str, ToolView]] = {}
+AGENT_VIEWS: dict[str, dict[str, ToolView]] = {"codex": codex.CODEX_VIEWS}
+
+#: The view of each other agent's MCP tools, by agent (``MCP_VIEW`` for an agent not named).
+AGENT_MCP_VIEWS: dict[str, ToolView] = {"codex": codex.CODEX_MCP_VIEW}
