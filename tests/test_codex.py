@@ -50,22 +50,24 @@ def _last_time(path: Path) -> float:
     return latest
 
 
-@pytest.fixture(scope="module")
-def codex_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def make_codex_home(home: Path) -> Path:
     """A Codex home holding every test file, each file's time that of its last line."""
-    home = tmp_path_factory.mktemp("codex")
     for source in (REAL, SYNTHETIC):
         for path in _files(source):
             relative = path.relative_to(source)
-            parts = relative.parts
             # real/<owner>__<repo>/sessions/...: one home's folders for all of them
-            inner = Path(*parts[1:]) if source == REAL else relative
+            inner = Path(*relative.parts[1:]) if source == REAL else relative
             target = home / inner
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
             moment = _last_time(path) or 1.0
             os.utime(target, (moment, moment))
     return home
+
+
+@pytest.fixture(scope="module")
+def codex_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_codex_home(tmp_path_factory.mktemp("codex"))
 
 
 def test_every_line_of_every_file_re_encodes_to_the_json_it_came_from() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -23,22 +22,12 @@ from cclens.index import Index, SearchFilters, SessionFilters
 from cclens.mcp.tools import Tools
 from cclens.reports.stats import index_stats, usage_stats
 
-from .test_codex import REAL, SYNTHETIC, A, _files, _last_time
+from .test_codex import A, make_codex_home
 from .test_web import _next_event, running
 
 
 def _home(target: Path) -> Path:
-    """A Codex home holding every test file (real and synthetic), times of their last lines."""
-    for source in (REAL, SYNTHETIC):
-        for path in _files(source):
-            relative = path.relative_to(source)
-            inner = Path(*relative.parts[1:]) if source == REAL else relative
-            copied = target / inner
-            copied.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, copied)
-            moment = _last_time(path) or 1.0
-            os.utime(copied, (moment, moment))
-    return target
+    return make_codex_home(target)
 
 
 @pytest.fixture(scope="module")
