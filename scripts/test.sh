@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run linters, the type checker and the whole test suite.
 # Used as is by CI (.ci/run). Extra arguments go to pytest.
+#
+#   ./scripts/test.sh --quick   what is installed already, linters, and the tests that need
+#                               neither a browser nor the whole corpus (about a minute)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--quick" ]; then
+    shift
+    python3 -m ruff check src tests benchmarks
+    python3 -m ruff format --check src tests benchmarks
+    lint-imports --no-cache
+    exec python3 -m pytest -q -m "not browser and not slow" "$@"
+fi
 
 if ! command -v chromium >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then

@@ -162,7 +162,7 @@ def test_cli_exports_everything_under_the_paths(projects: Path, tmp_path: Path) 
     code, stdout, stderr = run("export", "--all", str(projects), "-o", str(out), "--jobs", "2")
     assert code == 0 and stdout == ""
     assert f"Wrote {len(PICKED)} of {len(PICKED)} sessions (" in stderr
-    assert f" MB) to {out.resolve()}" in stderr
+    assert re.search(rf"\(\d+(\.\d)? [kMG]?B\) to {re.escape(str(out.resolve()))}", stderr)
     assert "edge_cases.jsonl:" in stderr and "(skipped)" in stderr
     pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
     assert "index.html" in pages and len(pages) == len(PICKED) + 1

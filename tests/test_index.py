@@ -295,17 +295,17 @@ def test_a_new_session_and_a_new_subagent_file_in_one_update(
     assert any(hit.session_key == copy.stem for hit in index.search("the", limit=500))
 
 
-def test_orphan_subagent_files_are_kept_as_sessions(corpus: Path, index: Index) -> None:
-    index.update([corpus])
+def test_orphan_subagent_files_are_kept_as_sessions(corpus: Path, corpus_index: Index) -> None:
+    index = corpus_index
     orphan = discover(corpus).orphans[0]
     (summary,) = index.find(str(orphan.path))
     assert summary.session_id == orphan.path.stem
 
 
 def test_restore_writes_sibling_subagents_and_sidecars_back(
-    corpus: Path, index: Index, tmp_path: Path
+    corpus: Path, corpus_index: Index, tmp_path: Path
 ) -> None:
-    index.update([corpus])
+    index = corpus_index
     for session_file in discover(corpus).sessions:
         if not session_file.subagents:
             continue

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -11,15 +13,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cclens.formats import clock, compact, duration, plural, size, usd, utc_time
 from cclens.model.session import ToolCall
 from cclens.render import RenderOptions, SessionRenderer, ToolView, ViewHelpers, view_for
 from cclens.render.context import BLOCK_TEMPLATES
-from cclens.render.environment import format_duration, format_tokens, template_environment
+from cclens.render.environment import template_environment
+from cclens.render.generic import generic_view
 from cclens.render.highlight import MAX_HIGHLIGHT_LINES
 from cclens.render.images import image_uri
 from cclens.render.markdown import is_safe_url
 from cclens.render.page_map import agent_part
-from cclens.render.views import generic_view
 
 from .test_render_hostile import audit
 from .test_render_records import Transcript
@@ -134,13 +137,45 @@ def test_truncate(h: ViewHelpers) -> None:
 
 
 def test_formatting() -> None:
-    assert [format_duration(s) for s in (0.35, 4.21, 65, 3725)] == [
+    spans = (0.35, 4.21, 4.0, 42, 65, 3725, 3 * 86400 + 4 * 3600 + 59)
+    assert [duration(s) for s in spans] == [
         "350ms",
         "4.2s",
+        "4s",
+        "42s",
         "1m 05s",
         "1h 02m",
+        "3d 4h",
     ]
-    assert [format_tokens(n) for n in (950, 12_345, 4_100_000)] == ["950", "12.3k", "4.1M"]
+    assert duration(timedelta(minutes=2)) == "2m 00s" and duration(-1) == duration(None) == ""
+    counts = (950, 12_345, 4_100_000, 2_500_000_000)
+    assert [compact(n) for n in counts] == ["950", "12.3k", "4.1M", "2.5B"]
+    assert [size(n) for n in (512, 3_400, 1_200_000, 2_000_000_000)] == [
+        "512 B",
+        "3.4 kB",
+        "1.2 MB",
+        "2.0 GB",
+    ]
+    assert (
+        plural(1, "session") == "1 session" and plural(1204, "entry", "entries") == "1,204 entries"
+    )
+    assert usd(None) == "—" and usd(0.0042) == "$0.0042" and usd(1234.5) == "$1,234.50"
+    moment = datetime(2025, 6, 1, 14, 3, 5, tzinfo=UTC)
+    assert utc_time(moment) == "2025-06-01 14:03 UTC"
+    assert utc_time(moment, seconds=True, zone=False) == "2025-06-01 14:03:05"
+    assert clock(moment) == "14:03:05 UTC" and clock(moment.replace(tzinfo=None)) == "14:03:05"
+
+
+def test_every_surface_writes_figures_through_one_module() -> None:
+    # A figure's form is decided in cclens.formats: no other module defines its own.
+    source = Path(__file__).resolve().parents[1] / "src" / "cclens"
+    own = re.compile(r"^def _?(?:human|format)_(?:count|bytes|tokens|duration|time|size)\b", re.M)
+    found = [
+        str(path.relative_to(source))
+        for path in source.rglob("*.py")
+        if own.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
 
 
 def calls_of(tmp_path: Path, *tools: tuple[str, Any]) -> list[ToolCall]:

@@ -16,7 +16,8 @@ import pytest
 from cclens.readers.claude import Session, ToolCall, discover, load, load_session
 from cclens.render import RenderOptions, SessionRenderer, part_workers
 from cclens.render.parts import expand_page
-from cclens.render.views import ToolView, ViewHelpers, view_for
+from cclens.render.tool_views import view_for
+from cclens.render.views import ToolView, ViewHelpers
 
 from .conftest import CORPUS
 

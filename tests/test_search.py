@@ -25,10 +25,8 @@ from cclens.readers.claude import discover
 
 
 @pytest.fixture(scope="module")
-def index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
-    with Index(tmp_path_factory.mktemp("search") / "index.db") as opened:
-        opened.update([corpus])
-        yield opened
+def index(corpus_index: Index) -> Index:
+    return corpus_index
 
 
 @pytest.fixture(scope="module")

@@ -46,10 +46,8 @@ QUERIES = ["test", "error", "sidechain", '"command not found"', "side*", "file O
 
 
 @pytest.fixture(scope="module")
-def index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Index]:
-    with Index(tmp_path_factory.mktemp("results") / "index.db") as opened:
-        opened.update([corpus])
-        yield opened
+def index(corpus_index: Index) -> Index:
+    return corpus_index
 
 
 def rows(index: Index, statement: str, *parameters: object) -> list[tuple[Any, ...]]:

@@ -65,19 +65,18 @@ def _compare(index: Index, root: Path, by: str, **options: Any) -> dict[str, Any
 
 @pytest.mark.slow
 def test_the_index_gives_what_the_transcripts_give_on_the_corpus(
-    corpus: Path, tmp_path: Path
+    corpus: Path, corpus_index: Index
 ) -> None:
-    with Index(tmp_path / "index.db") as index:
-        index.update([corpus])
-        for by in GROUPINGS:
-            report = _compare(index, corpus, by)
-            assert report["responses"] > 900
-        # Projects, and a period, chosen in both.
-        _compare(index, corpus, "model", project="chiphuyen-sniffly")
-        _compare(index, corpus, "day", period=Period(since=datetime(2025, 7, 1).date()))
-        # Another price table: the responses are read back and priced again.
-        table = load_price_table()
-        _compare(index, corpus, "model", prices=table)
+    index = corpus_index
+    for by in GROUPINGS:
+        report = _compare(index, corpus, by)
+        assert report["responses"] > 900
+    # Projects, and a period, chosen in both.
+    _compare(index, corpus, "model", project="chiphuyen-sniffly")
+    _compare(index, corpus, "day", period=Period(since=datetime(2025, 7, 1).date()))
+    # Another price table: the responses are read back and priced again.
+    table = load_price_table()
+    _compare(index, corpus, "model", prices=table)
 
 
 def test_sessions_match_where_no_subagent_file_is_orphaned(corpus: Path, tmp_path: Path) -> None:

@@ -196,8 +196,8 @@ def test_summaries_do_not_cross_projects(tmp_path: Path, index: Index) -> None:
     assert _titles(index)[EARLIER] == ("run the app", "first-prompt")
 
 
-def test_corpus_titles_never_show_wrappers_or_bare_commands(corpus: Path, index: Index) -> None:
-    index.update([corpus])
+def test_corpus_titles_never_show_wrappers_or_bare_commands(corpus_index: Index) -> None:
+    index = corpus_index
     listed = list(index.sessions())
     assert len(listed) > 100
     for session in listed:

@@ -1,4 +1,4 @@
-"""The session view pieces of the web app: the built-in view, page state, changed items."""
+"""The session view pieces of the web app: the plain fallback view, page state, changed items."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ import msgspec
 import pytest
 
 from cclens.readers.claude import AssistantItem, Session, discover, load
+from cclens.render import RenderOptions
+from cclens.render.page_map import page_map
 from cclens.web.session_view import (
-    BuiltInRenderer,
+    PageRenderer,
+    PlainRenderer,
     changed_items,
-    choose_renderer,
     page_state,
     parse_state,
     top_level,
@@ -46,12 +48,17 @@ def session(corpus: Path) -> Session:
     return load(found)
 
 
-def test_the_render_package_draws_sessions_when_it_is_there() -> None:
-    assert choose_renderer(environment()).name == "render"
+def test_the_page_renderer_gives_every_message_its_anchor(session: Session) -> None:
+    # Drawn with the page, or in a folded part that the page's map points to.
+    html = PageRenderer().body(session)
+    mapped = page_map(session, RenderOptions(standalone=False)).ids
+    shown = [i.anchor for i in top_level(session) if getattr(i, "kind", "") != "tool_results"]
+    assert shown and set(shown) <= set(ids_in(html).ids) | set(mapped)
+    assert set(shown) & set(ids_in(html).ids)
 
 
-def test_the_built_in_view_gives_every_message_its_anchor(session: Session) -> None:
-    html = BuiltInRenderer(environment()).body(session)
+def test_the_plain_fallback_view_gives_every_message_its_anchor(session: Session) -> None:
+    html = PlainRenderer(environment()).body(session)
     found = ids_in(html)
     shown = [i.anchor for i in top_level(session) if getattr(i, "kind", "") != "tool_results"]
     assert set(shown) <= set(found.ids)
@@ -60,7 +67,7 @@ def test_the_built_in_view_gives_every_message_its_anchor(session: Session) -> N
     assert nested & set(found.ids)  # subagent conversations are drawn under their call
 
 
-def test_the_built_in_view_escapes_transcript_text(corpus: Path) -> None:
+def test_the_plain_fallback_view_escapes_transcript_text(corpus: Path) -> None:
     hostile = '<script>alert(1)</script><img src=x onerror="alert(2)">'
     found = next(s for s in discover(corpus).sessions if s.session_id == WITH_SUBAGENTS)
     session = load(found)  # a copy of its own: it is changed below
@@ -68,7 +75,7 @@ def test_the_built_in_view_escapes_transcript_text(corpus: Path) -> None:
     call = first.tool_calls[0]
     block = msgspec.structs.replace(call.block, input={"command": hostile})
     first.tool_calls[0] = dataclasses.replace(call, block=block)
-    html = BuiltInRenderer(environment()).fragment(session, [first])
+    html = PlainRenderer(environment()).fragment(session, [first])
     assert "<script>alert" not in html and "<img src=x" not in html
     assert "&lt;script&gt;" in html
 

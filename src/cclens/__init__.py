@@ -9,7 +9,9 @@ The library reads Claude Code's JSONL transcripts into a typed, lossless model::
         print(session.title, len(session.tool_calls))
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .readers.claude import (
@@ -57,12 +59,6 @@ __all__ = [
     "load_session",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    # The names are loaded on first use, so that a command that needs none of them (the
-    # status line runs as a new process each time) does not pay for importing the parser.
-    if name in __all__ and name != "__version__":
-        from .readers import claude
-
-        return getattr(claude, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The names are loaded on first use, so that a command that needs none of them (the status line
+# runs as a new process each time) does not pay for importing the reader.
+__getattr__ = lazy_names(__name__, dict.fromkeys(set(__all__) - {"__version__"}, ".readers.claude"))

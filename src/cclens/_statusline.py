@@ -18,25 +18,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .formats import compact, duration, usd
+
 #: Seconds between two background updates of the index started by the status line.
 UPDATE_EVERY = 5.0
-
-
-def human_tokens(count: int) -> str:
-    """``950``, ``12.3k``, ``4.5M``."""
-    for size, suffix in ((1_000_000_000, "B"), (1_000_000, "M"), (1_000, "k")):
-        if count >= size:
-            return f"{count / size:.1f}{suffix}"
-    return str(count)
-
-
-def _money(amount: float | None) -> str:
-    return "—" if amount is None else f"${amount:,.2f}"
-
-
-def _minutes(value: float) -> str:
-    hours, minutes = divmod(int(value), 60)
-    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m"
 
 
 def _model_name(payload: dict[str, Any]) -> str:
@@ -110,23 +95,23 @@ def status_line(payload: dict[str, Any], db: Path, *, now: datetime | None = Non
         _spawn_update(db, Path(transcript))
     parts = [
         name,
-        f"session {_money(figures.session_cost)} ({human_tokens(figures.session_tokens)} tok)",
-        f"today {_money(figures.today_cost)}",
+        f"session {usd(figures.session_cost)} ({compact(figures.session_tokens)} tok)",
+        f"today {usd(figures.today_cost)}",
     ]
     block = figures.block
     if block is not None and block.block is not None:
         info = block.block
-        text = f"block {_money(block.cost)}, {_minutes(info.minutes_left or 0)} left"
+        text = f"block {usd(block.cost)}, {duration((info.minutes_left or 0) * 60)} left"
         if info.cost_per_hour is not None:
-            text += f", {_money(info.cost_per_hour)}/h"
+            text += f", {usd(info.cost_per_hour)}/h"
         elif info.tokens_per_hour is not None:
-            text += f", {human_tokens(round(info.tokens_per_hour))} tok/h"
+            text += f", {compact(round(info.tokens_per_hour))} tok/h"
         parts.append(text)
     else:
         parts.append("no active block")
     if figures.context is not None:
         share = 100 * figures.context / figures.context_window
-        parts.append(f"ctx {human_tokens(figures.context)} ({share:.0f}%)")
+        parts.append(f"ctx {compact(figures.context)} ({share:.0f}%)")
     return " · ".join(parts)
 
 

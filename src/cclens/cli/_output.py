@@ -32,16 +32,6 @@ def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, soft_wrap=not sys.stdout.isatty(), highlight=False)
 
 
-def human_bytes(size: int) -> str:
-    """``1.2 MB`` style sizes."""
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1000 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{value:.1f} TB"
-
-
 def writable_folder(path: Path, what: str) -> None:
     """Stop with one line when ``path`` cannot be a folder to write ``what`` into: it is a
     file, or one of the folders it would be made in is."""

@@ -7,9 +7,10 @@ from pathlib import Path
 import click
 from rich.table import Table
 
+from ..formats import size
 from ..reports.check import CheckReport, check
 from ._folders import dir_option, required_folders
-from ._output import console, human_bytes, json_option, print_json
+from ._output import console, json_option, print_json
 
 
 @click.command("check")
@@ -59,7 +60,7 @@ def _counts(title: str, counts: dict[str, int]) -> Table:
 def _print(report: CheckReport) -> None:
     out = console()
     out.print(
-        f"Read [bold]{report.files:,}[/] files ({human_bytes(report.bytes)}, "
+        f"Read [bold]{report.files:,}[/] files ({size(report.bytes)}, "
         f"{report.lines:,} non-empty lines): [bold]{report.records:,}[/] records, "
         f"[bold]{len(report.malformed):,}[/] malformed lines."
     )

@@ -22,6 +22,7 @@ from ..export import (
 )
 from ..export.bulk import ExportedSession, Progress
 from ..export.transform import transform_session
+from ..formats import size as human_size
 from ..readers.agents import discover, homes
 from ..readers.discovery import SessionFile
 from ..redact import Redactor
@@ -177,16 +178,12 @@ def _export_all(
     written = len(result.sessions) - len(result.failed)
     size = sum(s.written for s in result.sessions)
     click.echo(
-        f"Wrote {written} of {len(result.sessions)} sessions ({_megabytes(size)}) to "
+        f"Wrote {written} of {len(result.sessions)} sessions ({human_size(size)}) to "
         f"{output.resolve()}; index: {result.index.resolve()}",
         err=True,
     )
     if result.failed:
         raise SystemExit(1)
-
-
-def _megabytes(size: int) -> str:
-    return f"{size / 1e6:.1f} MB"
 
 
 @contextmanager
@@ -210,19 +207,19 @@ def _progress_bar(sessions: Sequence[SessionFile]) -> Iterator[Progress | None]:
         TextColumn("Exporting"),
         BarColumn(),
         TextColumn(f"{{task.fields[sessions]}}/{len(sessions)} sessions"),
-        TextColumn("· {task.fields[read]} of " + _megabytes(total)),
+        TextColumn("· {task.fields[read]} of " + human_size(total)),
         TimeRemainingColumn(),
         console=console(stderr=True),
         transient=True,
     ) as bar:
-        task = bar.add_task("export", total=max(total, 1), sessions=0, read=_megabytes(0))
+        task = bar.add_task("export", total=max(total, 1), sessions=0, read=human_size(0))
         done = count = 0
 
         def advance(session: ExportedSession, read: int) -> None:
             nonlocal done, count
             done += read
             count += 1
-            bar.update(task, advance=read, sessions=count, read=_megabytes(done))
+            bar.update(task, advance=read, sessions=count, read=human_size(done))
 
         yield advance
 
@@ -280,7 +277,6 @@ def _export_one(
                 written += handle.write(piece)
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from error
-    from ._output import human_bytes  # Rich comes with it: only this path needs it
 
-    size = human_bytes(written)
+    size = human_size(written)
     click.echo(f"Wrote {output.resolve()} ({size})", err=True)

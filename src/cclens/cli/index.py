@@ -20,6 +20,7 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
+from ..formats import size
 from ..index import (
     Index,
     IndexUnusable,
@@ -30,7 +31,7 @@ from ..index import (
     refuse_inside,
 )
 from ._folders import dir_option, folders, note_no_folder
-from ._output import console, human_bytes, json_option, print_json
+from ._output import console, json_option, print_json
 
 F = TypeVar("F", bound=Callable[..., Any])
 _SHOWN_PROBLEMS = 20
@@ -231,14 +232,14 @@ def command(
     out = console()
     out.print(
         f"Read {report.files_read:,} of {report.files_seen:,} files "
-        f"({human_bytes(report.bytes_read)}) in {report.seconds:.2f} s: "
+        f"({size(report.bytes_read)}) in {report.seconds:.2f} s: "
         f"{len(report.added):,} new, {len(report.updated):,} updated, "
         f"{len(report.archived):,} archived sessions."
     )
     out.print(
         f"The index at {path} holds {totals.sessions:,} sessions "
         f"({totals.archived:,} archived) in {totals.projects:,} projects, "
-        f"{human_bytes(totals.stored_bytes)} of transcripts.",
+        f"{size(totals.stored_bytes)} of transcripts.",
         markup=False,
         soft_wrap=True,
     )

@@ -18,24 +18,42 @@ import click
 
 from .. import __version__
 
-#: Command name → module under ``cclens.cli`` that defines it, in the order ``--help`` lists them.
-COMMANDS: dict[str, str] = {
-    "serve": "serve",
-    "index": "index",
-    "sessions": "sessions",
-    "search": "search",
-    "resume": "resume",
-    "show": "show",
-    "export": "export",
-    "restore": "restore",
-    "stats": "stats",
-    "statusline": "statusline",
-    "mcp": "mcp",
-    "permissions": "permissions",
-    "tools": "tools",
-    "check": "check",
-    "dataset": "dataset",
-    "otel": "otel",
+#: Command name → the module under ``cclens.cli`` that defines it, and the one line ``cclens
+#: --help`` shows for it (so that listing the commands imports none of them; a test checks the
+#: line is the command's own), in the order ``--help`` lists them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "serve": ("serve", "Serve projects, sessions and search at http://127.0.0.1:8765/."),
+    "index": ("index", "Read Claude Code's transcripts into the local index."),
+    "sessions": ("sessions", "List sessions across every project, the most recently active first."),
+    "search": (
+        "search",
+        "Search prompts, answers, thinking, tool inputs and tool outputs of every session.",
+    ),
+    "resume": ("resume", "Resume SESSION in Claude Code, in the directory it ran in."),
+    "show": (
+        "show",
+        "Show SESSION (a transcript path, a session id, or the start of one) in the terminal.",
+    ),
+    "export": ("export", "Export SESSION: a transcript path, a session id, or the start of one."),
+    "restore": (
+        "restore",
+        "Write SESSION's transcript, subagent transcripts and sidecars into a folder.",
+    ),
+    "stats": (
+        "stats",
+        "Tokens and cost of every API response, by day, week, month, project, session, model, "
+        "tool or 5-hour block.",
+    ),
+    "statusline": ("statusline", "One status line for Claude Code (JSON on stdin)."),
+    "mcp": ("mcp", "Serve the index over MCP, for Claude Code to read its history."),
+    "permissions": (
+        "permissions",
+        "Audit every recorded tool call against today's permission rules.",
+    ),
+    "tools": ("tools", "List every tool called in the transcripts under PATHS, most-called first."),
+    "check": ("check", "Read every transcript under PATHS and report what was found."),
+    "dataset": ("dataset", "Write the transcripts to DIRECTORY as a Parquet dataset."),
+    "otel": ("otel", "Send sessions to an OpenTelemetry collector as traces."),
 }
 
 
@@ -116,11 +134,11 @@ class LazyGroup(click.Group):
         sys.exit(result if isinstance(result, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name, module in COMMANDS.items() if _available(module)]
+        return [name for name, (module, _) in COMMANDS.items() if _available(module)]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        module = COMMANDS.get(cmd_name)
-        if module is None or not _available(module):
+        module, _ = COMMANDS.get(cmd_name, ("", ""))
+        if not module or not _available(module):
             return None
         command = importlib.import_module(f"{__package__}.{module}").command
         assert isinstance(command, click.Command)
@@ -138,14 +156,18 @@ class LazyGroup(click.Group):
             raise SystemExit(2) from error
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = []
-        for name in self.list_commands(ctx):
-            command = self.get_command(ctx, name)
-            if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(limit=formatter.width - 20)))
+        limit = formatter.width - 20
+        rows = [(name, _shortened(COMMANDS[name][1], limit)) for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+
+def _shortened(line: str, limit: int) -> str:
+    """``line`` cut to ``limit`` characters at a word, as click shortens a command's help."""
+    if len(line) <= limit:
+        return line
+    return line[: limit - 3].rsplit(" ", 1)[0].rstrip(",;") + "..."
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -13,6 +13,7 @@ from ..figures.aggregate import GROUPINGS, GroupBy, UsageRow
 from ..figures.blocks import apply_token_limit
 from ..figures.period import DateError, Period, parse_date
 from ..figures.pricing import PricingError, load_price_table
+from ..formats import compact, duration
 from ..readers.agents import AGENTS
 from ..reports.stats import StatsReport, index_stats, usage_stats
 from ._folders import folder_option, given
@@ -40,36 +41,21 @@ def _date(ctx: click.Context, param: click.Parameter, text: str | None) -> date 
         raise click.BadParameter(str(error), ctx=ctx, param=param) from None
 
 
-def human_count(count: int) -> str:
-    """``1.2M``, ``34.5K`` or the number itself below ten thousand."""
-    for size, suffix in ((1_000_000_000, "B"), (1_000_000, "M"), (10_000, "K")):
-        if count >= size:
-            divisor = 1_000 if suffix == "K" else size
-            return f"{count / divisor:.1f}{suffix}"
-    return f"{count:,}"
-
-
 def _cost(row: UsageRow) -> str:
     if row.cost is None:
         return "unpriced"
     return f"${row.cost:,.2f}" + ("*" if row.unpriced_responses else "")
 
 
-def _seconds(value: float | None) -> str:
-    if value is None:
-        return "—"
-    return f"{value:.1f}s" if value < 60 else f"{value / 60:.1f}m"
-
-
 def _token_cells(row: UsageRow) -> list[str]:
     tokens = row.tokens
     return [
         f"{row.responses:,}",
-        human_count(tokens.input),
-        human_count(tokens.output),
-        human_count(tokens.cache_write),
-        human_count(tokens.cache_read),
-        human_count(tokens.total),
+        compact(tokens.input),
+        compact(tokens.output),
+        compact(tokens.cache_write),
+        compact(tokens.cache_read),
+        compact(tokens.total),
         _cost(row),
     ]
 
@@ -82,20 +68,10 @@ def _tool_cells(row: UsageRow) -> list[str]:
             f"{tool.calls:,}",
             f"{tool.errors:,}",
             f"{tool.rejected:,}",
-            _seconds(tool.median_seconds),
-            _seconds(tool.p95_seconds),
+            duration(tool.median_seconds) or "—",
+            duration(tool.p95_seconds) or "—",
         ]
-    return [*calls, human_count(row.tokens.total), _cost(row)]
-
-
-def duration_text(minutes: float) -> str:
-    """``2h05m``, ``45m`` or ``3d4h``."""
-    whole = int(minutes)
-    days, rest = divmod(whole, 24 * 60)
-    hours, mins = divmod(rest, 60)
-    if days:
-        return f"{days}d{hours}h"
-    return f"{hours}h{mins:02d}m" if hours else f"{mins}m"
+    return [*calls, compact(row.tokens.total), _cost(row)]
 
 
 def _block_note(row: UsageRow, limit: int | None) -> str:
@@ -103,27 +79,27 @@ def _block_note(row: UsageRow, limit: int | None) -> str:
     if info is None:
         return ""
     if info.gap:
-        return f"gap of {duration_text((info.end - info.start).total_seconds() / 60)}"
+        return f"gap of {duration(info.end - info.start)}"
     notes = []
     if info.active:
-        notes.append(f"active, {duration_text(info.minutes_left or 0)} left")
+        notes.append(f"active, {duration((info.minutes_left or 0) * 60)} left")
         if info.tokens_per_hour is not None:
-            rate = f"{human_count(round(info.tokens_per_hour))} tok/h"
+            rate = f"{compact(round(info.tokens_per_hour))} tok/h"
             if info.cost_per_hour is not None:
                 rate += f", ${info.cost_per_hour:,.2f}/h"
             notes.append(rate)
         if info.projected_tokens is not None:
-            projected = f"→ {human_count(info.projected_tokens)}"
+            projected = f"→ {compact(info.projected_tokens)}"
             if info.projected_cost is not None:
                 projected += f", ${info.projected_cost:,.2f}"
             notes.append(projected)
     if info.over_limit and limit is not None:
-        notes.append(f"over {human_count(limit)}" + (" (projected)" if info.active else ""))
+        notes.append(f"over {compact(limit)}" + (" (projected)" if info.active else ""))
     return "; ".join(notes)
 
 
 def _block_cells(row: UsageRow) -> list[str]:
-    return [f"{row.responses:,}", human_count(row.tokens.total), _cost(row)]
+    return [f"{row.responses:,}", compact(row.tokens.total), _cost(row)]
 
 
 def _block_table(report: StatsReport) -> Table:
@@ -178,7 +154,7 @@ def _table(report: StatsReport) -> Table:
     total = report.total
     if by == "tool":
         names = ["calls", "errors", "rejected", "median", "p95", "tokens", "cost"]
-        footers = ["", "", "", "", "", human_count(total.tokens.total), _cost(total)]
+        footers = ["", "", "", "", "", compact(total.tokens.total), _cost(total)]
         cells = _tool_cells
     else:
         names = ["resp.", "input", "output", "cache wr", "cache rd", "total", "cost"]
@@ -225,7 +201,7 @@ def _print(report: StatsReport) -> None:
         for model in report.unpriced:
             out.print(
                 f"  {model.model}: {model.responses:,} responses, "
-                f"{human_count(model.tokens.total)} tokens ({model.reason})",
+                f"{compact(model.tokens.total)} tokens ({model.reason})",
                 markup=False,
             )
     prices = f"Prices as of {report.prices.as_of or 'an unknown date'}"

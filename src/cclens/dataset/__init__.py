@@ -10,9 +10,9 @@ use, so the trace export does not load Arrow.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._lazy import lazy_names
 from .machine import default_machine
 from .redaction import Redaction
 from .responses import Ledger
@@ -52,12 +52,7 @@ _ARROW = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _ARROW.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
-
+__getattr__ = lazy_names(__name__, {name: f".{module}" for name, module in _ARROW.items()})
 
 __all__ = [
     "PARTITIONS",

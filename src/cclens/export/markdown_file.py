@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..formats import compact, duration, plural, utc_time
 from ..model import format_json, to_builtins
 from ..model.blocks import (
     ImageBlock,
@@ -26,7 +27,6 @@ from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
 from ..render.commands import parse_command, parse_command_output
 from ..render.context import session_header
 from ..render.diff import build_hunks
-from ..render.environment import format_duration, format_time, format_tokens
 from ..render.events import event_view
 from ..render.frame import summary_of
 from ..render.lexers import lexer_for
@@ -232,7 +232,7 @@ class _Writer:
 
     def heading(self, level: int, text: str, item: Item) -> None:
         when = item.timestamp
-        suffix = f" · {format_time(when, '%Y-%m-%d %H:%M:%S')}" if when else ""
+        suffix = f" · {utc_time(when, seconds=True)}" if when else ""
         self.add(f"{'#' * level} {text}{suffix}")
 
     def item(self, item: Item, calls: Mapping[str, ToolCall], level: int) -> None:
@@ -349,7 +349,7 @@ class _Writer:
         }
         extra = [flags[call.status]] if call.status in flags else []
         if call.duration is not None:
-            extra.append(format_duration(call.duration))
+            extra.append(duration(call.duration))
         if extra:
             head += f" *({', '.join(extra)})*"
         self.add(head)
@@ -372,10 +372,6 @@ class _Writer:
             self.subagent(agent, level)
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 def _header(session: Session) -> Iterator[str]:
     header = session_header(session)
     yield f"# {neutralize_html(_one_line(header.title, 200))}"
@@ -388,11 +384,10 @@ def _header(session: Session) -> Iterator[str]:
     if header.git_branches:
         facts.append(f"- **Git branch:** {', '.join(_code_span(b) for b in header.git_branches)}")
     if header.started:
-        when = f"- **Started:** {format_time(header.started)}"
+        when = f"- **Started:** {utc_time(header.started, seconds=True)}"
         if header.ended:
-            when += (
-                f" · **Ended:** {format_time(header.ended)} ({format_duration(header.duration)})"
-            )
+            ended = utc_time(header.ended, seconds=True)
+            when += f" · **Ended:** {ended} ({duration(header.duration)})"
         facts.append(when)
     if header.models:
         facts.append(f"- **Models:** {', '.join(_code_span(m) for m in header.models)}")
@@ -401,15 +396,15 @@ def _header(session: Session) -> Iterator[str]:
     tokens = header.tokens
     if tokens.responses:
         facts.append(
-            f"- **Tokens:** {format_tokens(tokens.total)} "
-            f"(input {format_tokens(tokens.input)}, output {format_tokens(tokens.output)}, "
-            f"cache read {format_tokens(tokens.cache_read)}, "
-            f"cache write {format_tokens(tokens.cache_write)})"
+            f"- **Tokens:** {compact(tokens.total)} "
+            f"(input {compact(tokens.input)}, output {compact(tokens.output)}, "
+            f"cache read {compact(tokens.cache_read)}, "
+            f"cache write {compact(tokens.cache_write)})"
         )
     facts.append(
-        f"- **Activity:** {_count(header.prompts, 'prompt')}, "
-        f"{_count(header.responses, 'response')}, {_count(header.tool_calls, 'tool call')} "
-        f"({header.tool_errors} failed), {_count(header.subagents, 'subagent')}"
+        f"- **Activity:** {plural(header.prompts, 'prompt')}, "
+        f"{plural(header.responses, 'response')}, {plural(header.tool_calls, 'tool call')} "
+        f"({header.tool_errors} failed), {plural(header.subagents, 'subagent')}"
     )
     yield "\n".join(facts)
     for diagnostic in header.diagnostics:

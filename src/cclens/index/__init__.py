@@ -13,8 +13,9 @@ The only package with SQL. :class:`Index` is the way in::
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .database import Index
@@ -62,65 +63,58 @@ if TYPE_CHECKING:
 
 #: Where each public name lives: the package loads a module only when one of its names is
 #: first used (a short-lived command, such as the status line, imports little).
-_PLACES: dict[str, tuple[str, str]] = {
-    "IndexReadOnly": (".storage.connection", "IndexReadOnly"),
-    "IndexUnusable": (".storage.connection", "IndexUnusable"),
-    "move_aside": (".storage.connection", "move_aside"),
-    "Index": (".database", "Index"),
-    "DOCUMENT_KINDS": (".extract", "DOCUMENT_KINDS"),
-    "EXTRACT_VERSION": (".extract", "EXTRACT_VERSION"),
-    "MATCH_END": (".extract", "MATCH_END"),
-    "MATCH_START": (".extract", "MATCH_START"),
-    "DocumentKind": (".extract", "DocumentKind"),
-    "Progress": (".write.ingest", "Progress"),
-    "UpdateReport": (".write.ingest", "UpdateReport"),
-    "ENVIRONMENT_VARIABLE": (".storage.location", "ENVIRONMENT_VARIABLE"),
-    "WriteRefused": (".storage.location", "WriteRefused"),
-    "default_db_path": (".storage.location", "default_db_path"),
-    "protected_dirs": (".storage.location", "protected_dirs"),
-    "refuse_inside": (".storage.location", "refuse_inside"),
-    "ProjectSummary": (".read.queries", "ProjectSummary"),
-    "SessionSummary": (".read.queries", "SessionSummary"),
-    "Totals": (".read.queries", "Totals"),
-    "MAX_PHRASE_WORDS": (".read.query", "MAX_PHRASE_WORDS"),
-    "MAX_TERMS": (".read.query", "MAX_TERMS"),
-    "ParsedQuery": (".read.query", "ParsedQuery"),
-    "QueryError": (".read.query", "QueryError"),
-    "SearchError": (".read.query", "SearchError"),
-    "parse_query": (".read.query", "parse_query"),
-    "quote_query": (".read.query", "quote_query"),
-    "SCHEMA_VERSION": (".storage.schema", "LATEST"),
-    "DEFAULT_SECONDS": (".read.search", "DEFAULT_SECONDS"),
-    "MAX_SHOWN": (".read.search", "MAX_SHOWN"),
-    "ORIGINS": (".read.search", "ORIGINS"),
-    "Budget": (".read.search", "Budget"),
-    "Origin": (".read.search", "Origin"),
-    "ProjectChoice": (".read.search", "ProjectChoice"),
-    "QueryTooBroad": (".read.search", "QueryTooBroad"),
-    "SearchCancelled": (".read.search", "SearchCancelled"),
-    "SearchFilters": (".read.search", "SearchFilters"),
-    "FACETS": (".read.search_result", "FACETS"),
-    "FacetValue": (".read.search_result", "FacetValue"),
-    "SearchHit": (".read.search_result", "SearchHit"),
-    "SearchResult": (".read.search_result", "SearchResult"),
-    "SessionGroup": (".read.search_result", "SessionGroup"),
-    "PROJECT_SORTS": (".read.session_list", "PROJECT_SORTS"),
-    "SESSION_SORTS": (".read.session_list", "SESSION_SORTS"),
-    "ListError": (".read.session_list", "ListError"),
-    "SessionFilters": (".read.session_list", "SessionFilters"),
-    "SessionPage": (".read.session_list", "SessionPage"),
-    "SessionVersion": (".storage.versions", "SessionVersion"),
+_PLACES: dict[str, str] = {
+    "IndexReadOnly": ".storage.connection",
+    "IndexUnusable": ".storage.connection",
+    "move_aside": ".storage.connection",
+    "Index": ".database",
+    "DOCUMENT_KINDS": ".extract",
+    "EXTRACT_VERSION": ".extract",
+    "MATCH_END": ".extract",
+    "MATCH_START": ".extract",
+    "DocumentKind": ".extract",
+    "Progress": ".write.ingest",
+    "UpdateReport": ".write.ingest",
+    "ENVIRONMENT_VARIABLE": ".storage.location",
+    "WriteRefused": ".storage.location",
+    "default_db_path": ".storage.location",
+    "protected_dirs": ".storage.location",
+    "refuse_inside": ".storage.location",
+    "ProjectSummary": ".read.queries",
+    "SessionSummary": ".read.queries",
+    "Totals": ".read.queries",
+    "MAX_PHRASE_WORDS": ".read.query",
+    "MAX_TERMS": ".read.query",
+    "ParsedQuery": ".read.query",
+    "QueryError": ".read.query",
+    "SearchError": ".read.query",
+    "parse_query": ".read.query",
+    "quote_query": ".read.query",
+    "SCHEMA_VERSION": ".storage.schema:LATEST",
+    "DEFAULT_SECONDS": ".read.search",
+    "MAX_SHOWN": ".read.search",
+    "ORIGINS": ".read.search",
+    "Budget": ".read.search",
+    "Origin": ".read.search",
+    "ProjectChoice": ".read.search",
+    "QueryTooBroad": ".read.search",
+    "SearchCancelled": ".read.search",
+    "SearchFilters": ".read.search",
+    "FACETS": ".read.search_result",
+    "FacetValue": ".read.search_result",
+    "SearchHit": ".read.search_result",
+    "SearchResult": ".read.search_result",
+    "SessionGroup": ".read.search_result",
+    "PROJECT_SORTS": ".read.session_list",
+    "SESSION_SORTS": ".read.session_list",
+    "ListError": ".read.session_list",
+    "SessionFilters": ".read.session_list",
+    "SessionPage": ".read.session_list",
+    "SessionVersion": ".storage.versions",
 }
 
 
-def __getattr__(name: str) -> Any:
-    place = _PLACES.get(name)
-    if place is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(place[0], __name__), place[1])
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_names(__name__, _PLACES)
 
 __all__ = [
     "DEFAULT_SECONDS",

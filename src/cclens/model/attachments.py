@@ -361,11 +361,3 @@ AnyAttachment: TypeAlias = Union[  # noqa: UP007
     TeammateMailbox,
     UnknownAttachment,
 ]
-
-
-def attachment_kind(attachment: AnyAttachment) -> str:
-    """The attachment's ``type`` as written."""
-    if isinstance(attachment, UnknownAttachment):
-        raw = attachment.raw
-        return str(raw.get("type", "(none)")) if isinstance(raw, dict) else "(not an object)"
-    return str(attachment.__struct_config__.tag)

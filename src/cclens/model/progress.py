@@ -94,11 +94,3 @@ AnyProgress: TypeAlias = Union[  # noqa: UP007
     SkillProgress,
     UnknownProgress,
 ]
-
-
-def progress_kind(data: AnyProgress) -> str:
-    """The progress data's ``type`` as written."""
-    if isinstance(data, UnknownProgress):
-        raw = data.raw
-        return str(raw.get("type", "(none)")) if isinstance(raw, dict) else "(not an object)"
-    return str(data.__struct_config__.tag)

@@ -459,10 +459,6 @@ class Session:
         times = (parse_time(getattr(e.record, "timestamp", None)) for e in self.entries)
         return [t for t in times if t is not None]
 
-    @property
-    def assistant_items(self) -> list[AssistantItem]:
-        return [i for i in self.items if isinstance(i, AssistantItem)]
-
     def find_item(self, uuid: str) -> Item | None:
         """The item built from the record with ``uuid``."""
         for item in self.items:

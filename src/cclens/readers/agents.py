@@ -18,9 +18,9 @@ from pathlib import Path
 
 from ..model.session import Session
 from . import claude, codex
+from .claude.resume import claude_argv
 from .discovery import Discovery, FoundFile, SessionFile, SourceFile, session_order, walk
 from .lines import Read
-from .resume import claude_argv
 
 #: How many first bytes of a file are read to tell whose it is.
 HEAD_BYTES = 1024

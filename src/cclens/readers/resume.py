@@ -24,9 +24,9 @@ import shlex
 from dataclasses import dataclass
 
 from .claude import AssistantItem, Item, Session, UserItem
+from .claude.resume import CLAUDE, claude_argv
 
 #: The program that runs Claude Code.
-CLAUDE = "claude"
 
 
 def _quote(text: str) -> str:
@@ -70,16 +70,6 @@ class ResumeCommand:
     def as_json(self) -> dict[str, object]:
         """The JSON form the API gives."""
         return {"command": self.shell, "cwd": self.cwd, "argv": self.argv}
-
-
-def claude_argv(session_id: str, fork: bool = False, at: str | None = None) -> list[str]:
-    """``claude --resume <id>`` (``--fork-session``, ``--resume-session-at=<uuid>``)."""
-    arguments = [CLAUDE, "--resume", session_id]
-    if fork or at:
-        arguments.append("--fork-session")
-    if at:
-        arguments.append(f"--resume-session-at={at}")
-    return arguments
 
 
 def resume_command(

@@ -12,7 +12,8 @@ from .context import PageContext, page_context
 from .index_page import IndexEntry, render_index_page
 from .options import RenderOptions
 from .page import SessionRenderer, render_session_body, render_session_page
-from .views import ToolView, ViewHelpers, view_for
+from .tool_views import view_for
+from .views import ToolView, ViewHelpers
 
 __all__ = [
     "CSP",

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from ..formats import compact, duration
 from ..model import UNSET, to_builtins
 from ..model._base import UNKNOWN_TAG
 from ..model.attachments import Attachment
@@ -38,7 +39,6 @@ from ..model.records import (
     WorktreeStateRecord,
 )
 from ..model.session import AttachmentItem, Item, ProgressItem, SystemItem
-from .environment import format_duration, format_tokens
 from .markdown import is_safe_url
 
 __all__ = ["EventView", "Link", "event_view", "strip_ansi"]
@@ -132,10 +132,10 @@ def _system_compact(record: SystemRecord) -> EventView:
     pre = meta.pre_tokens if meta else None
     parts = [f"{trigger} compaction" if trigger else ""]
     if pre:
-        parts.append(f"{format_tokens(pre)} tokens before")
+        parts.append(f"{compact(pre)} tokens before")
     post = meta.post_tokens if meta else None
     if post:
-        parts.append(f"{format_tokens(post)} after")
+        parts.append(f"{compact(post)} after")
     return EventView(
         "system:compact_boundary",
         "Conversation compacted",
@@ -157,7 +157,7 @@ def _system_api_error(record: SystemRecord) -> EventView:
         if record.max_retries:
             retry += f" of {record.max_retries}"
         if record.retry_in_ms:
-            retry += f", retrying in {format_duration(record.retry_in_ms / 1000)}"
+            retry += f", retrying in {duration(record.retry_in_ms / 1000)}"
     return EventView(
         "system:api_error",
         "API error",
@@ -185,7 +185,7 @@ def _system_refusal(record: SystemRecord) -> EventView:
 
 
 def _system_turn(record: SystemRecord) -> EventView:
-    summary = format_duration((record.duration_ms or 0) / 1000)
+    summary = duration((record.duration_ms or 0) / 1000)
     if record.message_count:
         summary += f" · {record.message_count} messages"
     return EventView("system:turn_duration", "Turn took", summary, "muted")

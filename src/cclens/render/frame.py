@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..formats import duration, size
 from ..model import UNSET
 from ..model.blocks import ImageBlock, TextBlock
 from ..model.session import ToolCall
 from ..model.tools.mcp import mcp_parts
-from .environment import format_duration
 
 __all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "summary_of", "tool_frame"]
 
@@ -81,14 +81,6 @@ class ToolFrame:
     view_error: str = ""
 
 
-def _size(count: int) -> str:
-    if count < 1000:
-        return f"{count} B"
-    if count < 1_000_000:
-        return f"{count / 1000:.1f} kB"
-    return f"{count / 1_000_000:.1f} MB"
-
-
 def output_size(parts: list[ResultPart]) -> str:
     """How much a result holds, for the folded header: lines and size of text, images."""
     texts = [p.value for p in parts if p.kind == "text" and isinstance(p.value, str)]
@@ -100,7 +92,7 @@ def output_size(parts: list[ResultPart]) -> str:
         if lines > 1:
             said.append(f"{lines} lines")
         if chars:
-            said.append(_size(chars))
+            said.append(size(chars))
     if images:
         said.append(f"{images} image{'s' if images != 1 else ''}")
     return ", ".join(said)
@@ -197,7 +189,7 @@ def tool_frame(call: ToolCall, prepared: Mapping[str, Any], view_error: str = ""
         server=parts.server if parts else "",
         summary=_one_line(summary) if isinstance(summary, str) and summary else summary_of(call),
         badges=badges,
-        duration=format_duration(call.duration) if call.duration is not None else "",
+        duration=duration(call.duration) if call.duration is not None else "",
         output=output_size(result_parts),
         error_line=_error_line(call),
         result_parts=result_parts,

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import UNSET, to_builtins
 from ..model.tools import UnknownToolInput, UnknownToolResult
+from .views import ToolView, ViewHelpers
 
 if TYPE_CHECKING:
     from ..model.session import ToolCall
-    from .views import ViewHelpers
 
 __all__ = ["fields_of", "prepare_generic"]
 
@@ -48,3 +48,7 @@ def prepare_generic(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
         "unknown_tool": call.spec.family == "unknown",
         "description": call.spec.description,
     }
+
+
+#: The one fallback: names every input and result field; raw JSON for unknown tools.
+generic_view = ToolView("generic", "tools/generic.html", prepare_generic)

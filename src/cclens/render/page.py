@@ -18,12 +18,14 @@ from .assets import CSP, page_css, page_js, theme_js
 from .context import BranchView, ItemView, PageContext, page_context
 from .environment import template_environment
 from .frame import tool_frame
+from .generic import generic_view, prepare_generic
 from .images import ImageStore
 from .options import DEFAULT_OPTIONS, RenderOptions
 from .page_map import PageMap, agent_part, chunk_part, page_map, tool_part
 from .part_workers import OrderMatters, draw_in_workers
 from .parts import DATA_ELEMENT_ID, Part, PartStore, compress_json, pack_parts, page_data_json
-from .views import ToolView, ViewHelpers, generic_view, prepare_generic, view_for
+from .tool_views import view_for
+from .views import ToolView, ViewHelpers
 
 __all__ = ["SessionRenderer", "render_session_body", "render_session_page"]
 
@@ -31,7 +33,7 @@ __all__ = ["SessionRenderer", "render_session_body", "render_session_page"]
 class SessionRenderer:
     """Draws one session page; holds what one render needs (helpers, parts, drawn subagents).
 
-    ``views`` picks each call's view (:func:`~cclens.render.views.view_for` by default).
+    ``views`` picks each call's view (:func:`~cclens.render.tool_views.view_for` by default).
     ``view_failures`` lists the calls whose own view raised: they are drawn by the generic view
     instead, so one broken view never loses a session; tests assert the list stays empty.
     ``parts`` holds the folded parts registered so far (see :meth:`part`).

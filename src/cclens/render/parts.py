@@ -92,10 +92,6 @@ class PartStore:
     def __contains__(self, part_id: object) -> bool:
         return part_id in self.pending
 
-    def scope_of(self, part_id: str) -> tuple[str, ...]:
-        """The nesting (subagent sessions) the part was registered in."""
-        return self.pending[part_id].scope
-
     def parent_of(self, part_id: str) -> str | None:
         """The part ``part_id`` is drawn inside (``None``: the page)."""
         return self.pending[part_id].parent

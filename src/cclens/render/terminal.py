@@ -23,11 +23,11 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
+from ..formats import clock, compact, duration, plural, utc_time
 from ..model.blocks import ImageBlock, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
 from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
 from .commands import parse_command, parse_command_output
 from .context import session_header
-from .environment import format_duration, format_time, format_tokens
 from .events import event_view, strip_ansi
 from .frame import summary_of
 
@@ -65,10 +65,6 @@ _STATUS_TEXT = {
 }
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 def _header(session: Session) -> RenderableType:
     header = session_header(session)
     grid = Table.grid(padding=(0, 2))
@@ -85,9 +81,9 @@ def _header(session: Session) -> RenderableType:
     if header.git_branches:
         row("Git branch", ", ".join(header.git_branches))
     if header.started:
-        when = format_time(header.started)
+        when = utc_time(header.started, seconds=True)
         if header.ended:
-            when += f" → {format_time(header.ended)} ({format_duration(header.duration)})"
+            when += f" → {utc_time(header.ended, seconds=True)} ({duration(header.duration)})"
         row("Time", when)
     if header.models:
         row("Models", ", ".join(header.models))
@@ -97,15 +93,15 @@ def _header(session: Session) -> RenderableType:
     if tokens.responses:
         row(
             "Tokens",
-            f"{format_tokens(tokens.total)} (in {format_tokens(tokens.input)}, out "
-            f"{format_tokens(tokens.output)}, cache read {format_tokens(tokens.cache_read)}, "
-            f"cache write {format_tokens(tokens.cache_write)})",
+            f"{compact(tokens.total)} (in {compact(tokens.input)}, out "
+            f"{compact(tokens.output)}, cache read {compact(tokens.cache_read)}, "
+            f"cache write {compact(tokens.cache_write)})",
         )
     row(
         "Activity",
-        f"{_count(header.prompts, 'prompt')}, {_count(header.responses, 'response')}, "
-        f"{_count(header.tool_calls, 'tool call')} ({header.tool_errors} failed), "
-        f"{_count(header.subagents, 'subagent')}",
+        f"{plural(header.prompts, 'prompt')}, {plural(header.responses, 'response')}, "
+        f"{plural(header.tool_calls, 'tool call')} ({header.tool_errors} failed), "
+        f"{plural(header.subagents, 'subagent')}",
     )
     row("Resume", header.resume_command)
     for diagnostic in header.diagnostics:
@@ -124,7 +120,7 @@ def _head(label: str, style: str, item: Item, extra: str = "") -> Text:
     if extra:
         text.append(f"  {clean(extra)}", style="dim")
     if item.timestamp:
-        text.append(f"  {format_time(item.timestamp, '%H:%M:%S')}", style="dim")
+        text.append(f"  {clock(item.timestamp)}", style="dim")
     return text
 
 
@@ -146,7 +142,7 @@ def _tool(call: ToolCall, options: TerminalOptions, depth: int) -> Iterator[Rend
     if call.status in _STATUS_TEXT:
         line.append(f"  [{_STATUS_TEXT[call.status]}]", style=_STATUS_STYLE[call.status])
     if call.duration is not None:
-        line.append(f"  {format_duration(call.duration)}", style="dim")
+        line.append(f"  {duration(call.duration)}", style="dim")
     yield line
     raw = call.block.input
     data: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}

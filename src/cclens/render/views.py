@@ -2,8 +2,9 @@
 
 A :class:`ToolView` names a partial template and a ``prepare`` function that turns a
 :class:`~cclens.model.session.ToolCall` into the variables that template draws. The views live in
-:mod:`cclens.render.tool_views` (``TOOL_VIEWS`` by tool name, ``MCP_VIEW`` for ``mcp__*`` tools);
-:func:`view_for` picks one with a single explicit fallback, the ``generic`` view.
+:mod:`cclens.render.tool_views` (``TOOL_VIEWS`` by tool name, ``MCP_VIEW`` for ``mcp__*`` tools),
+whose :func:`~cclens.render.tool_views.view_for` picks one with a single explicit fallback, the
+``generic`` view (:mod:`cclens.render.generic`).
 
 Every view template is included by ``tools/_frame.html`` with three variables:
 
@@ -21,16 +22,12 @@ one-line summary shown in the frame's header (the frame derives one when it is a
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from ..model.tools import McpToolSpec, UnknownToolInput
-from ..model.tools.mcp import mcp_parts
 from . import diff as diff_module
 from . import highlight as highlight_module
 from . import images as images_module
@@ -45,7 +42,7 @@ if TYPE_CHECKING:
     from .frame import ResultPart
     from .parts import Part
 
-__all__ = ["ToolView", "ViewHelpers", "generic_view", "prepare_generic", "view_for"]
+__all__ = ["ToolView", "ViewHelpers"]
 
 
 @dataclass(frozen=True)
@@ -171,58 +168,3 @@ class ViewHelpers:
     def forget(self, session: Session) -> None:
         """Count ``session`` as not drawn (its drawing was thrown away)."""
         self._drawn.discard(id(session))
-
-
-def _prepare_generic(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
-    from . import generic
-
-    return generic.prepare_generic(call, helpers)
-
-
-def prepare_generic(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
-    """The generic view's variables: every input and result field, by name (see ``generic.py``)."""
-    return _prepare_generic(call, helpers)
-
-
-#: The one fallback: names every input and result field; raw JSON for unknown tools.
-generic_view = ToolView("generic", "tools/generic.html", prepare_generic)
-
-
-def _registry(
-    agent: str = "claude",
-) -> tuple[Mapping[str, ToolView], ToolView | None]:
-    # The per-tool views are another module's; until it exists every tool is drawn generically.
-    # Only its absence is tolerated: an error inside it must surface, so no ImportError is caught.
-    if importlib.util.find_spec("cclens.render.tool_views") is None:
-        return {}, None
-    module = importlib.import_module("cclens.render.tool_views")
-    mcp: ToolView | None = getattr(module, "MCP_VIEW", None)
-    if agent != "claude":
-        by_agent: Mapping[str, Mapping[str, ToolView]] = getattr(module, "AGENT_VIEWS", {})
-        mcp_by_agent: Mapping[str, ToolView] = getattr(module, "AGENT_MCP_VIEWS", {})
-        return by_agent.get(agent, {}), mcp_by_agent.get(agent, mcp)
-    views: Mapping[str, ToolView] = getattr(module, "TOOL_VIEWS", {})
-    return views, mcp
-
-
-def view_for(call: ToolCall) -> ToolView:
-    """The view that draws ``call``.
-
-    By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
-    ``MCP_VIEW`` for MCP tools, else the generic view. Another agent's tools are looked up among
-    its own views (``AGENT_VIEWS[agent]``, its MCP tools' view ``AGENT_MCP_VIEWS[agent]`` when
-    it has one). A call whose input fits none of the
-    tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
-    """
-    if isinstance(call.input, UnknownToolInput):
-        return generic_view
-    views, mcp = _registry(call.agent)
-    view = views.get(call.name)
-    if view is None:
-        spec = call.spec
-        view = views.get(spec.name)
-        if view is None and mcp is not None and isinstance(spec, McpToolSpec):
-            view = mcp
-    if view is None and mcp is not None and mcp_parts(call.name) is not None:
-        view = mcp
-    return view or generic_view

@@ -21,7 +21,7 @@ from .background import Background
 from .listing import IndexListing
 from .permission_store import PermissionsStore
 from .security import Guard, content_security_policy
-from .session_view import BuiltInRenderer, choose_renderer
+from .session_view import PageRenderer, PlainRenderer
 from .settings import Settings
 from .state import AppState, app_state
 from .stats_store import StatsStore
@@ -110,7 +110,7 @@ def create_app(settings: Settings) -> Starlette:
     """
     index = Index(settings.db_path)
     env = environment()
-    renderer = choose_renderer(env)
+    renderer = PageRenderer()
     broker = Broker()
     listing = IndexListing(index)
     stats_worker, permissions_worker = Background(), Background()
@@ -129,7 +129,7 @@ def create_app(settings: Settings) -> Starlette:
         indexer=indexer,
         environment=env,
         renderer=renderer,
-        fallback=BuiltInRenderer(env),
+        fallback=PlainRenderer(env),
         assets=own_assets(),
         render_assets=renderer_assets(renderer.static_files()),
         stats=StatsStore(index, listing),

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..permissions import Suggestion, merge_suggestions, rank
-from ..reports.permission_audit import AuditedCall, ProjectAudit
+from ..reports.permission_audit import AuditedCall
 from .api import JSONResponse
 from .pages import not_found, page
 from .permission_store import PermissionsRow, ProjectPermissions
@@ -52,13 +52,6 @@ class SuggestionView:
     project_slug: str
     project_dir: str | None
     json: str
-
-
-def _views(audit: ProjectAudit, name: str, slug: str) -> list[SuggestionView]:
-    return [
-        SuggestionView(s, name, slug, audit.project_dir, update_json(s.update))
-        for s in audit.suggestions
-    ]
 
 
 @dataclass(frozen=True, slots=True)

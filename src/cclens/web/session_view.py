@@ -1,7 +1,8 @@
 """The session view inside the web app, and the pieces live updates send.
 
-The view is drawn by :mod:`cclens.render` (``SessionRenderer``) when that package provides it,
-and by a minimal built-in template otherwise. Either way every item's element carries the item's
+The view is drawn by :mod:`cclens.render` (:class:`PageRenderer`); should it fail on a session,
+a plain built-in template draws it (:class:`PlainRenderer`), so that a view's bug never hides a
+session. Either way every item's element carries the item's
 anchor as its ``id`` (drawn, or in a folded part the page's map points to), which is what search
 hits and live updates point at. The renderer's page draws folded parts when they are opened:
 the web app draws each one on request (``/sessions/<key>/parts/<id>``).
@@ -10,19 +11,17 @@ the web app draws each one on request (``/sessions/<key>/parts/<id>``).
 from __future__ import annotations
 
 import dataclasses
-import importlib
-import importlib.util
 import re
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import ModuleType
 from typing import Any, Protocol
 
 import msgspec
 from jinja2 import Environment
 
+from .. import render
 from ..figures.figures import CallCounts, Figures
 from ..figures.tokens import TokenCounts
 from ..index import SessionSummary
@@ -39,10 +38,10 @@ from ..readers.claude import (
     ToolCall,
     UserItem,
 )
+from ..render import RenderOptions
 
 #: Where the renderer's CSS and JS are served.
 RENDER_STATIC_URL = "/static/render"
-_RENDER_NAMES = ("render_session_body", "RenderOptions", "SessionRenderer", "static_files", "CSP")
 _TEXT_LIMIT = 20_000
 _NESTING_LIMIT = 4
 
@@ -107,16 +106,15 @@ def _outer_parts(part_id: str, found: Any) -> list[str]:
     return chain[::-1]
 
 
-class PackageRenderer:
+class PageRenderer:
     """The session view of :mod:`cclens.render`: folded parts drawn when the page asks."""
 
     name = "render"
 
-    def __init__(self, module: ModuleType) -> None:
-        self._module = module
-        self._options = module.RenderOptions(standalone=False, static_url=RENDER_STATIC_URL)
+    def __init__(self) -> None:
+        self._options = RenderOptions(standalone=False, static_url=RENDER_STATIC_URL)
         # Live updates send whole items: every part of them drawn in place, no chunks.
-        self._fragment_options = module.RenderOptions(
+        self._fragment_options = RenderOptions(
             standalone=False, static_url=RENDER_STATIC_URL, chunk_items=1_000_000_000
         )
 
@@ -128,7 +126,7 @@ class PackageRenderer:
         images_url: str | None = None,
     ) -> DrawnSession:
         options = dataclasses.replace(self._options, figures=figures, images_url=images_url)
-        renderer = self._module.SessionRenderer(options)
+        renderer = render.SessionRenderer(options)
         body = str(renderer.body(session))
         found = renderer.page_map(session)
         data = renderer.data(session, parts=False, source=parts_url, found=found)
@@ -150,19 +148,19 @@ class PackageRenderer:
 
     def body(self, session: Session, figures: Figures | None = None) -> str:
         options = dataclasses.replace(self._options, figures=figures)
-        return str(self._module.render_session_body(session, options))
+        return str(render.render_session_body(session, options))
 
     def fragment(self, session: Session, items: list[Item]) -> str:
         # The same view over a session holding only the items to send: every element keeps
         # the id the page already has for it.
         replaced = dataclasses.replace(session, items=items)
-        return str(self._module.render_session_body(replaced, self._fragment_options))
+        return str(render.render_session_body(replaced, self._fragment_options))
 
     def static_files(self) -> dict[str, bytes]:
-        return dict(self._module.static_files())
+        return dict(render.static_files())
 
     def policy(self) -> str | None:
-        return str(self._module.CSP)
+        return str(render.CSP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,8 +269,8 @@ def top_level(session: Session) -> list[Item]:
     return [item for item in session.items if not item.is_sidechain]
 
 
-class BuiltInRenderer:
-    """A plain view of a session, used until :mod:`cclens.render` is there."""
+class PlainRenderer:
+    """A plain view of a session, drawn when :class:`PageRenderer` fails on it."""
 
     name = "built-in"
 
@@ -320,15 +318,6 @@ def summary_figures(summary: SessionSummary) -> Figures:
             cache_read=summary.cache_read_tokens,
         ),
     )
-
-
-def choose_renderer(environment: Environment) -> SessionRenderer:
-    """:mod:`cclens.render`'s view when it offers one, else the built-in view."""
-    if importlib.util.find_spec("cclens.render") is not None:
-        module = importlib.import_module("cclens.render")
-        if all(hasattr(module, name) for name in _RENDER_NAMES):
-            return PackageRenderer(module)
-    return BuiltInRenderer(environment)
 
 
 def page_state(session: Session) -> dict[str, int]:

@@ -3,49 +3,23 @@
 from __future__ import annotations
 
 import shlex
-from datetime import datetime
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from ..formats import compact, duration, short_model, usd
+from ..formats import compact, duration, number, short_model, usd, utc_time
 from ..readers.agents import label as agent_label
 from ..readers.claude import Session
 from ..readers.resume import resume_command
-
-
-def when(moment: datetime | None) -> str:
-    """``2025-06-01 14:03 UTC``, or an empty string."""
-    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else ""
 
 
 def path_breaks(path: str) -> Markup:
     """``path`` escaped, with a line-break opportunity after each ``/`` (a narrow column wraps
     a directory between its parts, not inside one)."""
     return Markup("/<wbr>").join(escape(part) for part in path.split("/"))
-
-
-def day_time(moment: datetime | None) -> str:
-    """``2025-06-01 14:03`` (UTC, as :func:`when`, which says so), or an empty string."""
-    return moment.strftime("%Y-%m-%d %H:%M") if moment else ""
-
-
-def number(value: int | None) -> str:
-    """``12,345`` (an empty string for ``None``)."""
-    return "" if value is None else f"{value:,}"
-
-
-def seconds(value: float | None) -> str:
-    """``0.42 s``, ``12 s``, ``3.5 min`` (an empty string for ``None``)."""
-    if value is None:
-        return ""
-    if value < 10:
-        return f"{value:.2f} s"
-    if value < 120:
-        return f"{value:.0f} s"
-    return f"{value / 60:.1f} min"
 
 
 def path_part(value: str) -> str:
@@ -73,8 +47,8 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     filters: dict[str, Any] = {
-        "when": when,
-        "day_time": day_time,
+        "when": utc_time,
+        "day_time": partial(utc_time, zone=False),
         "path_breaks": path_breaks,
         "duration": duration,
         "compact": compact,
@@ -82,7 +56,7 @@ def environment() -> Environment:
         "short_model": short_model,
         "resume_command": session_resume,
         "number": number,
-        "seconds": seconds,
+        "seconds": duration,
         "path_part": path_part,
         "shell_word": shell_word,
         "agent_label": agent_label,

@@ -9,11 +9,8 @@ from these bytes, whether its transcript still exists or Claude Code has deleted
 from __future__ import annotations
 
 import sqlite3
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-
-import zstandard
 
 from ...model.entries import ReadResult
 from ...model.session import Session
@@ -21,33 +18,8 @@ from ...readers import agents
 from ...readers.claude import assemble_reads
 from ...readers.claude.read import read_data
 from ...readers.discovery import SourceFile
-
-# Level 1 compresses transcripts at ~800 MB/s on one core, to 26% of their size; level 3 gets
-# them to 25% at ~600 MB/s. A first index compresses every byte, so speed wins.
-_LEVEL = 1
-# A compression context is costly to make and cannot be shared between threads: one per thread.
-_CONTEXTS = threading.local()
-
-
-def compress(data: bytes) -> bytes:
-    """Compress one chunk of a file."""
-    compressor: zstandard.ZstdCompressor | None = getattr(_CONTEXTS, "compressor", None)
-    if compressor is None:
-        compressor = _CONTEXTS.compressor = zstandard.ZstdCompressor(level=_LEVEL)
-    return compressor.compress(data)
-
-
-def decompress(blob: bytes) -> bytes:
-    """The raw bytes of one stored chunk."""
-    decompressor: zstandard.ZstdDecompressor | None = getattr(_CONTEXTS, "decompressor", None)
-    if decompressor is None:
-        decompressor = _CONTEXTS.decompressor = zstandard.ZstdDecompressor()
-    return decompressor.decompress(blob)
-
-
-def line_count(data: bytes) -> int:
-    """The line number a reader that stopped after ``data`` resumes from."""
-    return data.count(b"\n")
+from .compression import decompress
+from .versions import kept_for, list_versions, version_bytes
 
 
 @dataclass(slots=True)
@@ -182,12 +154,6 @@ def build_stored(stored: StoredSession) -> Session | None:
     return build_session(stored)
 
 
-def load_stored(connection: sqlite3.Connection, session_row: int) -> Session | None:
-    """The session with row id ``session_row``, assembled from its stored bytes."""
-    stored = read_stored(connection, session_row)
-    return build_stored(stored) if stored is not None else None
-
-
 def _safe_relative(relative: str) -> PurePosixPath:
     path = PurePosixPath(relative)
     if path.is_absolute() or not path.parts or ".." in path.parts:
@@ -212,7 +178,6 @@ def restore_files(
     nothing is written then, and ``ValueError`` for a version the session does not have.
     """
     # Imported here: cclens.index.storage.versions reads chunks with this module's decompress.
-    from .versions import kept_for, list_versions, version_bytes
 
     kept = {}
     if version is not None:

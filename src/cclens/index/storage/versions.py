@@ -20,7 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from .stored import decompress
+from .compression import decompress
 
 
 def content_digest(data: bytes | memoryview) -> str:

@@ -24,7 +24,8 @@ from ...readers.claude.isolate import failure
 from ...readers.claude.read import read_data
 from ...readers.discovery import SourceFile
 from ..extract import DocumentUpdate, SessionDigest, digest, documents
-from ..storage.stored import StoredFile, StoredSession, build_session, compress, file_bytes
+from ..storage.compression import compress
+from ..storage.stored import StoredFile, StoredSession, build_session, file_bytes
 from ..storage.versions import content_digest
 from .derive import NeedsAssembly, ViewFile, derive
 from .plan import HEAD_BYTES, FileTask, SessionTask

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import msgspec
 
 from ..extract import EXTRACT_VERSION, Claim, DocumentRow, DocumentUpdate, SessionDigest
-from ..storage.stored import compress, decompress
+from ..storage.compression import compress, decompress
 from ..storage.versions import archive_version
 from . import titles
 from .counted import sharing, store_claims

@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from ..codex import tools as codex_tools
 from . import agents, files, interaction, mcp, misc, plans, schedule, search, shell, tasks, web
+from . import codex as codex_tools
 from ._spec import ToolSpec
 from .generic import UnknownToolInput, UnknownToolResult
 from .mcp import mcp_parts, mcp_spec
@@ -54,7 +54,7 @@ def _unknown_spec(name: str, agent: str = "claude") -> ToolSpec:
 
 #: The tool catalogue of each agent other than Claude Code: a function giving the spec of a
 #: tool name, or ``None`` for a name the agent's catalogue does not know (an agent's tools are
-#: typed in its own model package, :mod:`cclens.model.codex.tools` for Codex CLI).
+#: typed in a module of this package, :mod:`cclens.model.tools.codex` for Codex CLI).
 AGENT_TOOLS: dict[str, Callable[[str], ToolSpec | None]] = {
     codex_tools.AGENT: codex_tools.codex_tool_spec,
 }

@@ -18,11 +18,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ...model.session import ToolCall
+from ...model.tools import McpToolSpec, UnknownToolInput
+from ...model.tools.mcp import mcp_parts
+from ..generic import generic_view
 from ..views import ToolView
 from . import agents, codex, files, interaction, mcp, other, schedule, search, shell, tasks, web
 from ._common import Field, Link, Prepare
 
-__all__ = ["AGENT_MCP_VIEWS", "AGENT_VIEWS", "MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
+__all__ = [
+    "AGENT_MCP_VIEWS",
+    "AGENT_VIEWS",
+    "MCP_VIEW",
+    "TOOL_VIEWS",
+    "VIEWS",
+    "Field",
+    "Link",
+    "view_for",
+]
 
 
 def _view(
@@ -176,3 +189,30 @@ AGENT_VIEWS: dict[str, dict[str, ToolView]] = {"codex": codex.CODEX_VIEWS}
 
 #: The view of each other agent's MCP tools, by agent (``MCP_VIEW`` for an agent not named).
 AGENT_MCP_VIEWS: dict[str, ToolView] = {"codex": codex.CODEX_MCP_VIEW}
+
+
+def view_for(call: ToolCall) -> ToolView:
+    """The view that draws ``call``.
+
+    By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
+    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. Another agent's tools are looked
+    up among its own views (``AGENT_VIEWS[agent]``, its MCP tools' view
+    ``AGENT_MCP_VIEWS[agent]`` when it has one). A call whose input fits none of the tool's
+    types is drawn generically, so its raw JSON is shown rather than a half-empty view.
+    """
+    if isinstance(call.input, UnknownToolInput):
+        return generic_view
+    if call.agent == "claude":
+        views, mcp_view = TOOL_VIEWS, MCP_VIEW
+    else:
+        views = AGENT_VIEWS.get(call.agent, {})
+        mcp_view = AGENT_MCP_VIEWS.get(call.agent, MCP_VIEW)
+    view = views.get(call.name)
+    if view is None:
+        spec = call.spec
+        view = views.get(spec.name)
+        if view is None and isinstance(spec, McpToolSpec):
+            view = mcp_view
+    if view is None and mcp_parts(call.name) is not None:
+        view = mcp_view
+    return view or generic_view

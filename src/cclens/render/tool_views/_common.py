@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
+from ...formats import duration, size
 from ...model import UNSET
 from ...model.session import ToolCall
 from ...model.tools import ToolErrorText, parse_tool_result
@@ -101,23 +102,10 @@ def link(url: str, text: str | None = None) -> Link | None:
     return Link(href, text or url) if href else None
 
 
-def seconds(value: float | None) -> str:
-    """A span of seconds for people: ``350ms``, ``4.5s``, ``3m 05s``, ``1h 02m``."""
-    if value is None or value < 0:
-        return ""
-    if value < 1:
-        return f"{value * 1000:.0f}ms"
-    if value < 60:
-        return f"{value:.1f}".removesuffix(".0") + "s"
-    minutes, secs = divmod(round(value), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h {minutes:02d}m" if hours else f"{minutes}m {secs:02d}s"
-
-
 def millis(value: Any) -> str:
     """A span given in milliseconds, for people."""
     number = number_of(value)
-    return seconds(number / 1000) if number is not None else ""
+    return duration(number / 1000) if number is not None else ""
 
 
 def epoch(value: Any) -> str:
@@ -134,15 +122,8 @@ def epoch(value: Any) -> str:
 
 
 def size_of(value: Any) -> str:
-    """A size in bytes for people: ``512 bytes``, ``3.4 KB``."""
-    size = number_of(value)
-    if size is None:
-        return ""
-    for unit in ("bytes", "KB", "MB"):
-        if size < 1024:
-            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size:.1f} GB"
+    """A size in bytes for people (see :func:`cclens.formats.size`), from any number."""
+    return size(number_of(value))
 
 
 class Fields:

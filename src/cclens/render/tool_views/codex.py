@@ -3,7 +3,7 @@ alike: commands (``shell``, ``shell_command``, ``exec_command``, ``write_stdin``
 ``local_shell``) as the Bash view, ``apply_patch`` as diffs like Edit's, ``update_plan`` as the
 todo list, ``web_search`` as WebSearch, MCP calls as MCP calls, ``view_image`` as fields.
 
-The typed inputs and results are :mod:`cclens.model.codex.tools`' (the result is what the Codex
+The typed inputs and results are :mod:`cclens.model.tools.codex`' (the result is what the Codex
 reader gathered from the call's output and the events that ended it).
 """
 
@@ -16,9 +16,9 @@ from markupsafe import Markup
 
 from ...model import UNSET
 from ...model.blocks import ImageBlock, MediaSource, TextBlock
-from ...model.codex import tools as codex
 from ...model.codex.patch import FilePatch, hunks_of_diff, parse_patch, patch_of_command
 from ...model.session import ToolCall
+from ...model.tools import codex
 from ...model.tools.generic import FreeformInput
 from ..views import ToolView, ViewHelpers
 from ._common import (
@@ -29,8 +29,7 @@ from ._common import (
     int_of,
     link,
     list_of,
-    number_of,
-    seconds,
+    millis,
     text_of,
 )
 from .mcp import content_parts
@@ -103,13 +102,13 @@ def prepare_shell(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         notes.append(f"Asked for more permissions: {justification}")
     if result is not None and result.sandbox_error:
         notes.append(text_of(result.sandbox_error))
-    timeout = number_of(getattr(request, "timeout_ms", None))
+    timeout = millis(getattr(request, "timeout_ms", None))
     stdout = (text_of(result.output) or text_of(result.stdout)) if result else ""
     stderr = text_of(result.stderr) if result and not text_of(result.output) else ""
     v.update(
         command=text,
         description="",
-        timeout=seconds(timeout / 1000) if timeout else "",
+        timeout=timeout,
         language=_shell_language(command, request),
         badges=_shell_badges(result),
         task_id="",

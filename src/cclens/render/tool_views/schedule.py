@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ...formats import duration
 from ...model.session import ToolCall
 from ...model.tools import schedule
 from ..views import ViewHelpers
@@ -18,7 +19,6 @@ from ._common import (
     fields_view,
     list_of,
     number_of,
-    seconds,
     text_of,
 )
 
@@ -148,7 +148,7 @@ def prepare_schedule_wakeup(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]
     v = fields_view(call, schedule.ScheduleWakeupResult)
     request = as_type(call.input, schedule.ScheduleWakeupInput)
     result: schedule.ScheduleWakeupResult | None = v["r"]
-    delay = seconds(number_of(request.delay_seconds)) if request else ""
+    delay = duration(number_of(request.delay_seconds)) if request else ""
     stop = bool(request and request.stop)
     asked = Fields(h)
     if request is not None:
@@ -164,7 +164,7 @@ def prepare_schedule_wakeup(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]
     if result is not None:
         got = Fields(h).add("At", epoch(result.scheduled_for)).add("Stopped", result.stopped)
         if result.was_clamped:
-            got.add("Delay changed to", seconds(number_of(result.clamped_delay_seconds)))
+            got.add("Delay changed to", duration(number_of(result.clamped_delay_seconds)))
         v["got"] = got.add("Wake-ups cancelled", result.cancelled_wakeups).rows
     return v
 

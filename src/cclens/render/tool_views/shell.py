@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ...formats import duration
 from ...model.session import ToolCall
 from ...model.tools import agents, shell
 from ..views import ViewHelpers
@@ -18,7 +19,6 @@ from ._common import (
     int_of,
     millis,
     number_of,
-    seconds,
     size_of,
     tagged_sections,
     task_link,
@@ -120,7 +120,7 @@ def prepare_background_output(call: ToolCall, h: ViewHelpers) -> Mapping[str, An
     elif isinstance(request, agents.AgentOutputInput):
         task_id = text_of(request.agent_id)
         asked.add("Wait for it", request.block)
-        asked.add("Wait up to", seconds(number_of(request.wait_up_to)))
+        asked.add("Wait up to", duration(number_of(request.wait_up_to)))
     result = v["r"]
     got = Fields(h)
     streams: list[tuple[str, str]] = []

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ...formats import duration
 from ...model.session import ToolCall
 from ...model.tools import web
 from ..views import ViewHelpers
@@ -17,7 +18,6 @@ from ._common import (
     list_of,
     millis,
     number_of,
-    seconds,
     size_of,
     text_of,
 )
@@ -115,7 +115,7 @@ def prepare_web_search(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         asked.add("Never from", list_of(request.blocked_domains))
     got = Fields(h)
     if result is not None:
-        got.add("Took", seconds(number_of(result.duration_seconds)))
+        got.add("Took", duration(number_of(result.duration_seconds)))
         got.add("Searches", result.search_count)
     query = request.query if request else (text_of(result.query) if result else "")
     v.update(

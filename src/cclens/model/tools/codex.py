@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .._base import UNSET, Int, Model, Number, Opt
-from ..tools._spec import FilesTouched, McpToolSpec, ToolSpec
-from ..tools.generic import FreeformInput, FreeformResult, UnknownToolInput, UnknownToolResult
-from .patch import parse_patch, patch_of_command
+from ..codex.patch import parse_patch, patch_of_command
+from ._spec import FilesTouched, McpToolSpec, ToolSpec
+from .generic import FreeformInput, FreeformResult, UnknownToolInput, UnknownToolResult
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "codex"
