@@ -393,6 +393,13 @@ def test_codex_tools_are_drawn_like_their_claude_code_kin(codex_home: Path) -> N
     assert "<dt>Codex CLI</dt>" in html
     # Reasoning tokens are part of the output, shown apart.
     assert "out (100 reasoning)" in html
+    # The Markdown export names the agent too, and shows commands and patches as such.
+    from cclens.export import export_markdown
+
+    markdown = export_markdown(session)
+    assert "## Codex (gpt-5.1-codex)" in markdown and "- **Codex CLI:** 0.130.0" in markdown
+    assert "```bash\ncat src/app.py\n```" in markdown
+    assert "```diff\n*** Begin Patch" in markdown
 
 
 def test_codex_sessions_in_the_dataset_and_in_traces(codex_home: Path, tmp_path: Path) -> None:
