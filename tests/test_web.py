@@ -230,7 +230,8 @@ def test_an_empty_machine_explains_where_sessions_come_from(tmp_path: Path) -> N
     ):
         html = client.get("/").text
     assert "No sessions yet" in html
-    assert "~/.claude/projects/" in html and "--claude-dir" in html and "--demo" in html
+    assert "~/.claude/projects/" in html and "~/.codex/sessions/" in html
+    assert "--dir" in html and "--demo" in html
 
 
 def test_the_demo_set(tmp_path: Path) -> None:
