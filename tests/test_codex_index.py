@@ -196,6 +196,11 @@ def test_the_web_app_follows_a_codex_session_live(live: tuple[Path, str]) -> Non
         listed = client.get("/api/sessions", params={"agent": "codex", "limit": 100}).json()
         assert listed["sessions"] and {s["agent"] for s in listed["sessions"]} == {"codex"}
         assert client.get("/api/sessions", params={"agent": "nobody"}).status_code == 400
+        figures = client.get("/api/stats", params={"agent": "codex"}).json()
+        assert figures["filters"]["agent"] == "codex"
+        assert [row["key"] for row in figures["agents"]] == ["codex"]
+        assert client.get("/api/stats", params={"agent": "nobody"}).status_code == 400
+        assert client.get("/search", params={"q": "greeting", "agent": "codex"}).status_code == 200
         page = client.get(f"/sessions/{A}").text
         assert "Codex CLI" in page and 'data-view="codex-patch"' in page
         with client.stream("GET", f"/api/sessions/{A}/events") as stream:

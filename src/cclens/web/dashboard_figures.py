@@ -36,6 +36,7 @@ class FiltersUsed(msgspec.Struct, kw_only=True):
     since: str | None
     until: str | None
     by: TimeGrouping
+    agent: str | None = None
 
 
 class DashboardFigures(msgspec.Struct, kw_only=True):
@@ -95,6 +96,7 @@ def figures(
             since=filters.since or None,
             until=filters.until or None,
             by=filters.by,
+            agent=filters.agent or None,
         ),
         projects=list(selection.projects),
         timezone=period.zone_name,

@@ -274,6 +274,8 @@ class SearchContext:
     facets: list[tuple[str, list[FacetLink]]]
     previous: str
     next: str
+    #: The agents the index holds (the form offers them when there are several).
+    agents: list[str] = field(default_factory=list)
 
 
 _FACET_TITLES = {
@@ -361,6 +363,7 @@ async def search_page(request: Request) -> Response:
         facets=facet_links(wanted, result) if result is not None else [],
         previous=previous,
         next=following,
+        agents=state.index.agents(),
     )
     return page(state, "search.html", outcome.status, search=context)
 
