@@ -12,8 +12,9 @@ given the JSON Claude Code passes on stdin. Printed, with the load average besid
 wall time and the CPU time of each command (on a busy machine the wall time mostly measures
 the wait for a core):
 the median and 95th percentile of ``cclens statusline`` when the index is up to date with the
-transcript, and when a response was appended just before (read from the file, then stored by
-the background update), ``python -c pass`` and ``cclens --version`` in the same run as
+transcript (and the plan-limit sample is stored already), and when a response was appended
+just before (read from the file, then stored by the background update; its new plan-limit
+sample stored by the status line), ``python -c pass`` and ``cclens --version`` in the same run as
 baselines, and ``cclens stats`` (by day, by block and by tool) from the index.
 Aims: status line p50 < 100 ms, p95 < 200 ms; stats < 1 s.
 """
@@ -126,16 +127,26 @@ def main() -> None:
         "-c",
         "import sys; from cclens.__main__ import main; sys.exit(main())",
     ]
-    payload = json.dumps(
-        {
-            "session_id": SESSION_ID,
-            "transcript_path": str(transcript),
-            "cwd": "/bench",
-            "model": {"id": "claude-sonnet-4-5-20250929", "display_name": "Sonnet 4.5"},
-            "workspace": {"current_dir": "/bench", "project_dir": "/bench"},
-            "version": "2.1.3",
-        }
-    )
+    resets = int(time.time()) + 3 * 3600
+
+    def status(used: float) -> str:
+        """Claude Code's input, with the plan's limits a Max plan gets (2.1.80+)."""
+        return json.dumps(
+            {
+                "session_id": SESSION_ID,
+                "transcript_path": str(transcript),
+                "cwd": "/bench",
+                "model": {"id": "claude-sonnet-4-5-20250929", "display_name": "Sonnet 4.5"},
+                "workspace": {"current_dir": "/bench", "project_dir": "/bench"},
+                "version": "2.1.80",
+                "rate_limits": {
+                    "five_hour": {"used_percentage": used, "resets_at": resets},
+                    "seven_day": {"used_percentage": 30.0, "resets_at": resets + 4 * 86400},
+                },
+            }
+        )
+
+    payload = status(40.0)
     statusline = [*cclens, "statusline", "--db", str(db)]
     shown = subprocess.run(statusline, input=payload, text=True, capture_output=True, check=True)
     print("line:", shown.stdout.strip())
@@ -149,7 +160,8 @@ def main() -> None:
         with transcript.open("a", encoding="utf-8") as handle:
             handle.write(_response_line(int(time.time()) * 100 + number))
         time.sleep(0.3)  # Claude Code redraws at most every 300 ms
-        appended.append(_run(statusline, payload, label="appended"))
+        # The response moved the plan's 5-hour use: a new sample to store.
+        appended.append(_run(statusline, status(41.0 + number), label="appended"))
     aim = "aim p50 < 100 ms, p95 < 200 ms"
     _series("python -c pass", baseline, cpu="pass")
     _series("cclens --version", version, cpu="version")

@@ -460,6 +460,7 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection.execute("DROP TABLE version_chunks")
     connection.execute("DROP TABLE file_versions")
     connection.execute("ALTER TABLE files DROP COLUMN digest")
+    connection.execute("DROP TABLE rate_limits")
     connection.execute("DELETE FROM migrations WHERE number > 1")
     connection.close()
     transcript(claude_dir, SMALL).unlink()  # archived sessions must become searchable too

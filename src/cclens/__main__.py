@@ -1,9 +1,10 @@
-"""The ``cclens`` program (and ``python -m cclens``): the command line, with a short way in for
-the status line.
+"""The ``cclens`` program (and ``python -m cclens``): the command line, with short ways in for
+the status line and the hook.
 
-Claude Code starts ``cclens statusline`` anew each time it redraws its status bar, so that one
-command skips loading the command-line library and the other commands' modules
-(:mod:`cclens._statusline`); everything else goes to the click group of :mod:`cclens.cli`.
+Claude Code starts ``cclens statusline`` anew each time it redraws its status bar, and ``cclens
+hook`` when a session ends or compacts, so those two skip loading the command-line library and
+the other commands' modules (:mod:`cclens._statusline`, :mod:`cclens.setup.hook`); everything
+else goes to the click group of :mod:`cclens.cli`.
 """
 
 from __future__ import annotations
@@ -13,29 +14,43 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
-def statusline_database(arguments: Sequence[str]) -> tuple[bool, Path | None]:
-    """Whether ``arguments`` are ``statusline`` with at most ``--db FILE`` (the short way in),
-    and that file."""
+def statusline_database(arguments: Sequence[str]) -> tuple[bool, Path | None, str | None]:
+    """Whether ``arguments`` are ``statusline`` with at most ``--db FILE`` and ``--chain
+    COMMAND`` (the short way in), that file and that command."""
     if not arguments or arguments[0] != "statusline":
-        return False, None
+        return False, None, None
     rest = list(arguments[1:])
-    if not rest:
-        return True, None
-    if len(rest) == 2 and rest[0] == "--db" and rest[1]:
-        return True, Path(rest[1])
-    if len(rest) == 1 and rest[0].startswith("--db=") and len(rest[0]) > len("--db="):
-        return True, Path(rest[0].removeprefix("--db="))
-    return False, None
+    found: dict[str, str] = {}
+    while rest:
+        option = rest.pop(0)
+        name, equals, value = option.partition("=")
+        if name not in ("--db", "--chain") or name in found:
+            return False, None, None
+        if not equals:
+            if not rest:
+                return False, None, None
+            value = rest.pop(0)
+        if not value:
+            return False, None, None
+        found[name] = value
+    database = found.get("--db")
+    return True, Path(database) if database else None, found.get("--chain")
 
 
 def main() -> None:
     """Run ``cclens`` with the arguments the process was given."""
-    short, database = statusline_database(sys.argv[1:])
+    short, database, chain = statusline_database(sys.argv[1:])
     if short:
         from ._statusline import run
 
-        run(database)
+        run(database, chain)
         return
+    if sys.argv[1:2] == ["hook"] and (
+        len(sys.argv) == 2 or (len(sys.argv) == 4 and sys.argv[2] == "--db" and sys.argv[3])
+    ):
+        from .setup.hook import main as hook
+
+        sys.exit(hook(sys.argv[2:]))
     from .cli import main as group
 
     group()

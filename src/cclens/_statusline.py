@@ -13,15 +13,21 @@ import os
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .figures.limits import FIVE_HOUR, LimitSample, claude_samples, pace
 from .formats import compact, duration, usd
 
 #: Seconds between two background updates of the index started by the status line.
 UPDATE_EVERY = 5.0
+#: Seconds a chained status line command (the user's own, run first) may take.
+CHAIN_SECONDS = 2.0
+#: How long storing a plan-limit sample may wait for another writer of the index.
+RECORD_WAIT = 0.05
 
 
 def _model_name(payload: dict[str, Any]) -> str:
@@ -73,11 +79,50 @@ def _spawn_update(db: Path, transcript: Path) -> None:
         pass  # the next status line tries again
 
 
+def record_limits(db: Path, samples: list[LimitSample]) -> None:
+    """Store the plan-limit samples Claude Code passed that are new (see
+    :mod:`cclens.index.write.rate_limits`); an index busy for more than :data:`RECORD_WAIT`
+    or older than the table leaves them to the next redraw."""
+    from .index.write.rate_limits import record
+
+    try:
+        connection = sqlite3.connect(db, timeout=RECORD_WAIT, isolation_level=None)
+    except sqlite3.Error:
+        return
+    try:
+        record(connection, samples)
+    except sqlite3.Error:
+        pass
+    finally:
+        connection.close()
+
+
+def limits_text(samples: list[LimitSample], now: datetime) -> str | None:
+    """``5h 42% (pace 85%)``: the five-hour window's use and where it heads by its reset
+    (:func:`cclens.figures.limits.pace`), when Claude Code gave it."""
+    five = next((sample for sample in samples if sample.window == FIVE_HOUR), None)
+    if five is None:
+        return None
+    text = f"5h {five.used_percent:.0f}%"
+    found = pace(five, now)
+    if found is not None:
+        text += f" (pace {found.projected_percent:.0f}%)"
+    return text
+
+
 def status_line(payload: dict[str, Any], db: Path, *, now: datetime | None = None) -> str:
-    """The status line for ``payload`` (what Claude Code gives on stdin)."""
+    """The status line for ``payload`` (what Claude Code gives on stdin); the plan limits it
+    holds are stored in the index."""
     from .reports.live import status_figures
 
+    now = now or datetime.now(UTC)
     name = _model_name(payload)
+    session = payload.get("session_id")
+    samples = claude_samples(
+        payload.get("rate_limits"), now, session=session if isinstance(session, str) else None
+    )
+    if samples and db.exists():
+        record_limits(db, samples)
     transcript = payload.get("transcript_path")
     if not isinstance(transcript, str) or not transcript:
         return f"{name} · cclens: no transcript yet"
@@ -112,6 +157,9 @@ def status_line(payload: dict[str, Any], db: Path, *, now: datetime | None = Non
     if figures.context is not None:
         share = 100 * figures.context / figures.context_window
         parts.append(f"ctx {compact(figures.context)} ({share:.0f}%)")
+    limits = limits_text(samples, now)
+    if limits is not None:
+        parts.append(limits)
     return " · ".join(parts)
 
 
@@ -137,10 +185,58 @@ def _update(db: Path, transcript: Path) -> None:
         index.update(roots, changed=[transcript], workers=1)
 
 
-def run(db: Path | None) -> None:
-    """Read Claude Code's JSON on stdin and print the status line (see the command's help);
-    never raises (with ``CCLENS_DEBUG`` set, a problem is raised instead)."""
+def _start_chained(command: str, raw: str) -> tuple[threading.Thread, list[str]] | None:
+    """Start the user's own status line command with Claude Code's JSON on its stdin; a
+    thread gathers its output (within :data:`CHAIN_SECONDS`) while cclens works out its own."""
+    try:
+        process = subprocess.Popen(
+            command,
+            shell=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+    except OSError:
+        return None
+    output: list[str] = []
+
+    def gather() -> None:
+        try:
+            found, _ = process.communicate(raw, timeout=CHAIN_SECONDS)
+            output.append(found)
+        except (subprocess.TimeoutExpired, OSError, ValueError):
+            process.kill()
+            process.wait()
+
+    thread = threading.Thread(target=gather, daemon=True)
+    thread.start()
+    return thread, output
+
+
+def _chained_output(started: tuple[threading.Thread, list[str]] | None) -> str:
+    """What the user's own status line printed (nothing when it failed or took too long)."""
+    if started is None:
+        return ""
+    thread, output = started
+    thread.join(CHAIN_SECONDS + 0.5)
+    return output[0].rstrip("\n") if output else ""
+
+
+def combine(theirs: str, ours: str) -> str:
+    """The user's status line, then cclens's: on one line after theirs when theirs is one
+    line, else on a line of its own."""
+    if not theirs.strip():
+        return ours
+    return f"{theirs} · {ours}" if "\n" not in theirs else f"{theirs}\n{ours}"
+
+
+def run(db: Path | None, chain: str | None = None) -> None:
+    """Read Claude Code's JSON on stdin and print the status line (see the command's help),
+    after the output of the user's own command ``chain`` when given; never raises (with
+    ``CCLENS_DEBUG`` set, a problem is raised instead)."""
     raw = "" if sys.stdin.isatty() else sys.stdin.read()
+    started = _start_chained(chain, raw) if chain else None
     payload: dict[str, Any] = {}
     try:
         found = json.loads(raw) if raw.strip() else {}
@@ -151,7 +247,7 @@ def run(db: Path | None) -> None:
             raise
         line = f"{_model_name(payload)} · cclens: {_problem(error)}"
         print(f"cclens statusline: {error}", file=sys.stderr)
-    print(line, flush=True)
+    print(combine(_chained_output(started), line), flush=True)
 
 
 if __name__ == "__main__":  # the background update: python -m cclens._statusline

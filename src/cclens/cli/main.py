@@ -51,7 +51,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "agent, tool or 5-hour block.",
     ),
     "statusline": ("statusline", "One status line for Claude Code (JSON on stdin)."),
+    "limits": ("limits", "Your plan's usage windows: use, reset, pace, history."),
     "mcp": ("mcp", "Serve the index over MCP, for Claude Code to read its history."),
+    "setup": ("setup", "Make cclens part of Claude Code (hooks, status line, MCP)."),
+    "hook": ("hook", "Archive the session a Claude Code hook names (JSON on stdin)."),
     "permissions": (
         "permissions",
         "Audit every Claude Code tool call recorded against today's permission rules.",

@@ -15,7 +15,17 @@ from starlette.routing import Route
 
 from ..index import Index, IndexUnusable
 from ..index.watch import Broker, Indexer
-from . import api, dashboard, lists, live_block, pages, permissions_pages, search, timeline_api
+from . import (
+    api,
+    dashboard,
+    limits_panel,
+    lists,
+    live_block,
+    pages,
+    permissions_pages,
+    search,
+    timeline_api,
+)
 from .assets import Asset, own_assets, renderer_assets
 from .background import Background
 from .listing import IndexListing
@@ -90,6 +100,7 @@ ROUTES = [
     Route("/api/search", search.search_api),
     Route("/api/stats", dashboard.stats_api),
     Route("/api/blocks", live_block.blocks_api),
+    Route("/api/limits", limits_panel.limits_api),
     Route("/api/permissions", permissions_pages.permissions_api),
     Route("/api/projects/{slug}/permissions", permissions_pages.project_permissions_api),
     Route("/api/status", api.status),

@@ -9,9 +9,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..index import ProjectSummary
+from ..reports.limits import LimitsReport
 from .api import JSONResponse
 from .dashboard_figures import DashboardFigures
 from .filters import TIME_GROUPINGS, FilterError, TimeGrouping, UsageFilters, usage_filters
+from .limits_panel import limits_panel
 from .live_block import LiveBlocks, live_blocks
 from .pages import page
 from .state import app_state
@@ -58,6 +60,8 @@ class DashboardContext:
     sessions: int
     #: The live 5-hour block panel (``None`` when it could not be worked out).
     blocks: LiveBlocks | None = None
+    #: The plan limits panel (``_limits.html``).
+    limits: LimitsReport | None = None
 
 
 def stats_page(request: Request) -> Response:
@@ -85,6 +89,7 @@ def stats_page(request: Request) -> Response:
         api="/api/stats?" + urlencode(filters.query()),
         sessions=state.index.totals().sessions,
         blocks=live_blocks(state.index),
+        limits=limits_panel(state.index),
     )
     return page(state, "stats.html", 400 if error else 200, dashboard=context)
 

@@ -6,7 +6,7 @@ Each page is drawn by one template from a small documented context; no HTML is b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from ..index import ProjectSummary, SessionSummary
+from ..reports.limits import WindowUse, session_use
 from .api import JSONResponse
 from .session_view import changed_items, page_state, parse_state, summary_figures, top_level
 from .state import AppState, app_state
@@ -53,6 +54,8 @@ class SessionContext:
     #: The JSON the renderer's script reads (where folded elements are, where to ask for
     #: parts), placed in a data script element; ``None`` for the built-in view.
     data: Markup | None = None
+    #: How much of each plan window the session's time took (``_session_limits.html``).
+    limits: list[WindowUse] = field(default_factory=list)
 
 
 def session(request: Request) -> Response:
@@ -79,6 +82,7 @@ def session(request: Request) -> Response:
         ),
         # JSON escaped for a script element by the renderer (no "<" in it).
         data=Markup(rendered.drawn.data) if rendered.drawn and rendered.drawn.data else None,
+        limits=session_use(state.index, summary.started, summary.ended, summary.session_id),
     )
     return page(state, "session.html", view=context)
 

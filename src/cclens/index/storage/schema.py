@@ -357,6 +357,32 @@ def _usage(connection: sqlite3.Connection) -> None:
     )
 
 
+#: The columns of ``rate_limits`` (migration 21) in the order the index reads and writes them.
+RATE_LIMIT_COLUMNS = "agent, window_name, time, used, resets, minutes, session"
+
+
+def _rate_limits(connection: sqlite3.Connection) -> None:
+    """Plan limits: where each usage window of an agent's plan stood, sample by sample (see
+    :mod:`cclens.figures.limits`). Keyed by agent, window and time (epoch seconds); ``used``
+    is the share used (0-100), ``resets`` when the window starts again, ``minutes`` its
+    length as the agent gave it, ``session`` the session the sample came with. Only a sample
+    that differs from the one before it in its window is stored."""
+    connection.execute(
+        """
+        CREATE TABLE rate_limits (
+            agent TEXT NOT NULL,
+            window_name TEXT NOT NULL,
+            time REAL NOT NULL,
+            used REAL NOT NULL,
+            resets REAL,
+            minutes INTEGER,
+            session TEXT,
+            PRIMARY KEY (agent, window_name, time)
+        ) WITHOUT ROWID
+        """
+    )
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
@@ -408,6 +434,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "figures: what each session counts, once across sessions", _counted),
     Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
     Migration(18, "agents: the agent that wrote each session", _agents),
+    Migration(21, "limits: plan usage windows, sample by sample", _rate_limits),
 )
 #: The highest migration number this cclens knows.
 LATEST = max(migration.number for migration in MIGRATIONS)
