@@ -232,7 +232,8 @@ def test_an_empty_machine_explains_where_sessions_come_from(tmp_path: Path) -> N
     ):
         html = client.get("/").text
     assert "No sessions yet" in html
-    assert "~/.claude/projects/" in html and "--claude-dir" in html and "--demo" in html
+    assert "~/.claude/projects/" in html and "~/.codex/sessions/" in html
+    assert "--dir" in html and "--demo" in html
 
 
 def test_the_demo_set(tmp_path: Path) -> None:
@@ -365,5 +366,5 @@ def test_serve_falls_back_to_the_demo_when_there_is_no_claude_folder(tmp_path: P
     finally:
         process.terminate()
         _, errors = process.communicate(timeout=20)
-    assert "no Claude Code folder found" in errors
+    assert "no agent folder found" in errors
     assert not (home / ".claude").exists()

@@ -267,6 +267,11 @@ class Index:
         after the index changed)."""
         return list(self._remembered("branches", session_list.branches))
 
+    def agents(self) -> list[str]:
+        """Every agent with a session in the index, most sessions first (worked out again only
+        after the index changed)."""
+        return list(self._remembered("agents", session_list.agents_indexed))
+
     def models(self) -> list[str]:
         """Every model a session used, most used first (worked out again only after the index
         changed)."""
@@ -544,10 +549,13 @@ class Index:
         with self.connection() as connection:
             return usage_query.project_slugs(connection)
 
-    def usage_sessions(self, projects: Sequence[str] | None = None) -> tuple[int, int]:
-        """Sessions and transcript files held for ``projects`` (all when ``None``)."""
+    def usage_sessions(
+        self, projects: Sequence[str] | None = None, agent: str | None = None
+    ) -> tuple[int, int]:
+        """Sessions and transcript files held for ``projects`` (all when ``None``) of
+        ``agent`` (every agent's when ``None``)."""
         with self.connection() as connection:
-            return usage_query.selected_sessions(connection, projects)
+            return usage_query.selected_sessions(connection, projects, agent)
 
     def totals(self) -> Totals:
         """How much the index holds."""

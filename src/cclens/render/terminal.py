@@ -26,6 +26,7 @@ from rich.text import Text
 from ..formats import clock, compact, duration, plural, utc_time
 from ..model.blocks import ImageBlock, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
 from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
+from ..readers import agents
 from .commands import parse_command, parse_command_output
 from .context import session_header
 from .events import event_view, strip_ansi
@@ -88,7 +89,7 @@ def _header(session: Session) -> RenderableType:
     if header.models:
         row("Models", ", ".join(header.models))
     if header.versions:
-        row("Claude Code", ", ".join(header.versions))
+        row(header.agent_label, ", ".join(header.versions))
     tokens = header.tokens
     if tokens.responses:
         row(
@@ -177,10 +178,10 @@ def _subagent(agent: Session, options: TerminalOptions, depth: int) -> Iterator[
 
 
 def _assistant(
-    item: AssistantItem, options: TerminalOptions, depth: int
+    item: AssistantItem, options: TerminalOptions, depth: int, speaker: str = "Claude"
 ) -> Iterator[RenderableType]:
     model = item.model if item.model and item.model != "<synthetic>" else ""
-    yield _head("◆ Claude", "bold green", item, model)
+    yield _head(f"◆ {speaker}", "bold green", item, model)
     calls = {id(c.block): c for c in item.tool_calls}
     for block in item.blocks:
         if isinstance(block, TextBlock):
@@ -226,11 +227,12 @@ def _user(item: UserItem) -> Iterator[RenderableType]:
 
 
 def _items(session: Session, options: TerminalOptions, depth: int) -> Iterator[RenderableType]:
+    speaker = agents.speaker(session.agent)
     for item in session.main_line:
         if isinstance(item, UserItem):
             yield from _user(item)
         elif isinstance(item, AssistantItem):
-            yield from _assistant(item, options, depth)
+            yield from _assistant(item, options, depth, speaker)
         else:
             view = event_view(item)
             if view.noisy and not options.details:

@@ -38,6 +38,7 @@ from ..index import (
     SearchResult,
 )
 from ..index import SEARCH_MODES as MODES
+from ..readers.agents import AGENTS
 from .api import JSONResponse
 from .pages import page
 from .state import AppState, app_state
@@ -83,10 +84,11 @@ class SearchRequest:
 
     ``q``, ``project``, ``since`` and ``until`` (``YYYY-MM-DD`` or an ISO time; a bare ``until``
     includes that day), ``tool``, ``kind`` (repeatable), ``errors=1``, ``origin`` (``main`` or
-    ``subagent``), ``session`` (a session's id), ``offset`` and ``limit`` (sessions),
-    ``per_session`` (hits shown per session), ``mode`` (``lexical``, ``semantic`` or ``hybrid``;
-    default: hybrid when the index has vectors), ``like`` and ``anchor`` (more like this: the
-    texts nearest in meaning to the message ``anchor`` of session ``like``).
+    ``subagent``), ``agent`` (``claude``, ``codex``...), ``session`` (a session's id),
+    ``offset`` and ``limit`` (sessions), ``per_session`` (hits shown per session), ``mode``
+    (``lexical``, ``semantic`` or ``hybrid``; default: hybrid when the index has vectors),
+    ``like`` and ``anchor`` (more like this: the texts nearest in meaning to the message
+    ``anchor`` of session ``like``).
     """
 
     query: str = ""
@@ -132,6 +134,9 @@ def read_search(request: Request) -> SearchRequest:
         if origin_text and origin is None:
             raise ParameterError(f"origin: {origin_text!r} is not one of {', '.join(ORIGINS)}")
         session = single.get("session") or None
+        agent = single.get("agent") or None
+        if agent is not None and agent not in AGENTS:
+            raise ParameterError(f"agent: {agent!r} is not one of {', '.join(AGENTS)}")
         filters = SearchFilters(
             project=single.get("project") or None,
             since=_moment("since", single.get("since", "").strip(), end=False),
@@ -141,6 +146,7 @@ def read_search(request: Request) -> SearchRequest:
             errors_only=single.get("errors") in ("1", "on", "true", "yes"),
             session=session,
             origin=origin,
+            agent=agent,
         )
         # One session is one group: all its hits (up to MAX_SHOWN) are shown.
         limit = 1 if session else _number(single, "limit", PAGE_SESSIONS, 1, 100)
@@ -294,10 +300,13 @@ class SearchContext:
     modes: tuple[str, ...] = ("lexical",)
     #: The languages search by meaning serves (said beside the toggle).
     languages: str = SEMANTIC_LANGUAGES
+    #: The agents the index holds (the form offers them when there are several).
+    agents: list[str] = field(default_factory=list)
 
 
 _FACET_TITLES = {
     "project": "Project",
+    "agent": "Agent",
     "kind": "Kind of text",
     "tool": "Tool",
     "error": "Errors",
@@ -326,6 +335,9 @@ def facet_links(wanted: SearchRequest, result: SearchResult) -> list[tuple[str, 
             if name == "project":
                 active = wanted.value("project") == value.value
                 href = wanted.link(project=None if active else value.value)
+            elif name == "agent":
+                active = wanted.filters.agent == value.value
+                href = wanted.link(agent=None if active else value.value)
             elif name == "kind":
                 active = value.value in chosen_kinds
                 href = wanted.link(kind=None if active else value.value)
@@ -378,6 +390,7 @@ async def search_page(request: Request) -> Response:
         previous=previous,
         next=following,
         modes=state.index.search_modes(),
+        agents=state.index.agents(),
     )
     return page(state, "search.html", outcome.status, search=context)
 

@@ -29,6 +29,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ...readers.agents import label as agent_label
 from ...scripts import unspaced_characters
 from ..extract import DOCUMENT_KINDS
 from ..words import shown_text
@@ -162,6 +163,8 @@ class SearchFilters:
     session: str | None = None
     #: Only the main conversations, or only subagents' (``None``: both).
     origin: Origin | None = None
+    #: Only sessions of this agent (``claude``, ``codex``...).
+    agent: str | None = None
 
 
 def _epoch(moment: datetime) -> float:
@@ -232,6 +235,9 @@ def _conditions(
     if filters.origin is not None:
         where.append("d.subagent = ?")
         parameters.append(int(filters.origin == "subagent"))
+    if filters.agent:
+        where.append("d.session IN (SELECT id FROM sessions WHERE agent = ?)")
+        parameters.append(filters.agent)
     return where, parameters
 
 
@@ -359,6 +365,7 @@ def _facets(
     tools = _top(gathered.tool[gathered.tool > 0])
     errors = int(gathered.error.sum())
     subagents = int(gathered.subagent.sum())
+    agents = _top(gathered.agent)
     dated = gathered.month[gathered.month != NO_MONTH]
     months, month_counts = np.unique(dated, return_counts=True)
     found = {
@@ -366,6 +373,10 @@ def _facets(
             FacetValue(labels[project][0], labels[project][1], hits)
             for project, hits in projects
             if project in labels
+        ],
+        "agent": [
+            FacetValue(facts.agents[code], agent_label(facts.agents[code]), hits)
+            for code, hits in agents
         ],
         "kind": [
             FacetValue(DOCUMENT_KINDS[code], DOCUMENT_KINDS[code], int(kinds[code]))
@@ -419,19 +430,22 @@ class _SessionInfo:
     project: str
     project_path: str
     archived: bool
+    agent: str
 
 
 def _sessions(connection: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _SessionInfo]:
     if not ids:
         return {}
     rows = connection.execute(
-        "SELECT s.id, s.key, s.title, s.archived IS NOT NULL, p.slug, p.cwd "
+        "SELECT s.id, s.key, s.title, s.archived IS NOT NULL, p.slug, p.cwd, s.agent "
         "FROM sessions s JOIN projects p ON p.id = s.project "
         f"WHERE s.id IN ({', '.join('?' * len(ids))})",
         list(ids),
     )
     return {
-        row[0]: _SessionInfo(row[1], row[2], row[4], project_name(row[4], row[5]), bool(row[3]))
+        row[0]: _SessionInfo(
+            row[1], row[2], row[4], project_name(row[4], row[5]), bool(row[3]), row[6]
+        )
         for row in rows
     }
 
@@ -762,6 +776,7 @@ def search_results(
                 project=details.project,
                 project_path=details.project_path,
                 archived=details.archived,
+                agent=details.agent,
                 count=count,
                 rank=float(matches.score[shown[session][0]]),
                 shown=[hits[position] for position in shown[session] if position in hits],

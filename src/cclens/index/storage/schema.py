@@ -423,6 +423,19 @@ def _vectors(connection: sqlite3.Connection) -> None:
     )
 
 
+def _agents(connection: sqlite3.Connection) -> None:
+    """Sessions of every agent: ``sessions.agent`` names the agent that wrote each session
+    (``claude``, ``codex``...: see :mod:`cclens.readers.agents`); every session indexed before
+    is Claude Code's."""
+    _run(
+        connection,
+        """
+        ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
+        CREATE INDEX sessions_by_agent ON sessions(agent);
+        """,
+    )
+
+
 def drop_bulk_indexes(connection: sqlite3.Connection) -> None:
     """Drop :data:`BULK_INDEXES` before loading many rows (in the caller's transaction)."""
     for name in BULK_INDEXES:
@@ -451,6 +464,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "sessions: cost, version, titles from other files", _session_list),
     Migration(8, "figures: what each session counts, once across sessions", _counted),
     Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
+    Migration(18, "agents: the agent that wrote each session", _agents),
     Migration(21, "limits: plan usage windows, sample by sample", _rate_limits),
     Migration(19, "search: each character of a script written without spaces is a word", _unspaced),
     Migration(23, "semantic search: vectors of documents", _vectors),

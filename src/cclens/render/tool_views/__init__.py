@@ -20,16 +20,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model.session import ToolCall
-from ...model.tools import UnknownToolInput, tool_spec
+from ...model.tools import McpToolSpec, UnknownToolInput
 from ...model.tools.mcp import mcp_parts
 from ..generic import generic_view
 from ..summary import ToolSummary, fallback_summary
 from ..views import ToolView
-from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
+from . import agents, codex, files, interaction, mcp, other, schedule, search, shell, tasks, web
 from ._common import Field, Link, Prepare
 from .summaries import SUMMARIES, summarize_mcp
 
-__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link", "tool_summary", "view_for"]
+__all__ = [
+    "AGENT_MCP_VIEWS",
+    "AGENT_VIEWS",
+    "MCP_VIEW",
+    "TOOL_VIEWS",
+    "VIEWS",
+    "Field",
+    "Link",
+    "tool_summary",
+    "view_for",
+]
 
 
 def _view(
@@ -181,21 +191,38 @@ TOOL_VIEWS: dict[str, ToolView] = _by_name(VIEWS)
 #: The view of every MCP tool (``mcp__<server>__<tool>``).
 MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp, summarize=summarize_mcp)
 
+#: The views of each other agent's tools, by agent (a name of
+#: :data:`cclens.readers.agents.READERS`) and tool name.
+AGENT_VIEWS: dict[str, dict[str, ToolView]] = {"codex": codex.CODEX_VIEWS}
+
+#: The view of each other agent's MCP tools, by agent (``MCP_VIEW`` for an agent not named).
+AGENT_MCP_VIEWS: dict[str, ToolView] = {"codex": codex.CODEX_MCP_VIEW}
+
 
 def view_for(call: ToolCall) -> ToolView:
     """The view that draws ``call``.
 
     By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
-    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. A call whose input fits none of the
-    tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
+    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. Another agent's tools are looked
+    up among its own views (``AGENT_VIEWS[agent]``, its MCP tools' view
+    ``AGENT_MCP_VIEWS[agent]`` when it has one). A call whose input fits none of the tool's
+    types is drawn generically, so its raw JSON is shown rather than a half-empty view.
     """
     if isinstance(call.input, UnknownToolInput):
         return generic_view
-    view = TOOL_VIEWS.get(call.name)
+    if call.agent == "claude":
+        views, mcp_view = TOOL_VIEWS, MCP_VIEW
+    else:
+        views = AGENT_VIEWS.get(call.agent, {})
+        mcp_view = AGENT_MCP_VIEWS.get(call.agent, MCP_VIEW)
+    view = views.get(call.name)
     if view is None:
-        view = TOOL_VIEWS.get(tool_spec(call.name).name)
+        spec = call.spec
+        view = views.get(spec.name)
+        if view is None and isinstance(spec, McpToolSpec):
+            view = mcp_view
     if view is None and mcp_parts(call.name) is not None:
-        view = MCP_VIEW
+        view = mcp_view
     return view or generic_view
 
 
