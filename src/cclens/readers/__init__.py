@@ -1,0 +1,1 @@
+"""Readers: one subpackage per agent turns its files into the session model."""
