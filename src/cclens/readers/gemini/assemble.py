@@ -41,6 +41,7 @@ from ...model.gemini import (
     GeminiMessage,
     InfoMessage,
     Part,
+    SetLine,
     Tokens,
     ToolCallRecord,
     UnknownMessage,
@@ -82,6 +83,8 @@ UNFINISHED = frozenset({"validating", "scheduled", "awaiting_approval", "executi
 
 #: Prefixes gemini-cli gives user turns it wrote itself (``isIgnoredUserContent``).
 _INJECTED = ("<session_context>", "<hook_context>")
+#: How the summary that replaces compressed history starts (``getCompressionPrompt``).
+_SNAPSHOT = "<state_snapshot>"
 
 
 @dataclass(eq=False)
@@ -208,15 +211,18 @@ def _args(args: Any) -> Any:
     return args if isinstance(args, dict) else ({} if args is UNSET or args is None else args)
 
 
-def user_kind(message: UserMessage) -> UserKind:
-    """What a user message is: a prompt, a slash command, injected context (``meta``) or
-    tool responses gemini-cli recorded as a user turn (``tool_results``)."""
+def user_kind(message: UserMessage, rebuilt: bool = False) -> UserKind:
+    """What a user message is: a prompt, a slash command, injected context (``meta``),
+    tool responses gemini-cli recorded as a user turn (``tool_results``) or, in history a
+    checkpoint rebuilt (``rebuilt``), the summary of compressed history."""
     parts = content_parts(message.content)
     if parts and all(
         isinstance(p, Part) and p.function_response not in (None, UNSET) for p in parts
     ):
         return "tool_results"
     text = content_text(message.content).lstrip()
+    if rebuilt and _SNAPSHOT in text[:4000]:
+        return "compact_summary"
     if text.startswith(_INJECTED):
         return "meta"
     if text.startswith("/") or text.startswith("?"):
@@ -252,7 +258,8 @@ class _Builder:
         if isinstance(message, GeminiMessage):
             return self.response(message, identifier, source)
         if isinstance(message, UserMessage):
-            return [self.user(message, identifier, source)]
+            rebuilt = isinstance(source.value, SetLine)
+            return [self.user(message, identifier, source, rebuilt)]
         if isinstance(message, UnknownMessage):
             record = SystemRecord(
                 subtype=f"gemini:{message.kind}",
@@ -274,14 +281,17 @@ class _Builder:
         )
         return [SystemItem([self.entry(record, source)])]
 
-    def user(self, message: UserMessage, identifier: str, source: ChatRecord) -> Item:
+    def user(
+        self, message: UserMessage, identifier: str, source: ChatRecord, rebuilt: bool
+    ) -> Item:
         content = message.content
-        kind = user_kind(message)
+        kind = user_kind(message, rebuilt)
         body: str | list[ContentBlock]
         body = content if isinstance(content, str) else _blocks(content)
         record = UserRecord(
             message=Message(role="user", content=body),
             is_meta=True if kind == "meta" else UNSET,
+            is_compact_summary=True if kind == "compact_summary" else UNSET,
             **self.common(identifier, message.timestamp),
         )
         return UserItem([self.entry(record, source)], kind=kind)
@@ -320,6 +330,13 @@ class _Builder:
         entry = self.entry(record, source)
         item = AssistantItem([entry], blocks=blocks)
         items: list[Item] = [item]
+        recorded = {id(block) for block, _ in uses}
+        for content_block in blocks:
+            if isinstance(content_block, ToolUseBlock) and id(content_block) not in recorded:
+                # A call only the content holds (gemini-cli recorded no toolCalls entry).
+                loose = GeminiToolCall(content_block, item, entry)
+                self.calls.setdefault(loose.id, loose)
+                item.tool_calls.append(loose)
         for block, call in uses:
             tool_call = GeminiToolCall(block, item, entry, record=call)
             self.calls.setdefault(tool_call.id, tool_call)
@@ -392,6 +409,16 @@ def assemble_chat(chat: ChatFile, where: Located, mtime: float = 0.0) -> Session
                 item.branch = list(branches).index(fork)
             branch.items.extend(made)
         builder.items.extend(made)
+    for compaction in compactions:
+        start = builder.items.index(compaction.boundary)
+        compaction.summary = next(
+            (
+                item
+                for item in builder.items[start + 1 :]
+                if isinstance(item, UserItem) and item.kind == "compact_summary"
+            ),
+            None,
+        )
     title, source, first = _title(builder.items, metadata.summary)
     session = Session(
         path=chat.path,

@@ -230,9 +230,15 @@ def recorded_hash(path: Path) -> str | None:
 
 
 def locate(info: ChatFileInfo, projects: Projects) -> Located:
-    """The project and working directory of a recording, from its folder and registry."""
+    """The project and working directory of a recording, from its folder and registry.
+
+    A folder still named by the project's hash takes the slug the registry now gives it.
+    """
     cwd = projects.locate(info.project, recorded_hash(info.path))
-    return Located(info.project, cwd)
+    name = info.project
+    if cwd is not None and _HASH.match(name):
+        name = next((slug for slug, path in projects.by_folder.items() if path == cwd), name)
+    return Located(name, cwd)
 
 
 def is_recording(path: Path) -> bool:
