@@ -1,0 +1,374 @@
+"""Read a Copilot CLI ``events.jsonl`` and map its events onto the one session model.
+
+``user.message`` is a prompt; ``assistant.message`` a response (its ``reasoningText`` as
+thinking, its ``toolRequests`` as tool calls); ``tool.execution_complete`` the result of a call
+(``success`` false is an error); ``session.info``/``warning``/``error`` and
+``session.model_change`` system notices; ``session.compaction_complete`` a compaction boundary
+with its summary. Token usage: Copilot CLI keeps per-response usage only in an ephemeral event
+that is not written, so responses carry none; ``session.shutdown`` totals per model are kept in
+the records (see :func:`shutdown_usage`). Every other kind is kept as a meta item; a kind not
+declared by the CLI's schema is reported by :func:`unknown_kinds`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ...model import UNSET
+from ...model.blocks import ContentBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from ...model.copilot import (
+    AssistantMessageData,
+    CompactionData,
+    Event,
+    ModelChangeData,
+    NotAnEvent,
+    NoticeData,
+    ReasoningData,
+    ShutdownData,
+    StartData,
+    ToolCompleteData,
+    ToolStartData,
+    UserMessageData,
+    decode_event,
+    event_data,
+)
+from ...model.messages import Message
+from ...model.records import AssistantRecord, SystemRecord, UserRecord
+from ...parse.assemble import text_kind
+from ...parse.read import Diagnostic, Entry
+from ...parse.session import (
+    AssistantItem,
+    Compaction,
+    Item,
+    MetaItem,
+    Session,
+    SystemItem,
+    ToolCall,
+    UserItem,
+)
+from ...parse.titles import PromptPicker, choose_title
+
+_EXCERPT = 80
+
+
+@dataclass(slots=True)
+class EventLine:
+    event: Event
+    line: int
+    offset: int
+    length: int
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class EventFile:
+    path: Path
+    events: list[EventLine] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    size: int = 0
+    lines: int = 0
+    end_offset: int = 0
+
+
+def read_events(path: Path, data: bytes | None = None) -> EventFile:
+    """Every event of an ``events.jsonl``; a bad line is a diagnostic naming its line."""
+    data = path.read_bytes() if data is None else data
+    found = EventFile(path, size=len(data))
+    position = number = 0
+    while position < len(data):
+        newline = data.find(b"\n", position)
+        complete = newline >= 0
+        end = newline if complete else len(data)
+        number += 1
+        line = data[position:end].rstrip(b"\r")
+        offset, position = position, (end + 1 if complete else len(data))
+        if not line.strip():
+            found.end_offset = position if complete else found.end_offset
+            continue
+        found.lines += 1
+        excerpt = line[:_EXCERPT].decode("utf-8", "replace")
+        try:
+            decoded = decode_event(line)
+        except (msgspec.DecodeError, UnicodeDecodeError) as error:
+            reason = f"invalid JSON: {error}"
+            if not complete:
+                reason = f"incomplete last line ({reason}); the file may still be written"
+                found.diagnostics.append(Diagnostic(path, number, reason, offset, excerpt))
+                break
+            found.diagnostics.append(Diagnostic(path, number, reason, offset, excerpt))
+            found.end_offset = position
+            continue
+        value = decoded.value
+        if isinstance(value, NotAnEvent):
+            found.diagnostics.append(Diagnostic(path, number, "not a JSON object", offset, excerpt))
+        else:
+            found.events.append(EventLine(value, number, offset, len(line), tuple(decoded.notes)))
+        found.end_offset = position
+    return found
+
+
+def unknown_kinds(events: EventFile) -> list[str]:
+    """The kinds of the events the CLI's schema does not declare (for ``check``)."""
+    return [line.event.kind for line in events.events if not line.event.known]
+
+
+def shutdown_usage(events: EventFile) -> dict[str, dict[str, int]]:
+    """Tokens per model from the last ``session.shutdown`` of each run (input, output, cache
+    reads and writes, reasoning), summed over runs."""
+    totals: dict[str, dict[str, int]] = {}
+    for line in events.events:
+        if line.event.kind != "session.shutdown":
+            continue
+        data = event_data(line.event)
+        if not isinstance(data, ShutdownData) or not isinstance(data.model_metrics, dict):
+            continue
+        for model, metric in data.model_metrics.items():
+            usage = metric.usage
+            if usage is None or usage is UNSET:
+                continue
+            row = totals.setdefault(model, {})
+            for name in (
+                "input_tokens",
+                "output_tokens",
+                "cache_read_tokens",
+                "cache_write_tokens",
+                "reasoning_tokens",
+            ):
+                value = getattr(usage, name)
+                if isinstance(value, int):
+                    row[name] = row.get(name, 0) + value
+    return totals
+
+
+@dataclass(eq=False)
+class CopilotToolCall(ToolCall):
+    """A Copilot tool call; ``success`` false is an error."""
+
+
+class _Builder:
+    def __init__(self, events: EventFile) -> None:
+        self.events = events
+        self.items: list[Item] = []
+        self.entries: list[Entry] = []
+        self.calls: dict[str, ToolCall] = {}
+        self.session_id: str | None = None
+        self.cwd: str | None = None
+        self.branch: str | None = None
+        self.version: str | None = None
+        self.model: str | None = None
+        self.compactions: list[Compaction] = []
+
+    def common(self, line: EventLine, suffix: str = "") -> dict[str, Any]:
+        event = line.event
+        fields: dict[str, Any] = {"uuid": (event.id or f"line-{line.line}") + suffix}
+        if isinstance(event.timestamp, str):
+            fields["timestamp"] = event.timestamp
+        if self.session_id:
+            fields["session_id"] = self.session_id
+        if self.cwd:
+            fields["cwd"] = self.cwd
+        if self.branch:
+            fields["git_branch"] = self.branch
+        if self.version:
+            fields["version"] = self.version
+        return fields
+
+    def entry(self, record: Any, line: EventLine) -> Entry:
+        entry = Entry(record, line.line, line.offset, line.length, line.notes)
+        self.entries.append(entry)
+        return entry
+
+    def system(self, line: EventLine, subtype: str, text: str, level: str = "info") -> None:
+        record = SystemRecord(subtype=subtype, level=level, content=text, **self.common(line))
+        self.items.append(SystemItem([self.entry(record, line)]))
+
+    def add(self, line: EventLine) -> None:
+        event = line.event
+        data = event_data(event)
+        kind = event.kind
+        if isinstance(data, StartData):
+            self.session_id = self.session_id or _text(data.session_id)
+            context = data.context
+            if context is not None and context is not UNSET:
+                self.cwd = _text(context.cwd) or self.cwd
+                self.branch = _text(context.branch) or self.branch
+            self.version = _text(data.copilot_version) or self.version
+            self.model = _text(data.selected_model) or self.model
+            self.items.append(MetaItem([self.entry(self._meta(line), line)]))
+        elif isinstance(data, UserMessageData):
+            text = _text(data.content) or ""
+            record = UserRecord(message=Message(role="user", content=text), **self.common(line))
+            self.items.append(UserItem([self.entry(record, line)], kind=text_kind(text, False)))
+        elif isinstance(data, AssistantMessageData):
+            self.response(line, data)
+        elif isinstance(data, ReasoningData):
+            blocks: list[ContentBlock] = [ThinkingBlock(thinking=_text(data.content) or "")]
+            self.assistant(line, _text(data.reasoning_id) or event.id or "", blocks, None)
+        elif isinstance(data, ToolStartData):
+            call_id = _text(data.tool_call_id)
+            if call_id and call_id not in self.calls:
+                block = ToolUseBlock(
+                    name=_text(data.tool_name) or "(unnamed)",
+                    input=_args(data.arguments),
+                    id=call_id,
+                )
+                self.assistant(line, f"start-{call_id}", [block], _text(data.model))
+            else:
+                self.items.append(MetaItem([self.entry(self._meta(line), line)]))
+        elif isinstance(data, ToolCompleteData):
+            self.result(line, data)
+        elif isinstance(data, NoticeData):
+            level = kind.rsplit(".", 1)[-1]
+            self.system(
+                line,
+                "error" if level == "error" else "informational",
+                _text(data.message) or "",
+                level,
+            )
+        elif isinstance(data, ModelChangeData):
+            self.model = _text(data.new_model) or self.model
+            self.system(line, "informational", f"Model changed to {self.model}")
+        elif isinstance(data, CompactionData):
+            self.compaction(line, data)
+        else:
+            self.items.append(MetaItem([self.entry(self._meta(line), line)]))
+
+    def _meta(self, line: EventLine) -> SystemRecord:
+        return SystemRecord(subtype=f"copilot:{line.event.kind}", **self.common(line))
+
+    def response(self, line: EventLine, data: AssistantMessageData) -> None:
+        blocks: list[ContentBlock] = []
+        if _text(data.reasoning_text):
+            blocks.append(ThinkingBlock(thinking=data.reasoning_text or ""))
+        if _text(data.content):
+            blocks.append(TextBlock(text=data.content or ""))
+        for request in data.tool_requests if isinstance(data.tool_requests, list) else []:
+            blocks.append(
+                ToolUseBlock(
+                    name=_text(request.name) or "(unnamed)",
+                    input=_args(request.arguments),
+                    id=_text(request.tool_call_id) or UNSET,
+                )
+            )
+        identifier = _text(data.message_id) or line.event.id or f"line-{line.line}"
+        self.assistant(line, identifier, blocks, _text(data.model))
+
+    def assistant(
+        self, line: EventLine, identifier: str, blocks: list[ContentBlock], model: str | None
+    ) -> None:
+        record = AssistantRecord(
+            message=Message(
+                id=identifier,
+                role="assistant",
+                type="message",
+                model=model or self.model or UNSET,
+                content=blocks,
+            ),
+            **self.common(line),
+        )
+        entry = self.entry(record, line)
+        item = AssistantItem([entry], blocks=blocks)
+        for block in blocks:
+            if isinstance(block, ToolUseBlock):
+                call = CopilotToolCall(block, item, entry)
+                if call.id not in self.calls:
+                    self.calls[call.id] = call
+                    item.tool_calls.append(call)
+        self.items.append(item)
+
+    def result(self, line: EventLine, data: ToolCompleteData) -> None:
+        call_id = _text(data.tool_call_id) or ""
+        result = data.result
+        text = ""
+        if result is not None and result is not UNSET:
+            text = _text(result.content) or ""
+        error = data.error
+        if not text and error is not None and error is not UNSET:
+            text = _text(error.message) or ""
+        block = ToolResultBlock(
+            tool_use_id=call_id or UNSET,
+            content=text,
+            is_error=True if data.success is False else UNSET,
+        )
+        raw = line.event.data
+        record = UserRecord(
+            message=Message(role="user", content=[block]), tool_use_result=raw, **self.common(line)
+        )
+        entry = self.entry(record, line)
+        self.items.append(UserItem([entry], kind="tool_results"))
+        call = self.calls.get(call_id)
+        if call is not None and call.result_block is None:
+            call.result_block, call.result_entry, call.raw_result = block, entry, raw
+
+    def compaction(self, line: EventLine, data: CompactionData) -> None:
+        boundary = SystemRecord(
+            subtype="compact_boundary",
+            content="Conversation compacted",
+            trigger=_text(data.trigger) or UNSET,
+            **self.common(line),
+        )
+        item = SystemItem([self.entry(boundary, line)])
+        self.items.append(item)
+        summary: UserItem | None = None
+        if _text(data.summary_content):
+            record = UserRecord(
+                message=Message(role="user", content=data.summary_content or ""),
+                is_compact_summary=True,
+                **self.common(line, "/summary"),
+            )
+            summary = UserItem([self.entry(record, line)], kind="compact_summary")
+            self.items.append(summary)
+        before = data.pre_compaction_tokens if isinstance(data.pre_compaction_tokens, int) else None
+        self.compactions.append(Compaction(item, summary, _text(data.trigger), before))
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _args(arguments: Any) -> Any:
+    if isinstance(arguments, str):
+        try:
+            decoded = msgspec.json.decode(arguments)
+        except msgspec.DecodeError:
+            return {"arguments": arguments}
+        return decoded if isinstance(decoded, dict) else {"arguments": arguments}
+    return arguments if isinstance(arguments, dict) else {}
+
+
+def assemble_events(events: EventFile, project: str, mtime: float = 0.0) -> Session:
+    """The session an ``events.jsonl`` holds."""
+    builder = _Builder(events)
+    for line in events.events:
+        builder.add(line)
+    picker = PromptPicker()
+    for item in builder.items:
+        if isinstance(item, UserItem) and item.kind in ("prompt", "command"):
+            picker.add(item.kind, item.text)
+            if picker.done:
+                break
+    title, source = choose_title([], [], [], picker.title_text)
+    path = events.path
+    fallback = path.parent.name if path.name == "events.jsonl" else path.stem
+    return Session(
+        path=path,
+        session_id=builder.session_id or fallback,
+        project=project,
+        entries=builder.entries,
+        diagnostics=list(events.diagnostics),
+        items=builder.items,
+        tool_calls=builder.calls,
+        branches=[],
+        compactions=builder.compactions,
+        subagents=[],
+        title=title,
+        title_source=source,
+        first_prompt=picker.preview,
+        file_size=events.size,
+        lines=events.lines,
+        mtime=mtime,
+    )
