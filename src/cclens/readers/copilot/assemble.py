@@ -202,7 +202,8 @@ class _Builder:
         elif isinstance(data, UserMessageData):
             text = _text(data.content) or ""
             record = UserRecord(message=Message(role="user", content=text), **self.common(line))
-            self.items.append(UserItem([self.entry(record, line)], kind=text_kind(text, False)))
+            kind = "command" if text.lstrip().startswith("/") else text_kind(text, False)
+            self.items.append(UserItem([self.entry(record, line)], kind=kind))
         elif isinstance(data, AssistantMessageData):
             self.response(line, data)
         elif isinstance(data, ReasoningData):
