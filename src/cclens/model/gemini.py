@@ -24,8 +24,9 @@ from typing import Any, TypeAlias, Union, cast
 
 import msgspec
 
-from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Opt
+from ._base import EXTRA_KEY, RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Opt
 from ._convert import Decoded, Lenient
+from ._depth import MAX_DEPTH, _skeleton_too_deep, may_be_deep
 
 
 class InlineData(Model, rename="camel"):
@@ -355,9 +356,30 @@ _REWIND: Lenient[RewindLine | UnknownLine] = Lenient(RewindLine, _unknown_line)
 _MESSAGE: Lenient[AnyMessage] = Lenient(AnyMessage, lambda raw: UnknownMessage(raw=raw))
 
 
+_FAST_CONVERSATION = msgspec.json.Decoder(Conversation)
+
+
+def skeleton_too_deep(data: bytes) -> bool:
+    """Whether the JSON text ``data`` nests past :data:`~cclens.model.MAX_DEPTH`."""
+    return _skeleton_too_deep(data, MAX_DEPTH)
+
+
 def decode_conversation(data: bytes) -> Decoded[Conversation | UnknownLine]:
     """A whole ``.json`` recording. Raises ``msgspec.DecodeError`` when it is not JSON; a
-    JSON value that is not an object decodes as :class:`UnknownLine`."""
+    JSON value that is not an object decodes as :class:`UnknownLine`.
+
+    A recording is one large value: its nesting is measured from its text (at C speed), not
+    by walking the decoded value as :class:`~cclens.model.Lenient` does for a line; anything
+    the typed decoder refuses, or that names the model's reserved keys, takes the lenient path.
+    """
+    if EXTRA_KEY.encode() not in data and UNKNOWN_TAG.encode() not in data:
+        try:
+            value = _FAST_CONVERSATION.decode(data)
+        except (msgspec.ValidationError, RecursionError):
+            pass
+        else:
+            if not may_be_deep(data) or not skeleton_too_deep(data):
+                return Decoded(value, [])
     return _CONVERSATION.decode(data)
 
 

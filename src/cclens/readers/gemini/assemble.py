@@ -52,6 +52,7 @@ from ...model.gemini import (
 )
 from ...model.messages import Message, OutputTokensDetails
 from ...model.records import AssistantRecord, SystemRecord, UserRecord
+from ...parse._gc import paused
 from ...parse.assemble import text_kind
 from ...parse.read import Entry
 from ...parse.session import (
@@ -378,6 +379,11 @@ class Located:
 
 def assemble_chat(chat: ChatFile, where: Located, mtime: float = 0.0) -> Session:
     """The session a Gemini CLI recording holds."""
+    with paused():
+        return _assemble(chat, where, mtime)
+
+
+def _assemble(chat: ChatFile, where: Located, mtime: float) -> Session:
     state = replay(chat)
     metadata = state.metadata
     session_id = metadata.session_id or _id_from_name(chat.path)

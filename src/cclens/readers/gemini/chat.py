@@ -25,6 +25,7 @@ from ...model.gemini import (
     decode_conversation,
     decode_line,
 )
+from ...parse._gc import paused
 from ...parse.read import Diagnostic
 
 Form = Literal["json", "jsonl"]
@@ -76,9 +77,10 @@ def read_chat(path: Path) -> ChatFile:
 def read_chat_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 0) -> ChatFile:
     """Read a recording from its bytes (``.jsonl``: from ``start_offset``, after
     ``start_line`` lines)."""
-    if form_of(path) == "jsonl":
-        return _read_lines(path, data, start_offset, start_line)
-    return _read_object(path, data)
+    with paused():
+        if form_of(path) == "jsonl":
+            return _read_lines(path, data, start_offset, start_line)
+        return _read_object(path, data)
 
 
 def _excerpt(data: bytes) -> str:
