@@ -2,7 +2,7 @@
 
 Gemini: the real recordings in ``tests/data/agents/gemini/real`` (and a 3.7 MB one when given
 as an argument); Claude: the three largest transcripts of ``../shared/corpus``. Both read from
-bytes in memory and assembled into a :class:`~cclens.parse.session.Session` in the same run;
+bytes in memory and assembled into a :class:`~cclens.model.session.Session` in the same run;
 medians of 7 rounds, and their ratio.
 
     PYTHONPATH=src python3 benchmarks/gemini_read.py [extra-gemini-file ...]
@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from cclens.parse.assemble import assemble_entries
-from cclens.parse.read import read_data
+from cclens.readers.claude.assemble import assemble_entries
+from cclens.readers.claude.read import read_data
 from cclens.readers.gemini import Located, assemble_chat, read_chat_data
 
 ROOT = Path(__file__).resolve().parent.parent

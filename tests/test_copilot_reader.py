@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cclens.model import to_builtins
 from cclens.model.copilot import EVENT_TYPES, decode_event
-from cclens.parse.session import AssistantItem, SystemItem, UserItem
+from cclens.model.session import AssistantItem, SystemItem, UserItem
 from cclens.readers.copilot import (
     assemble_events,
     discover,

@@ -12,7 +12,7 @@ import pytest
 
 from cclens.model import to_builtins
 from cclens.model.gemini import UnknownLine, UnknownMessage, decode_conversation, decode_line
-from cclens.parse.session import AssistantItem, SystemItem, UserItem
+from cclens.model.session import AssistantItem, SystemItem, UserItem
 from cclens.readers.gemini import (
     Located,
     assemble_chat,

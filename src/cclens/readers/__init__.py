@@ -1,1 +1,0 @@
-"""Readers: one subpackage per agent turns its files into the session model."""

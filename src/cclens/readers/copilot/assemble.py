@@ -36,11 +36,10 @@ from ...model.copilot import (
     decode_event,
     event_data,
 )
+from ...model.entries import Diagnostic, Entry
 from ...model.messages import Message
 from ...model.records import AssistantRecord, SystemRecord, UserRecord
-from ...parse.assemble import text_kind
-from ...parse.read import Diagnostic, Entry
-from ...parse.session import (
+from ...model.session import (
     AssistantItem,
     Compaction,
     Item,
@@ -50,7 +49,8 @@ from ...parse.session import (
     ToolCall,
     UserItem,
 )
-from ...parse.titles import PromptPicker, choose_title
+from ..claude.assemble import text_kind
+from ..claude.titles import PromptPicker, choose_title
 
 _EXCERPT = 80
 

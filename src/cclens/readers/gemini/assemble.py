@@ -35,6 +35,7 @@ from ...model.blocks import (
     ToolUseBlock,
     UnknownBlock,
 )
+from ...model.entries import Entry
 from ...model.gemini import (
     Content,
     ErrorMessage,
@@ -52,10 +53,7 @@ from ...model.gemini import (
 )
 from ...model.messages import Message, OutputTokensDetails
 from ...model.records import AssistantRecord, SystemRecord, UserRecord
-from ...parse._gc import paused
-from ...parse.assemble import text_kind
-from ...parse.read import Entry
-from ...parse.session import (
+from ...model.session import (
     AssistantItem,
     Branch,
     Compaction,
@@ -69,7 +67,9 @@ from ...parse.session import (
     UserItem,
     UserKind,
 )
-from ...parse.titles import PromptPicker, choose_title
+from ..claude._gc import paused
+from ..claude.assemble import text_kind
+from ..claude.titles import PromptPicker, choose_title
 from .chat import ChatFile, ChatRecord
 from .replay import MessageState, Replay, replay
 

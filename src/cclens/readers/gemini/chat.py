@@ -5,7 +5,7 @@ record whose ``line`` is its place in ``messages`` (from 1) and whose ``offset``
 the bytes of its object in the file, found after decoding (so a hit or a link lands on the
 message). A ``.jsonl`` recording is read line by line like a Claude Code transcript: ``line`` is
 the line number, ``offset``/``length`` the line's bytes. Nothing stops at a bad line: it
-becomes a :class:`~cclens.parse.read.Diagnostic` naming the file and line.
+becomes a :class:`~cclens.model.entries.Diagnostic` naming the file and line.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Literal
 
 import msgspec
 
+from ...model.entries import Diagnostic
 from ...model.gemini import (
     AnyLine,
     AnyMessage,
@@ -25,8 +26,7 @@ from ...model.gemini import (
     decode_conversation,
     decode_line,
 )
-from ...parse._gc import paused
-from ...parse.read import Diagnostic
+from ..claude._gc import paused
 
 Form = Literal["json", "jsonl"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...parse.read import Diagnostic
-from ...parse.session import Session, ToolCall
+from ...model.entries import Diagnostic
+from ...model.session import Session, ToolCall
 from .assemble import GeminiToolCall, Located, assemble_chat
 from .chat import read_chat, read_chat_data
 from .discover import ChatFileInfo, Projects, locate, read_projects
