@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._base import UNSET, Int, Model, Opt
-from ._convert import Decoded, Lenient
+from .._base import UNSET, Int, Model, Opt
+from .._convert import Decoded, Lenient
 
 
 class Event(Model, rename="camel"):

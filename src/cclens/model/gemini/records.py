@@ -24,9 +24,9 @@ from typing import Any, TypeAlias, Union, cast
 
 import msgspec
 
-from ._base import EXTRA_KEY, RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Opt
-from ._convert import Decoded, Lenient
-from ._depth import MAX_DEPTH, _skeleton_too_deep, may_be_deep
+from .._base import EXTRA_KEY, RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Opt
+from .._convert import Decoded, Lenient
+from .._depth import MAX_DEPTH, _skeleton_too_deep, may_be_deep
 
 
 class InlineData(Model, rename="camel"):
