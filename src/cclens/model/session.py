@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from ..times import parse_time as parse_time
 from . import UNSET, ContentBlock, Decoded, Usage
@@ -213,7 +213,14 @@ class MetaItem(Item):
 
 @dataclass(eq=False)
 class ToolCall:
-    """A tool call paired with its result."""
+    """A tool call paired with its result.
+
+    ``agent`` names the agent whose tool it is (``claude``; a reader of another agent makes
+    its calls a subclass that names it and types them with its own catalogue): views are
+    chosen by agent and tool name, since two agents may give one name to different tools.
+    """
+
+    agent: ClassVar[str] = "claude"
 
     block: ToolUseBlock
     item: AssistantItem

@@ -124,11 +124,12 @@ def _one_line(text: str) -> str:
 
 
 def summary_of(call: ToolCall) -> str:
-    """A one-line summary of ``call`` from its input (its description, command, path, …)."""
+    """A one-line summary of ``call`` from its input: the first of the fields its tool's spec
+    names (``summary_keys``), else of the usual ones (description, command, path, …)."""
     raw = call.block.input
     if not isinstance(raw, Mapping):
         return ""
-    for key in _SUMMARY_KEYS:
+    for key in call.spec.summary_keys or _SUMMARY_KEYS:
         value = raw.get(key)
         if isinstance(value, str) and value.strip():
             return _one_line(value)

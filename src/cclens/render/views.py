@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from ..model.tools import UnknownToolInput, tool_spec
-from ..model.tools.mcp import mcp_parts
+from ..model.tools import McpToolSpec, UnknownToolInput
 from . import diff as diff_module
 from . import highlight as highlight_module
 from . import images as images_module
@@ -188,31 +187,36 @@ def prepare_generic(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
 generic_view = ToolView("generic", "tools/generic.html", prepare_generic)
 
 
-def _registry() -> tuple[Mapping[str, ToolView], ToolView | None]:
+def _registry() -> tuple[
+    Mapping[str, ToolView], ToolView | None, Mapping[str, Mapping[str, ToolView]]
+]:
     # The per-tool views are another module's; until it exists every tool is drawn generically.
     # Only its absence is tolerated: an error inside it must surface, so no ImportError is caught.
     if importlib.util.find_spec("cclens.render.tool_views") is None:
-        return {}, None
+        return {}, None, {}
     module = importlib.import_module("cclens.render.tool_views")
     views: Mapping[str, ToolView] = getattr(module, "TOOL_VIEWS", {})
     mcp: ToolView | None = getattr(module, "MCP_VIEW", None)
-    return views, mcp
+    agents: Mapping[str, Mapping[str, ToolView]] = getattr(module, "AGENT_VIEWS", {})
+    return views, mcp, agents
 
 
 def view_for(call: ToolCall) -> ToolView:
     """The view that draws ``call``.
 
-    By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
-    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. A call whose input fits none of the
-    tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
+    Among the views of the call's agent (``call.agent``: Claude Code's ``TOOL_VIEWS``, another
+    agent's ``AGENT_VIEWS[agent]``, so that two agents' tools of one name stay apart): by exact
+    tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then ``MCP_VIEW``
+    for MCP tools, else the generic view. A call whose input fits none of the tool's types is
+    drawn generically, so its raw JSON is shown rather than a half-empty view.
     """
     if isinstance(call.input, UnknownToolInput):
         return generic_view
-    views, mcp = _registry()
+    claude, mcp, agents = _registry()
+    views = claude if call.agent == "claude" else agents.get(call.agent, {})
     view = views.get(call.name)
     if view is None:
-        canonical = tool_spec(call.name).name
-        view = views.get(canonical)
-    if view is None and mcp is not None and mcp_parts(call.name) is not None:
+        view = views.get(call.spec.name)
+    if view is None and mcp is not None and isinstance(call.spec, McpToolSpec):
         view = mcp
     return view or generic_view

@@ -25,6 +25,9 @@ class ToolSpec:
     removed: bool = False
     spawns_subagent: bool = False
     list_result_type: Any = None
+    #: The input fields that say what a call does, in order of preference: the first one that
+    #: is a non-empty string is the call's one-line summary (empty: the renderer's defaults).
+    summary_keys: tuple[str, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from ...model import UNSET, Usage, to_builtins
+from ...model import UNSET, Decoded, Usage, to_builtins
 from ...model.blocks import (
     ContentBlock,
     ImageBlock,
@@ -51,6 +52,14 @@ from ...model.gemini import (
     content_parts,
     content_text,
 )
+from ...model.gemini.tools import (
+    AGENT,
+    Display,
+    SubagentProgress,
+    display_of,
+    gemini_tool_spec,
+    unknown_spec,
+)
 from ...model.messages import Message, OutputTokensDetails
 from ...model.records import AssistantRecord, SystemRecord, UserRecord
 from ...model.session import (
@@ -67,6 +76,7 @@ from ...model.session import (
     UserItem,
     UserKind,
 )
+from ...model.tools import ToolSpec, parse_input
 from ..claude._gc import paused
 from ..claude.assemble import text_kind
 from ..claude.titles import PromptPicker, choose_title
@@ -90,9 +100,41 @@ _SNAPSHOT = "<state_snapshot>"
 
 @dataclass(eq=False)
 class GeminiToolCall(ToolCall):
-    """A Gemini tool call: its status is the one gemini-cli recorded."""
+    """A Gemini tool call: typed by Gemini CLI's catalogue (:mod:`cclens.model.gemini.tools`),
+    its status the one gemini-cli recorded, its result the recorded call itself."""
+
+    agent: ClassVar[str] = AGENT
 
     record: ToolCallRecord | None = None
+
+    @cached_property
+    def spec(self) -> ToolSpec:
+        record = self.record
+        delegated = bool(self.subagents) or (
+            record is not None
+            and (
+                isinstance(record.agent_id, str)
+                or isinstance(display_of(record.result_display), SubagentProgress)
+            )
+        )
+        return gemini_tool_spec(self.name, delegated) or unknown_spec(self.name)
+
+    @cached_property
+    def parsed_input(self) -> Decoded[Any]:
+        return parse_input(self.spec, self.block.input)
+
+    @cached_property
+    def parsed_result(self) -> Decoded[Any] | None:
+        """The recorded call (a :class:`~cclens.model.gemini.ToolCallRecord`) once it has a
+        result; ``None`` before."""
+        if self.record is None or self.result_block is None:
+            return None
+        return Decoded(self.record, [])
+
+    @property
+    def display(self) -> Display | None:
+        """What the terminal showed of the result (``resultDisplay``), typed."""
+        return display_of(self.record.result_display) if self.record is not None else None
 
     @property
     def status(self) -> ToolStatus:

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..views import ToolView
-from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
+from . import agents, files, gemini, interaction, mcp, other, schedule, search, shell, tasks, web
 from ._common import Field, Link, Prepare
 
-__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
+__all__ = ["AGENT_VIEWS", "GEMINI_VIEWS", "MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
 
 
 def _view(
@@ -32,7 +32,20 @@ def _view(
 
 
 #: Views whose (cheap) ``prepare`` words the header's summary: run for folded calls too.
-_HEADLINES = frozenset({"skill", "team-create", "team-delete", "artifact", "projects"})
+_HEADLINES = frozenset(
+    {
+        "skill",
+        "team-create",
+        "team-delete",
+        "artifact",
+        "projects",
+        # Gemini CLI's tools whose argument that matters has a name the frame does not know.
+        "gemini-read-many-files",
+        "gemini-ask-user",
+        "gemini-todos",
+        "gemini-subagent",
+    }
+)
 
 
 #: Every view, with the tool names it draws.
@@ -169,3 +182,51 @@ TOOL_VIEWS: dict[str, ToolView] = _by_name(VIEWS)
 
 #: The view of every MCP tool (``mcp__<server>__<tool>``).
 MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp)
+
+#: Gemini CLI's tools (:mod:`cclens.model.gemini.tools`), each drawn by the template of the
+#: Claude Code tool of its kind. An alias (``search_file_content``) and a subagent called by
+#: its own name find their view through the canonical name of the call's spec.
+GEMINI_VIEWS: tuple[tuple[ToolView, tuple[str, ...]], ...] = (
+    _view("gemini-shell", "bash", gemini.prepare_shell, "run_shell_command"),
+    _view("gemini-read-file", "read", gemini.prepare_read_file, "read_file"),
+    _view("gemini-read-many-files", "glob", gemini.prepare_read_many_files, "read_many_files"),
+    _view("gemini-write-file", "write", gemini.prepare_write_file, "write_file"),
+    _view("gemini-replace", "edit", gemini.prepare_replace, "replace"),
+    _view("gemini-list-directory", "ls", gemini.prepare_list_directory, "list_directory"),
+    _view("gemini-glob", "glob", gemini.prepare_glob, "glob"),
+    _view("gemini-grep", "grep", gemini.prepare_grep, "grep_search"),
+    _view("gemini-web-fetch", "web_fetch", gemini.prepare_web_fetch, "web_fetch"),
+    _view("gemini-web-search", "web_search", gemini.prepare_web_search, "google_web_search"),
+    _view("gemini-save-memory", "fields", gemini.prepare_save_memory, "save_memory"),
+    _view("gemini-ask-user", "ask_user_question", gemini.prepare_ask_user, "ask_user"),
+    _view("gemini-todos", "todo", gemini.prepare_write_todos, "write_todos"),
+    _view("gemini-subagent", "agent", gemini.prepare_subagent, "invoke_agent"),
+    _view(
+        "gemini-arguments",
+        "fields",
+        gemini.prepare_arguments,
+        "read_background_output",
+        "list_background_processes",
+        "enter_plan_mode",
+        "exit_plan_mode",
+        "activate_skill",
+        "get_internal_docs",
+        "update_topic",
+        "complete_task",
+        "list_mcp_resources",
+        "read_mcp_resource",
+        "tracker_create_task",
+        "tracker_update_task",
+        "tracker_get_task",
+        "tracker_list_tasks",
+        "tracker_add_dependency",
+        "tracker_visualize",
+    ),
+)
+
+#: The views of each agent other than Claude Code, by the agent's name (``ToolCall.agent``)
+#: and tool name: agents give one name to different tools (Gemini CLI's ``glob`` and
+#: ``web_fetch`` are not Copilot CLI's), so each agent's names are looked up apart.
+AGENT_VIEWS: dict[str, dict[str, ToolView]] = {
+    "gemini": _by_name(GEMINI_VIEWS),
+}
