@@ -18,14 +18,18 @@ from cclens.readers.copilot import (
 )
 
 HOME = Path(__file__).parent / "data" / "agents" / "copilot" / "synthetic" / "copilot-home"
-LOG = next(HOME.rglob("events.jsonl"))
+LOG = HOME / "session-state" / "5e55e551-0000-4000-8000-000000000001" / "events.jsonl"
+#: Every tool of Copilot CLI 1.0.40, one call each (drawn in test_copilot_views).
+TOOLS = HOME / "session-state" / "5e55e551-0000-4000-8000-000000000002" / "events.jsonl"
 
 
 def test_every_event_reencodes_to_equal_json() -> None:
-    lines = [line for line in LOG.read_bytes().splitlines() if line.strip()]
-    for line in lines:
-        assert to_builtins(decode_event(line).value) == json.loads(line)
-    assert len(read_events(LOG).events) == len(lines)
+    for log in (LOG, TOOLS):
+        lines = [line for line in log.read_bytes().splitlines() if line.strip()]
+        for line in lines:
+            assert to_builtins(decode_event(line).value) == json.loads(line)
+        assert len(read_events(log).events) == len(lines)
+        assert unknown_kinds(read_events(log)) == []
 
 
 def test_every_kind_is_declared_and_unknown_ones_are_reported(tmp_path: Path) -> None:
@@ -92,8 +96,7 @@ def test_shutdown_usage_per_model() -> None:
 
 
 def test_discovery_and_bad_lines(tmp_path: Path) -> None:
-    (log,) = discover(HOME)
-    assert log.session_id == LOG.parent.name
+    assert [log.session_id for log in discover(HOME)] == [LOG.parent.name, TOOLS.parent.name]
     flat = tmp_path / "session-state"
     flat.mkdir()
     lines = LOG.read_bytes().splitlines(keepends=True)

@@ -512,6 +512,11 @@ def _meta(record: Any) -> EventView:
             "info",
             text=_text_of(record.result),
         )
+    if isinstance(record, SystemRecord):
+        # Another agent's bookkeeping (Copilot CLI's turn and tool-start events, Codex CLI's
+        # turn contexts): its reader names it ``<agent>:<kind>``; shown with the details.
+        label = (record.subtype or "system").replace(":", ": ", 1)
+        return EventView(key, label, _one_line(_text_of(record.content)), "muted", noisy=True)
     noisy_kinds = {"file-history-snapshot", "last-prompt", "atis-latch", "bridge-session"}
     labels = {
         "file-history-snapshot": "File backup snapshot",

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from ..model import UNSET
 from ..model.blocks import ImageBlock, TextBlock
 from ..model.session import ToolCall
-from ..model.tools.mcp import mcp_parts
+from ..model.tools import McpToolSpec
 from .environment import format_duration
 
 __all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "summary_of", "tool_frame"]
@@ -174,7 +174,8 @@ def _result_parts(call: ToolCall) -> list[ResultPart]:
 
 def tool_frame(call: ToolCall, prepared: Mapping[str, Any], view_error: str = "") -> ToolFrame:
     """The frame of ``call`` drawn by a view that prepared ``prepared``."""
-    parts = mcp_parts(call.name)
+    spec = call.spec
+    parts = spec if isinstance(spec, McpToolSpec) else None
     badges: list[Badge] = []
     status_badge = _STATUS_BADGES.get(call.status)
     if status_badge:

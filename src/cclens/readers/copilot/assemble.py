@@ -13,12 +13,13 @@ declared by the CLI's schema is reported by :func:`unknown_kinds`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
-from ...model import UNSET
+from ...model import UNSET, Decoded
 from ...model.blocks import ContentBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from ...model.copilot import (
     AssistantMessageData,
@@ -31,11 +32,13 @@ from ...model.copilot import (
     ShutdownData,
     StartData,
     ToolCompleteData,
+    ToolError,
     ToolStartData,
     UserMessageData,
     decode_event,
     event_data,
 )
+from ...model.copilot.tools import AGENT, copilot_tool_spec, unknown_spec
 from ...model.entries import Diagnostic, Entry
 from ...model.messages import Message
 from ...model.records import AssistantRecord, SystemRecord, UserRecord
@@ -47,8 +50,10 @@ from ...model.session import (
     Session,
     SystemItem,
     ToolCall,
+    ToolStatus,
     UserItem,
 )
+from ...model.tools import ToolSpec, parse_input
 from ..claude.assemble import text_kind
 from ..claude.titles import PromptPicker, choose_title
 
@@ -146,7 +151,44 @@ def shutdown_usage(events: EventFile) -> dict[str, dict[str, int]]:
 
 @dataclass(eq=False)
 class CopilotToolCall(ToolCall):
-    """A Copilot tool call; ``success`` false is an error."""
+    """A Copilot tool call, typed by Copilot CLI's catalogue (:mod:`cclens.model.copilot.tools`);
+    its result is the ``tool.execution_complete`` data: ``success`` false is an error, a refusal
+    (``rejected``, ``denied``) is ``rejected``."""
+
+    agent: ClassVar[str] = AGENT
+
+    #: The MCP server and tool its start event named (an MCP tool's call).
+    mcp_server: str | None = None
+    mcp_tool: str | None = None
+    outcome: ToolCompleteData | None = None
+
+    @cached_property
+    def spec(self) -> ToolSpec:
+        found = copilot_tool_spec(self.name, self.mcp_server, self.mcp_tool)
+        return found or unknown_spec(self.name)
+
+    @cached_property
+    def parsed_input(self) -> Decoded[Any]:
+        return parse_input(self.spec, self.block.input)
+
+    @cached_property
+    def parsed_result(self) -> Decoded[Any] | None:
+        return Decoded(self.outcome, []) if self.outcome is not None else None
+
+    @property
+    def status(self) -> ToolStatus:
+        outcome = self.outcome
+        if self.result_block is None or outcome is None:
+            return "pending"
+        if outcome.success is not False:
+            return "ok"
+        error = outcome.error
+        code = error.code if isinstance(error, ToolError) else None
+        return "rejected" if code in _REFUSALS else "error"
+
+
+#: The error codes of a call the user or the permission rules refused.
+_REFUSALS = frozenset({"rejected", "denied"})
 
 
 class _Builder:
@@ -220,6 +262,10 @@ class _Builder:
                 self.assistant(line, f"start-{call_id}", [block], _text(data.model))
             else:
                 self.items.append(MetaItem([self.entry(self._meta(line), line)]))
+            call = self.calls.get(call_id or "")
+            if isinstance(call, CopilotToolCall):
+                call.mcp_server = _text(data.mcp_server_name) or call.mcp_server
+                call.mcp_tool = _text(data.mcp_tool_name) or call.mcp_tool
         elif isinstance(data, ToolCompleteData):
             self.result(line, data)
         elif isinstance(data, NoticeData):
@@ -247,16 +293,24 @@ class _Builder:
             blocks.append(ThinkingBlock(thinking=data.reasoning_text or ""))
         if _text(data.content):
             blocks.append(TextBlock(text=data.content or ""))
+        servers: dict[str, tuple[str | None, str | None]] = {}
         for request in data.tool_requests if isinstance(data.tool_requests, list) else []:
+            call_id = _text(request.tool_call_id)
             blocks.append(
                 ToolUseBlock(
                     name=_text(request.name) or "(unnamed)",
                     input=_args(request.arguments),
-                    id=_text(request.tool_call_id) or UNSET,
+                    id=call_id or UNSET,
                 )
             )
+            if call_id and _text(request.mcp_server_name):
+                servers[call_id] = (_text(request.mcp_server_name), _text(request.mcp_tool_name))
         identifier = _text(data.message_id) or line.event.id or f"line-{line.line}"
         self.assistant(line, identifier, blocks, _text(data.model))
+        for call_id, (server, tool) in servers.items():
+            call = self.calls.get(call_id)
+            if isinstance(call, CopilotToolCall):
+                call.mcp_server, call.mcp_tool = server, tool
 
     def assistant(
         self, line: EventLine, identifier: str, blocks: list[ContentBlock], model: str | None
@@ -304,6 +358,8 @@ class _Builder:
         call = self.calls.get(call_id)
         if call is not None and call.result_block is None:
             call.result_block, call.result_entry, call.raw_result = block, entry, raw
+            if isinstance(call, CopilotToolCall):
+                call.outcome = data
 
     def compaction(self, line: EventLine, data: CompactionData) -> None:
         boundary = SystemRecord(

@@ -19,10 +19,32 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..views import ToolView
-from . import agents, files, gemini, interaction, mcp, other, schedule, search, shell, tasks, web
+from . import (
+    agents,
+    copilot,
+    files,
+    gemini,
+    interaction,
+    mcp,
+    other,
+    schedule,
+    search,
+    shell,
+    tasks,
+    web,
+)
 from ._common import Field, Link, Prepare
 
-__all__ = ["AGENT_VIEWS", "GEMINI_VIEWS", "MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link"]
+__all__ = [
+    "AGENT_VIEWS",
+    "COPILOT_VIEWS",
+    "GEMINI_VIEWS",
+    "MCP_VIEW",
+    "TOOL_VIEWS",
+    "VIEWS",
+    "Field",
+    "Link",
+]
 
 
 def _view(
@@ -44,6 +66,7 @@ _HEADLINES = frozenset(
         "gemini-ask-user",
         "gemini-todos",
         "gemini-subagent",
+        "copilot-todos",
     }
 )
 
@@ -224,9 +247,59 @@ GEMINI_VIEWS: tuple[tuple[ToolView, tuple[str, ...]], ...] = (
     ),
 )
 
+#: GitHub Copilot CLI's tools (:mod:`cclens.model.copilot.tools`), likewise; an MCP tool's call
+#: is drawn by ``MCP_VIEW`` (its spec names the server).
+COPILOT_VIEWS: tuple[tuple[ToolView, tuple[str, ...]], ...] = (
+    _view("copilot-shell", "bash", copilot.prepare_shell, "bash", "powershell"),
+    _view(
+        "copilot-shell-session",
+        "fields",
+        copilot.prepare_shell_session,
+        "read_bash",
+        "write_bash",
+        "stop_bash",
+        "read_powershell",
+        "write_powershell",
+        "stop_powershell",
+    ),
+    _view("copilot-view", "read", copilot.prepare_view, "view"),
+    _view("copilot-create", "write", copilot.prepare_create, "create"),
+    _view("copilot-edit", "edit", copilot.prepare_edit, "edit"),
+    _view(
+        "copilot-str-replace-editor",
+        "str_replace_editor",
+        copilot.prepare_str_replace_editor,
+        "str_replace_editor",
+    ),
+    _view("copilot-glob", "glob", copilot.prepare_glob, "glob"),
+    _view("copilot-grep", "grep", copilot.prepare_grep, "grep", "rg"),
+    _view("copilot-web-fetch", "web_fetch", copilot.prepare_web_fetch, "web_fetch"),
+    _view("copilot-web-search", "web_search", copilot.prepare_web_search, "web_search"),
+    _view("copilot-todos", "todo", copilot.prepare_update_todo, "update_todo"),
+    _view("copilot-task", "agent", copilot.prepare_task, "task"),
+    _view("copilot-ask-user", "ask_user_question", copilot.prepare_ask_user, "ask_user"),
+    _view("copilot-sql", "fields", copilot.prepare_sql, "sql"),
+    _view(
+        "copilot-arguments",
+        "fields",
+        copilot.prepare_arguments,
+        "list_bash",
+        "list_powershell",
+        "report_intent",
+        "read_agent",
+        "write_agent",
+        "stop_agent",
+        "list_agents",
+        "skill",
+        "store_memory",
+        "fetch_copilot_cli_documentation",
+    ),
+)
+
 #: The views of each agent other than Claude Code, by the agent's name (``ToolCall.agent``)
 #: and tool name: agents give one name to different tools (Gemini CLI's ``glob`` and
 #: ``web_fetch`` are not Copilot CLI's), so each agent's names are looked up apart.
 AGENT_VIEWS: dict[str, dict[str, ToolView]] = {
     "gemini": _by_name(GEMINI_VIEWS),
+    "copilot": _by_name(COPILOT_VIEWS),
 }
