@@ -451,9 +451,10 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection.execute("DROP TABLE session_tips")
     connection.execute("DROP TABLE session_summaries")
     connection.execute("DROP INDEX sessions_by_activity")
+    connection.execute("DROP INDEX sessions_by_agent")
     for column in (
         *("prompts", "responses", "cache_write_1h_tokens", "cost", "unpriced"),
-        *("own_title", "own_title_source", "version", "version_key"),
+        *("own_title", "own_title_source", "version", "version_key", "agent"),
     ):
         connection.execute(f"ALTER TABLE sessions DROP COLUMN {column}")
     connection.execute("DROP TABLE version_chunks")

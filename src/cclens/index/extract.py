@@ -245,6 +245,8 @@ class SessionDigest:
     unpriced: int = 0
     tips: list[str] = field(default_factory=list)
     summaries: list[tuple[str, str, int]] = field(default_factory=list)
+    #: The agent that wrote the session (see :mod:`cclens.readers.agents`).
+    agent: str = "claude"
 
     def count(self, claims: list[Claim]) -> None:
         """Set the figures from ``claims`` (each counted once already)."""
@@ -284,6 +286,7 @@ def digest(session: Session) -> SessionDigest:
     """Summarise ``session``: its figures as :mod:`cclens.figures.figures` counts them for the
     session on its own, subagents included."""
     found = SessionDigest(
+        agent=session.agent,
         title=session.title,
         title_source=session.title_source,
         first_prompt=session.first_prompt[:PREVIEW_LENGTH],

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from ..times import parse_time as parse_time
 from . import UNSET, ContentBlock, Decoded, Usage
@@ -213,14 +213,7 @@ class MetaItem(Item):
 
 @dataclass(eq=False)
 class ToolCall:
-    """A tool call paired with its result.
-
-    ``agent`` names the agent whose tool it is (``claude``; a reader of another agent makes
-    its calls a subclass that names it and types them with its own catalogue): views are
-    chosen by agent and tool name, since two agents may give one name to different tools.
-    """
-
-    agent: ClassVar[str] = "claude"
+    """A tool call paired with its result."""
 
     block: ToolUseBlock
     item: AssistantItem
@@ -230,6 +223,9 @@ class ToolCall:
     #: The user record's ``toolUseResult`` as written (``UNSET`` when absent).
     raw_result: Any = UNSET
     subagents: list[Session] = field(default_factory=list)
+    #: The agent that made the call (its tools are that agent's: see
+    #: :func:`cclens.model.tools.tool_spec`).
+    agent: str = "claude"
 
     @property
     def id(self) -> str:
@@ -242,11 +238,11 @@ class ToolCall:
 
     @cached_property
     def spec(self) -> ToolSpec:
-        return tool_spec(self.name)
+        return tool_spec(self.name, self.agent)
 
     @cached_property
     def parsed_input(self) -> Decoded[Any]:
-        return parse_tool_input(self.name, self.block.input)
+        return parse_tool_input(self.name, self.block.input, self.agent)
 
     @property
     def input(self) -> Any:
@@ -257,7 +253,7 @@ class ToolCall:
     def parsed_result(self) -> Decoded[Any] | None:
         if self.raw_result is UNSET:
             return None
-        return parse_tool_result(self.name, self.raw_result)
+        return parse_tool_result(self.name, self.raw_result, self.agent)
 
     @property
     def result(self) -> Any:
@@ -398,6 +394,12 @@ class Session:
     orphan: bool = False
     #: For an orphan: the id of the session that spawned it, when its records or folder say.
     parent_session_id: str | None = None
+    #: The agent that wrote the transcript (a name of :data:`cclens.readers.agents.READERS`).
+    agent: str = "claude"
+    #: Lines read by kind, and the kinds cclens does not know, when the agent's reader counts
+    #: them itself (its records are not the entries: ``None`` counts the entries' types).
+    line_kinds: dict[str, int] | None = None
+    unknown_kinds: dict[str, int] | None = None
 
     @property
     def main_line(self) -> list[Item]:

@@ -46,16 +46,16 @@ class ResumeCommand:
     fork: bool = False
     #: ``--resume-session-at``: the uuid of the last message kept (always with ``fork``).
     at: str | None = None
+    #: The agent whose session it is (its own command: see :mod:`cclens.readers.agents`).
+    agent: str = "claude"
 
     @property
     def argv(self) -> list[str]:
-        """The ``claude`` command and its arguments."""
-        arguments = [CLAUDE, "--resume", self.session_id]
-        if self.fork:
-            arguments.append("--fork-session")
-        if self.at:
-            arguments.append(f"--resume-session-at={self.at}")
-        return arguments
+        """The agent's command and its arguments (``claude --resume <id>``, ``codex resume
+        <id>``)."""
+        from .agents import reader
+
+        return reader(self.agent).resume_argv(self.session_id, self.fork, self.at)
 
     @property
     def shell(self) -> str:
@@ -65,22 +65,37 @@ class ResumeCommand:
 
     def at_message(self, uuid: str) -> ResumeCommand:
         """The command that forks this session at message ``uuid`` (see :func:`fork_points`)."""
-        return ResumeCommand(self.session_id, self.cwd, fork=True, at=uuid)
+        return ResumeCommand(self.session_id, self.cwd, fork=True, at=uuid, agent=self.agent)
 
     def as_json(self) -> dict[str, object]:
         """The JSON form the API gives."""
         return {"command": self.shell, "cwd": self.cwd, "argv": self.argv}
 
 
+def claude_argv(session_id: str, fork: bool = False, at: str | None = None) -> list[str]:
+    """``claude --resume <id>`` (``--fork-session``, ``--resume-session-at=<uuid>``)."""
+    arguments = [CLAUDE, "--resume", session_id]
+    if fork or at:
+        arguments.append("--fork-session")
+    if at:
+        arguments.append(f"--resume-session-at={at}")
+    return arguments
+
+
 def resume_command(
-    session_id: str, cwd: str | None = None, *, fork: bool = False, at: str | None = None
+    session_id: str,
+    cwd: str | None = None,
+    *,
+    fork: bool = False,
+    at: str | None = None,
+    agent: str = "claude",
 ) -> ResumeCommand:
     """The command that resumes session ``session_id`` (in ``cwd``, when known).
 
     ``fork``: continue in a new session instead; ``at`` (a message uuid from
     :func:`fork_points`): fork the session at that message (``fork`` is then implied).
     """
-    return ResumeCommand(session_id, cwd or None, fork=fork or at is not None, at=at)
+    return ResumeCommand(session_id, cwd or None, fork=fork or at is not None, at=at, agent=agent)
 
 
 def _last_uuid(item: Item) -> tuple[int, str] | None:
@@ -116,4 +131,4 @@ def fork_points(session: Session) -> dict[str, str]:
     return points
 
 
-__all__ = ["CLAUDE", "ResumeCommand", "fork_points", "resume_command"]
+__all__ = ["CLAUDE", "ResumeCommand", "claude_argv", "fork_points", "resume_command"]

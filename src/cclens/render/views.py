@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from ..model.tools import McpToolSpec, UnknownToolInput
+from ..model.tools.mcp import mcp_parts
 from . import diff as diff_module
 from . import highlight as highlight_module
 from . import images as images_module
@@ -187,36 +188,39 @@ def prepare_generic(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
 generic_view = ToolView("generic", "tools/generic.html", prepare_generic)
 
 
-def _registry() -> tuple[
-    Mapping[str, ToolView], ToolView | None, Mapping[str, Mapping[str, ToolView]]
-]:
+def _registry(
+    agent: str = "claude",
+) -> tuple[Mapping[str, ToolView], ToolView | None]:
     # The per-tool views are another module's; until it exists every tool is drawn generically.
     # Only its absence is tolerated: an error inside it must surface, so no ImportError is caught.
     if importlib.util.find_spec("cclens.render.tool_views") is None:
-        return {}, None, {}
+        return {}, None
     module = importlib.import_module("cclens.render.tool_views")
-    views: Mapping[str, ToolView] = getattr(module, "TOOL_VIEWS", {})
     mcp: ToolView | None = getattr(module, "MCP_VIEW", None)
-    agents: Mapping[str, Mapping[str, ToolView]] = getattr(module, "AGENT_VIEWS", {})
-    return views, mcp, agents
+    if agent != "claude":
+        by_agent: Mapping[str, Mapping[str, ToolView]] = getattr(module, "AGENT_VIEWS", {})
+        return by_agent.get(agent, {}), mcp
+    views: Mapping[str, ToolView] = getattr(module, "TOOL_VIEWS", {})
+    return views, mcp
 
 
 def view_for(call: ToolCall) -> ToolView:
     """The view that draws ``call``.
 
-    Among the views of the call's agent (``call.agent``: Claude Code's ``TOOL_VIEWS``, another
-    agent's ``AGENT_VIEWS[agent]``, so that two agents' tools of one name stay apart): by exact
-    tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then ``MCP_VIEW``
-    for MCP tools, else the generic view. A call whose input fits none of the tool's types is
-    drawn generically, so its raw JSON is shown rather than a half-empty view.
+    By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
+    ``MCP_VIEW`` for MCP tools, else the generic view. Another agent's tools are looked up among
+    its own views (``AGENT_VIEWS[agent]``). A call whose input fits none of the
+    tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
     """
     if isinstance(call.input, UnknownToolInput):
         return generic_view
-    claude, mcp, agents = _registry()
-    views = claude if call.agent == "claude" else agents.get(call.agent, {})
+    views, mcp = _registry(call.agent)
     view = views.get(call.name)
     if view is None:
-        view = views.get(call.spec.name)
-    if view is None and mcp is not None and isinstance(call.spec, McpToolSpec):
+        spec = call.spec
+        view = views.get(spec.name)
+        if view is None and mcp is not None and isinstance(spec, McpToolSpec):
+            view = mcp
+    if view is None and mcp is not None and mcp_parts(call.name) is not None:
         view = mcp
     return view or generic_view

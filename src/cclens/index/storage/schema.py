@@ -366,6 +366,19 @@ BULK_INDEXES: dict[str, str] = {
 }
 
 
+def _agents(connection: sqlite3.Connection) -> None:
+    """Sessions of every agent: ``sessions.agent`` names the agent that wrote each session
+    (``claude``, ``codex``...: see :mod:`cclens.readers.agents`); every session indexed before
+    is Claude Code's."""
+    _run(
+        connection,
+        """
+        ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
+        CREATE INDEX sessions_by_agent ON sessions(agent);
+        """,
+    )
+
+
 def drop_bulk_indexes(connection: sqlite3.Connection) -> None:
     """Drop :data:`BULK_INDEXES` before loading many rows (in the caller's transaction)."""
     for name in BULK_INDEXES:
@@ -394,6 +407,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "sessions: cost, version, titles from other files", _session_list),
     Migration(8, "figures: what each session counts, once across sessions", _counted),
     Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
+    Migration(18, "agents: the agent that wrote each session", _agents),
 )
 #: The highest migration number this cclens knows.
 LATEST = max(migration.number for migration in MIGRATIONS)

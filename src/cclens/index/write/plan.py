@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...readers.claude import SessionFile, discover
+from ...readers import agents
+from ...readers.discovery import SessionFile
 from ..extract import EXTRACT_VERSION
 
 #: How many leading bytes of each file are kept to notice that it was rewritten.
@@ -72,6 +73,8 @@ class SessionTask:
     #: The key of a new session, chosen before any work so it never depends on which worker
     #: finishes first (see :func:`cclens.index.write.write.assign_keys`).
     key: str | None = None
+    #: The agent that wrote the session (see :mod:`cclens.readers.agents`).
+    agent: str = "claude"
 
     @property
     def to_read(self) -> int:
@@ -121,6 +124,7 @@ class _KnownSession:
     project: str
     doc_version: int
     archived: bool
+    agent: str = "claude"
 
 
 def _relative(path: Path, folder: Path) -> str:
@@ -174,7 +178,7 @@ _FILE_COLUMNS = (
     "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing, "
     "f.digest"
 )
-_SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived"
+_SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived, s.agent"
 
 
 def _known_file(row: tuple[Any, ...]) -> _Known:
@@ -223,7 +227,7 @@ def _load_known(
         ).fetchall()
     files = {row[2]: _known_file(row) for row in file_rows}
     sessions = [
-        _KnownSession(row[0], row[1], row[2], row[3], row[4], row[5] is not None)
+        _KnownSession(row[0], row[1], row[2], row[3], row[4], row[5] is not None, row[6])
         for row in session_rows
     ]
     return files, sessions
@@ -287,15 +291,17 @@ class _Candidate:
     session_id: str
     project: str
     files: list[FileTask]
+    agent: str = "claude"
 
 
 def _candidates(roots: list[Path], plan: Plan) -> list[_Candidate]:
     if not roots:
         return []
-    found = discover(*roots)
+    found = agents.discover(*roots)
     plan.errors.extend(found.errors)
     return [
-        _Candidate(str(s.path), s.session_id, s.project, _session_files(s)) for s in found.sessions
+        _Candidate(str(s.path), s.session_id, s.project, _session_files(s), s.agent)
+        for s in found.sessions
     ]
 
 
@@ -365,9 +371,25 @@ def _session_task(
         return None
     if owner is None:
         return SessionTask(
-            "", candidate.path, candidate.session_id, candidate.project, None, files, True
+            "",
+            candidate.path,
+            candidate.session_id,
+            candidate.project,
+            None,
+            files,
+            True,
+            agent=candidate.agent,
         )
-    return SessionTask("", owner.path, owner.session_id, owner.project, owner.row, files, rederive)
+    return SessionTask(
+        "",
+        owner.path,
+        owner.session_id,
+        owner.project,
+        owner.row,
+        files,
+        rederive,
+        agent=owner.agent,
+    )
 
 
 def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
@@ -379,6 +401,7 @@ def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
     """
     found: dict[str, tuple[int, int]] = {}
     pending: list[str] = []
+    suffixes = agents.suffixes()
     for root in _transcript_roots(roots):
         if root.is_file():
             stat = root.stat()
@@ -392,7 +415,7 @@ def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
                 for entry in entries:
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(entry.path)
-                    elif entry.name.endswith(".jsonl") and entry.is_file():
+                    elif entry.name.endswith(suffixes) and entry.is_file():
                         if entry.name == "journal.jsonl" and f"{os.sep}workflows{os.sep}" in (
                             entry.path
                         ):
@@ -429,7 +452,16 @@ def _quick_plan(
         files.sort(key=lambda t: (t.position, t.path))
         rederive = owner.doc_version < EXTRACT_VERSION
         plan.tasks.append(
-            SessionTask("", owner.path, owner.session_id, owner.project, row, files, rederive)
+            SessionTask(
+                "",
+                owner.path,
+                owner.session_id,
+                owner.project,
+                row,
+                files,
+                rederive,
+                agent=owner.agent,
+            )
         )
 
 
@@ -475,7 +507,7 @@ def _changed_plan(
                 plan.missing.append((known.file_id, known.session_row, known.role))
             continue
         if path not in stored.files:
-            if path.endswith(".jsonl") and not (
+            if path.endswith(agents.suffixes()) and not (
                 path.endswith(f"{os.sep}journal.jsonl") and f"{os.sep}workflows{os.sep}" in path
             ):
                 return None
@@ -532,7 +564,14 @@ def make_plan(
         files.sort(key=lambda t: (t.position, t.path))
         plan.tasks.append(
             SessionTask(
-                "", session.path, session.session_id, session.project, session.row, files, True
+                "",
+                session.path,
+                session.session_id,
+                session.project,
+                session.row,
+                files,
+                True,
+                agent=session.agent,
             )
         )
     for task in plan.tasks:
@@ -541,8 +580,6 @@ def make_plan(
 
 
 def _transcript_roots(roots: Iterable[Path]) -> list[Path]:
-    found: list[Path] = []
-    for root in roots:
-        projects = root / "projects"
-        found.append(projects if projects.is_dir() else root)
-    return found
+    """The folders an update walks: each agent home's transcript folders, other folders as
+    they are (see :func:`cclens.readers.agents.scanned_roots`)."""
+    return agents.scanned_roots(roots)

@@ -12,13 +12,17 @@ import os
 import pickle
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from ...model.entries import Diagnostic, ReadResult
+from ...readers import agents
 from ...readers.claude.assemble import failed_session
 from ...readers.claude.isolate import failure
 from ...readers.claude.read import read_data
+from ...readers.discovery import SourceFile
 from ..extract import DocumentUpdate, SessionDigest, digest, documents
 from ..storage.stored import StoredFile, StoredSession, build_session, compress, file_bytes
 from ..storage.versions import content_digest
@@ -140,10 +144,48 @@ class _Store:
             self.connection.close()
 
 
+class _Scan(Protocol):
+    """What reading new bytes says: problems, where the complete lines end, how many newlines
+    come before that."""
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]: ...
+    @property
+    def end_offset(self) -> int: ...
+    @property
+    def newlines(self) -> int: ...
+
+
+@dataclass(slots=True)
+class _AgentScan:
+    """:class:`_Scan` of another agent's reader (its lines read in full)."""
+
+    diagnostics: list[Diagnostic]
+    end_offset: int
+    newlines: int
+
+
+def _agent_scanner(agent: str) -> Callable[[Path, bytes, int, int], _Scan]:
+    reader = agents.reader(agent)
+
+    def scan(path: Path, data: bytes, base: int, start_line: int) -> _Scan:
+        read = reader.read(path, data, base, start_line)
+        newlines = data.count(b"\n", 0, read.end_offset - base)
+        return _AgentScan(list(read.diagnostics), read.end_offset, newlines)
+
+    return scan
+
+
 def _process_file(
-    task: FileTask, outcome: SessionOutcome, store: _Store, rederive: bool, since: dict[str, int]
-) -> tuple[ViewFile, _Bytes] | None:
-    """Read one file's new bytes and record what to store; its view, for sessions' files."""
+    task: FileTask,
+    outcome: SessionOutcome,
+    store: _Store,
+    rederive: bool,
+    since: dict[str, int],
+    scan: Callable[[Path, bytes, int, int], _Scan] | None = None,
+) -> tuple[ViewFile | None, _Bytes] | None:
+    """Read one file's new bytes and record what to store; its view (Claude Code's files; an
+    agent whose lines ``scan`` reads has none), for sessions' files."""
     result = FileOutcome(offset=task.stored, lines=task.stored_lines, digest=task.digest)
     outcome.files.append(result)
     data = _read_file(task, result, outcome.diagnostics) if task.read else None
@@ -163,19 +205,23 @@ def _process_file(
     result.meta = meta
     base = 0 if reset else task.stored
     new_read: ViewRead | None = None
-    new = b""
+    new = raw = b""
     if data is not None:
         new = data[base:] if base else data
-        new_read = read_view(Path(task.path), new, base, 0 if reset else task.stored_lines)
+        start_line = 0 if reset else task.stored_lines
+        if scan is not None:
+            scanned = scan(Path(task.path), new, base, start_line)
+        else:
+            scanned = new_read = read_view(Path(task.path), new, base, start_line)
         # The records end before a half-written last line; so do the bytes stored.
-        raw = new[: new_read.end_offset - base]
-        outcome.diagnostics.extend(new_read.diagnostics)
+        raw = new[: scanned.end_offset - base]
+        outcome.diagnostics.extend(scanned.diagnostics)
         outcome.bytes_read += len(raw)
         if raw:
             result.chunk = compress(raw)
             result.chunk_start, result.chunk_size = base, len(raw)
         result.offset = base + len(raw)
-        result.lines = (0 if reset else task.stored_lines) + new_read.newlines
+        result.lines = start_line + scanned.newlines
         result.digest = content_digest(memoryview(data)[: result.offset])
         if base < HEAD_BYTES:
             result.head = (prefix + raw[:HEAD_BYTES])[:HEAD_BYTES]
@@ -185,6 +231,9 @@ def _process_file(
     if task.role not in ("session", "subagent"):
         return None
     path = Path(task.path)
+    if scan is not None:
+        kept_bytes = (prefix + raw) if data is not None else prefix
+        return None, _Bytes(path, task.role, kept_bytes, None)
     if new_read is None:
         view = ViewFile(path, task.role, read_view(path, prefix), prefix)
         kept = _Bytes(path, task.role, prefix, None)
@@ -236,8 +285,55 @@ def _assembled(
     return digest(session), documents(session, since)
 
 
+def _process_agent(task: SessionTask) -> SessionOutcome:
+    """The work for a session of an agent other than Claude Code: its files' new bytes read by
+    the agent's reader, the session assembled from every byte stored, its digest and documents
+    the pure functions of :mod:`cclens.index.extract` over it."""
+    outcome = SessionOutcome()
+    since: dict[str, int] = {}
+    store = _Store(task.db_path)
+    scan = _agent_scanner(task.agent)
+    sources: list[SourceFile] = []
+    try:
+        for file_task in task.files:
+            found = _process_file(file_task, outcome, store, task.rederive, since, scan)
+            if found is None:
+                continue
+            kept = found[1]
+            sources.append(
+                SourceFile(
+                    kept.path,
+                    file_task.role,
+                    kept.prefix,
+                    file_task.agent_id,
+                    file_task.layout,
+                    file_task.workflow_run,
+                    file_task.parent_session_id,
+                    mtime=file_task.mtime_ns / 1e9,
+                )
+            )
+    finally:
+        store.close()
+    sources.sort(key=lambda source: source.role != "session")
+    if not sources or sources[0].role != "session":
+        return outcome
+    path = Path(task.path)
+    try:
+        session = agents.assemble(task.agent, task.session_id, task.project, sources)
+        outcome.digest, outcome.documents = digest(session), documents(session, since)
+    except Exception as error:  # the bytes are still archived: only what is derived is lost
+        outcome.diagnostics.append(failure(path, error))
+        empty = failed_session(
+            path, [], session_id=task.session_id, project=task.project, agent=task.agent
+        )
+        outcome.digest, outcome.documents = digest(empty), {}
+    return outcome
+
+
 def process(task: SessionTask) -> SessionOutcome:
     """Do the work for one session (the function worker processes run)."""
+    if task.agent != "claude":
+        return _process_agent(task)
     outcome = SessionOutcome()
     since: dict[str, int] = {}
     store = _Store(task.db_path)
@@ -245,8 +341,8 @@ def process(task: SessionTask) -> SessionOutcome:
     try:
         for file_task in task.files:
             found = _process_file(file_task, outcome, store, task.rederive, since)
-            if found is not None:
-                read.append((file_task, *found))
+            if found is not None and found[0] is not None:
+                read.append((file_task, found[0], found[1]))
     finally:
         store.close()
     # The transcript first, then its subagents in the order they were found.

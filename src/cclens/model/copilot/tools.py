@@ -21,7 +21,7 @@ from typing import Any
 
 from .._base import UNSET, Int, Model, Number, Opt
 from ..tools._spec import McpToolSpec, ToolSpec
-from ..tools.generic import FreeformInput, UnknownToolInput, UnknownToolResult
+from ..tools.generic import FreeformInput
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "copilot"
@@ -358,18 +358,6 @@ def copilot_tool_spec(
     )
 
 
-def unknown_spec(name: str) -> ToolSpec:
-    """The spec of a tool name Copilot CLI's catalogue does not hold."""
-    return ToolSpec(
-        name=name,
-        aliases=(),
-        input_type=UnknownToolInput,
-        result_type=UnknownToolResult,
-        description="Not a built-in Copilot CLI tool that cclens knows",
-        family="unknown",
-    )
-
-
 # What the results say -----------------------------------------------------------------------
 
 _EXIT = re.compile(
@@ -447,5 +435,4 @@ __all__ = [
     "copilot_tool_spec",
     "numbered_lines",
     "shell_exit",
-    "unknown_spec",
 ]

@@ -27,7 +27,7 @@ import msgspec
 from .._base import UNSET, Int, Model, Number, Opt
 from .._convert import Lenient
 from ..tools._spec import McpToolSpec, ToolSpec
-from ..tools.generic import FreeformInput, UnknownToolInput, UnknownToolResult
+from ..tools.generic import FreeformInput, UnknownToolResult
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "gemini"
@@ -637,18 +637,6 @@ def gemini_tool_spec(name: str, delegated: bool = False) -> ToolSpec | None:
     )
 
 
-def unknown_spec(name: str) -> ToolSpec:
-    """The spec of a tool name Gemini CLI's catalogue does not hold."""
-    return ToolSpec(
-        name=name,
-        aliases=(),
-        input_type=UnknownToolInput,
-        result_type=UnknownToolResult,
-        description="Not a built-in Gemini CLI tool that cclens knows",
-        family="unknown",
-    )
-
-
 __all__ = [
     "AGENT",
     "SPECS",
@@ -695,5 +683,4 @@ __all__ = [
     "display_of",
     "gemini_tool_spec",
     "subagent_spec",
-    "unknown_spec",
 ]

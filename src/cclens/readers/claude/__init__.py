@@ -31,10 +31,12 @@ from .discover import (
     SubagentFile,
     claude_dirs,
     discover,
+    group,
     orphan_identity,
     subagents_for,
 )
 from .read import read_data, read_file
+from .sources import assemble_reads, assemble_sources
 from .titles import sibling_summaries
 
 
@@ -132,10 +134,13 @@ __all__ = [
     "ToolCall",
     "UserItem",
     "assemble_entries",
+    "assemble_reads",
+    "assemble_sources",
     "attach_subagent",
     "attach_subagents",
     "claude_dirs",
     "discover",
+    "group",
     "load",
     "load_orphan",
     "load_session",

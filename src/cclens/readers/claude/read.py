@@ -6,40 +6,38 @@ import io
 from pathlib import Path
 from typing import BinaryIO
 
-import msgspec
-
-from ...model import (
-    LARGE_LINE,
-    LargeLine,
-    decode_large_record,
-    decode_record,
-    has_lone_surrogate,
-    read_large_line,
-)
+from ...model import AnyRecord, Decoded, LargeLine, decode_large_record, decode_record
 from ...model.entries import Diagnostic, Entry, ReadResult
 from ...model.records import UnknownRecord
+from ..lines import decoder, problem_diagnostic, read_lines
 from ._gc import paused
 
-_BOM = b"\xef\xbb\xbf"
-_EXCERPT = 80
-_SHOWN_PROBLEMS = 3
+__all__ = ["decode_line", "problem_diagnostic", "read_data", "read_file"]
 
 
-def _excerpt(data: bytes, length: int | None = None) -> str:
-    length = len(data) if length is None else length
-    text = data[: min(_EXCERPT, length)].decode("utf-8", errors="replace")
-    return text + ("…" if length > _EXCERPT else "")
+def _make(
+    record: AnyRecord,
+    number: int,
+    offset: int,
+    length: int,
+    notes: tuple[str, ...],
+    problems: tuple[str, ...],
+    excerpt: str,
+) -> Entry:
+    return Entry(record, number, offset, length, notes, problems, excerpt)
 
 
-def _reason(data: bytes, error: Exception) -> str:
-    if isinstance(error, UnicodeDecodeError):
-        return f"invalid UTF-8 at byte {error.start} of the line"
-    if has_lone_surrogate(data):
-        return "lone UTF-16 surrogate escape in a string"
-    message = str(error)
-    if message == "Input data was truncated":
-        return "truncated JSON (the line ends in the middle of a value)"
-    return f"invalid JSON: {message}"
+def _decode_record(data: bytes | LargeLine) -> Decoded[AnyRecord]:
+    return decode_large_record(data) if isinstance(data, LargeLine) else decode_record(data)
+
+
+def _raw(record: AnyRecord) -> object:
+    """The raw JSON of a record the model does not know (a dict for every other record)."""
+    return record.raw if isinstance(record, UnknownRecord) else _OBJECT
+
+
+_OBJECT: dict[str, object] = {}
+_decode = decoder(_decode_record, _raw, _make)
 
 
 def decode_line(path: Path, number: int, offset: int, data: bytes) -> Entry | Diagnostic:
@@ -48,45 +46,6 @@ def decode_line(path: Path, number: int, offset: int, data: bytes) -> Entry | Di
     Never raises: whatever goes wrong with one line is that line's diagnostic.
     """
     return _decode(path, number, offset, data, len(data))
-
-
-def _decode(
-    path: Path, number: int, offset: int, data: bytes | LargeLine, length: int
-) -> Entry | Diagnostic:
-    """:func:`decode_line` over ``data``, whose first ``length`` bytes are the line's JSON (what
-    follows is its line end: JSON allows that whitespace, and a huge line is not copied)."""
-    try:
-        decoded = decode_large_record(data) if isinstance(data, LargeLine) else decode_record(data)
-    except (msgspec.DecodeError, UnicodeDecodeError) as error:
-        text = data.skeleton if isinstance(data, LargeLine) else data
-        return Diagnostic(path, number, _reason(text, error), offset, _start(data, length))
-    except Exception as error:  # a defect in cclens must cost one line, not the file
-        reason = f"cclens could not read this line ({type(error).__name__}: {error})"
-        return Diagnostic(path, number, reason, offset, _start(data, length))
-    record = decoded.value
-    if isinstance(record, UnknownRecord) and not isinstance(record.raw, dict):
-        kind = type(record.raw).__name__
-        names = {"str": "a string", "int": "a number", "float": "a number", "list": "an array"}
-        shown = names.get(kind, "null" if record.raw is None else kind)
-        reason = f"not a JSON object ({shown})"
-        return Diagnostic(path, number, reason, offset, _start(data, length))
-    problems = tuple(decoded.problems)
-    excerpt = _start(data, length) if problems else ""
-    return Entry(record, number, offset, length, tuple(decoded.notes), problems, excerpt)
-
-
-def _start(data: bytes | LargeLine, length: int) -> str:
-    """The excerpt of a line shown in its diagnostic."""
-    return _excerpt(data.head if isinstance(data, LargeLine) else data[:_EXCERPT], length)
-
-
-def problem_diagnostic(path: Path, entry: Entry) -> Diagnostic:
-    """The partial diagnostic of an entry whose line had parts of an unexpected shape."""
-    reason = "; ".join(entry.problems[:_SHOWN_PROBLEMS])
-    more = len(entry.problems) - _SHOWN_PROBLEMS
-    if more > 0:
-        reason += f"; and {more} more"
-    return Diagnostic(path, entry.line, reason, entry.offset, entry.excerpt, partial=True)
 
 
 def read_file(path: Path, start_offset: int = 0, start_line: int = 0) -> ReadResult:
@@ -114,59 +73,8 @@ def read_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
 
 
 def _read_lines(path: Path, handle: BinaryIO, start_offset: int, start_line: int) -> ReadResult:
-    """Read the lines of ``handle``: the bytes of ``path`` from ``start_offset``.
-
-    Each line is read with its newline; a line of :data:`cclens.model.LARGE_LINE` bytes or
-    more is read on in chunks (:func:`cclens.model.read_large_line`), never held whole.
-    """
-    result = ReadResult(path, end_offset=start_offset)
-    entries = result.entries
-    diagnostics = result.diagnostics
-    position = end_offset = start_offset
-    if start_offset == 0:
-        if handle.read(len(_BOM)) == _BOM:
-            position = len(_BOM)
-        else:
-            handle.seek(0)
-    number = start_line
-    lines = 0
-    readline = handle.readline
-    limit = LARGE_LINE
-    while read := readline(limit):
-        number += 1
-        offset = position
-        line: bytes | LargeLine = read
-        if len(read) == limit and read[-1] != 10:  # no newline yet: a huge line
-            line = large = read_large_line(read, handle)
-            position += large.size
-            newline, length = large.newline, large.length
-            blank = not large.strings and large.skeleton.isspace()
-        else:
-            position += len(read)
-            newline = read[-1] == 10  # "\n"
-            length = len(read) - newline
-            if length and read[length - 1] == 13:  # "\r"
-                length -= 1
-            blank = read[0] != 123 and read.isspace()  # not "{": only spaces?
-        if blank:
-            if newline:
-                end_offset = position
-            continue
-        lines += 1
-        outcome = _decode(path, number, offset, line, length)
-        if isinstance(outcome, Diagnostic):
-            if not newline:
-                # A half-written last line: report it, but leave it to be read again later.
-                reason = f"incomplete last line ({outcome.reason}); the file may still be written"
-                diagnostics.append(Diagnostic(path, number, reason, offset, outcome.excerpt))
-                break
-            diagnostics.append(outcome)
-        else:
-            entries.append(outcome)
-            if outcome.problems:
-                diagnostics.append(problem_diagnostic(path, outcome))
-        end_offset = position
-    result.lines = lines
-    result.end_offset = end_offset
-    result.bytes = end_offset - start_offset
+    """Read the lines of ``handle``: the bytes of ``path`` from ``start_offset``."""
+    read = read_lines(path, handle, start_offset, start_line, _decode)
+    result = ReadResult(path, read.entries, read.diagnostics, read.lines, read.bytes)
+    result.end_offset = read.end_offset
     return result

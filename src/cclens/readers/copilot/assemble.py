@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import msgspec
 
@@ -38,7 +38,7 @@ from ...model.copilot import (
     decode_event,
     event_data,
 )
-from ...model.copilot.tools import AGENT, copilot_tool_spec, unknown_spec
+from ...model.copilot.tools import AGENT, copilot_tool_spec
 from ...model.entries import Diagnostic, Entry
 from ...model.messages import Message
 from ...model.records import AssistantRecord, SystemRecord, UserRecord
@@ -53,7 +53,7 @@ from ...model.session import (
     ToolStatus,
     UserItem,
 )
-from ...model.tools import ToolSpec, parse_input
+from ...model.tools import ToolSpec, parse_input, tool_spec
 from ..claude.assemble import text_kind
 from ..claude.titles import PromptPicker, choose_title
 
@@ -155,7 +155,7 @@ class CopilotToolCall(ToolCall):
     its result is the ``tool.execution_complete`` data: ``success`` false is an error, a refusal
     (``rejected``, ``denied``) is ``rejected``."""
 
-    agent: ClassVar[str] = AGENT
+    agent: str = AGENT
 
     #: The MCP server and tool its start event named (an MCP tool's call).
     mcp_server: str | None = None
@@ -165,7 +165,7 @@ class CopilotToolCall(ToolCall):
     @cached_property
     def spec(self) -> ToolSpec:
         found = copilot_tool_spec(self.name, self.mcp_server, self.mcp_tool)
-        return found or unknown_spec(self.name)
+        return found or tool_spec(self.name, AGENT)
 
     @cached_property
     def parsed_input(self) -> Decoded[Any]:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from ...model import UNSET, Decoded, Usage, to_builtins
 from ...model.blocks import (
@@ -58,7 +58,6 @@ from ...model.gemini.tools import (
     SubagentProgress,
     display_of,
     gemini_tool_spec,
-    unknown_spec,
 )
 from ...model.messages import Message, OutputTokensDetails
 from ...model.records import AssistantRecord, SystemRecord, UserRecord
@@ -76,7 +75,7 @@ from ...model.session import (
     UserItem,
     UserKind,
 )
-from ...model.tools import ToolSpec, parse_input
+from ...model.tools import ToolSpec, parse_input, tool_spec
 from ..claude._gc import paused
 from ..claude.assemble import text_kind
 from ..claude.titles import PromptPicker, choose_title
@@ -103,7 +102,7 @@ class GeminiToolCall(ToolCall):
     """A Gemini tool call: typed by Gemini CLI's catalogue (:mod:`cclens.model.gemini.tools`),
     its status the one gemini-cli recorded, its result the recorded call itself."""
 
-    agent: ClassVar[str] = AGENT
+    agent: str = AGENT
 
     record: ToolCallRecord | None = None
 
@@ -117,7 +116,7 @@ class GeminiToolCall(ToolCall):
                 or isinstance(display_of(record.result_display), SubagentProgress)
             )
         )
-        return gemini_tool_spec(self.name, delegated) or unknown_spec(self.name)
+        return gemini_tool_spec(self.name, delegated) or tool_spec(self.name, AGENT)
 
     @cached_property
     def parsed_input(self) -> Decoded[Any]:
