@@ -28,7 +28,7 @@ def test_every_event_reencodes_to_equal_json() -> None:
         lines = [line for line in log.read_bytes().splitlines() if line.strip()]
         for line in lines:
             assert to_builtins(decode_event(line).value) == json.loads(line)
-        assert len(read_events(log).events) == len(lines)
+        assert len(read_events(log).entries) == len(lines)
         assert unknown_kinds(read_events(log)) == []
 
 
@@ -39,7 +39,7 @@ def test_every_kind_is_declared_and_unknown_ones_are_reported(tmp_path: Path) ->
     odd.write_bytes(b'{"type":"hologram.projected","data":{"x":1},"id":"e1"}\n')
     events = read_events(odd)
     assert unknown_kinds(events) == ["hologram.projected"]
-    assert to_builtins(events.events[0].event) == {
+    assert to_builtins(events.entries[0].event) == {
         "type": "hologram.projected",
         "data": {"x": 1},
         "id": "e1",
@@ -104,4 +104,4 @@ def test_discovery_and_bad_lines(tmp_path: Path) -> None:
     (found,) = discover(tmp_path)
     events = read_events(found.path)
     assert [d.line for d in events.diagnostics] == [2, len(lines) + 2]
-    assert len(events.events) == len(lines)
+    assert len(events.entries) == len(lines)

@@ -203,6 +203,25 @@ class ShutdownData(Model, rename="camel"):
     code_changes: Any = UNSET
 
 
+class AssistantUsageData(Model, rename="camel"):
+    """``assistant.usage``: one model call's tokens, as the API counted them (``inputTokens``
+    is the prompt, cached part included; ``outputTokens`` the completion, reasoning included).
+    Copilot CLI emits it as an ephemeral event, not written to the log; read when present."""
+
+    model: Opt[str] = UNSET
+    input_tokens: Opt[Int] = UNSET
+    output_tokens: Opt[Int] = UNSET
+    cache_read_tokens: Opt[Int] = UNSET
+    cache_write_tokens: Opt[Int] = UNSET
+    reasoning_tokens: Opt[Int] = UNSET
+    cost: Any = UNSET
+    duration: Any = UNSET
+    initiator: Opt[str] = UNSET
+    api_call_id: Opt[str] = UNSET
+    provider_call_id: Opt[str] = UNSET
+    parent_tool_call_id: Opt[str] = UNSET
+
+
 #: The ``data`` type of each kind cclens reads.
 DATA_TYPES: dict[str, type[Model]] = {
     "session.start": StartData,
@@ -218,6 +237,7 @@ DATA_TYPES: dict[str, type[Model]] = {
     "session.model_change": ModelChangeData,
     "session.compaction_complete": CompactionData,
     "session.shutdown": ShutdownData,
+    "assistant.usage": AssistantUsageData,
 }
 
 _DECODERS: dict[str, Lenient[Any]] = {
@@ -388,9 +408,12 @@ __all__ = [
     "DATA_TYPES",
     "EVENT_TYPES",
     "AssistantMessageData",
+    "AssistantUsageData",
     "CompactionData",
     "Event",
     "ModelChangeData",
+    "ModelMetric",
+    "ModelMetricUsage",
     "NotAnEvent",
     "NoticeData",
     "ReasoningData",

@@ -12,20 +12,26 @@ declared by the CLI's schema is reported by :func:`unknown_kinds`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import io
+from collections import Counter
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from ...model import UNSET, Decoded
+from ...model import UNSET, Decoded, LargeLine, Usage
+from ...model._large import put_back
 from ...model.blocks import ContentBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from ...model.copilot import (
     AssistantMessageData,
+    AssistantUsageData,
     CompactionData,
     Event,
     ModelChangeData,
+    ModelMetric,
+    ModelMetricUsage,
     NotAnEvent,
     NoticeData,
     ReasoningData,
@@ -39,7 +45,7 @@ from ...model.copilot import (
     event_data,
 )
 from ...model.copilot.tools import AGENT, copilot_tool_spec
-from ...model.entries import Diagnostic, Entry
+from ...model.entries import Entry
 from ...model.messages import Message
 from ...model.records import AssistantRecord, SystemRecord, UserRecord
 from ...model.session import (
@@ -56,76 +62,84 @@ from ...model.session import (
 from ...model.tools import ToolSpec, parse_input, tool_spec
 from ..claude.assemble import text_kind
 from ..claude.titles import PromptPicker, choose_title
-
-_EXCERPT = 80
+from ..lines import LinesRead, decoder, read_lines
+from .usage import usage_of
 
 
 @dataclass(slots=True)
 class EventLine:
+    """One line of a log and where it came from."""
+
     event: Event
     line: int
     offset: int
     length: int
+    #: What the lenient decoder set aside (unknown fields, values of an unexpected shape).
     notes: tuple[str, ...] = ()
+    #: The notes that mean the line does not have the shape Copilot CLI writes.
+    problems: tuple[str, ...] = ()
+    excerpt: str = ""
 
 
-@dataclass(slots=True)
-class EventFile:
-    path: Path
-    events: list[EventLine] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    size: int = 0
-    lines: int = 0
-    end_offset: int = 0
+def _decode(data: bytes | LargeLine) -> Decoded[Event | NotAnEvent]:
+    if not isinstance(data, LargeLine):
+        return decode_event(data)
+    if data.error is not None:
+        raise msgspec.DecodeError(data.error)
+    decoded = decode_event(data.skeleton)
+    decoded.value = put_back(decoded.value, data)
+    return decoded
 
 
-def read_events(path: Path, data: bytes | None = None) -> EventFile:
-    """Every event of an ``events.jsonl``; a bad line is a diagnostic naming its line."""
-    data = path.read_bytes() if data is None else data
-    found = EventFile(path, size=len(data))
-    position = number = 0
-    while position < len(data):
-        newline = data.find(b"\n", position)
-        complete = newline >= 0
-        end = newline if complete else len(data)
-        number += 1
-        line = data[position:end].rstrip(b"\r")
-        offset, position = position, (end + 1 if complete else len(data))
-        if not line.strip():
-            found.end_offset = position if complete else found.end_offset
-            continue
-        found.lines += 1
-        excerpt = line[:_EXCERPT].decode("utf-8", "replace")
-        try:
-            decoded = decode_event(line)
-        except (msgspec.DecodeError, UnicodeDecodeError) as error:
-            reason = f"invalid JSON: {error}"
-            if not complete:
-                reason = f"incomplete last line ({reason}); the file may still be written"
-                found.diagnostics.append(Diagnostic(path, number, reason, offset, excerpt))
-                break
-            found.diagnostics.append(Diagnostic(path, number, reason, offset, excerpt))
-            found.end_offset = position
-            continue
-        value = decoded.value
-        if isinstance(value, NotAnEvent):
-            found.diagnostics.append(Diagnostic(path, number, "not a JSON object", offset, excerpt))
-        else:
-            found.events.append(EventLine(value, number, offset, len(line), tuple(decoded.notes)))
-        found.end_offset = position
-    return found
+_OBJECT: dict[str, object] = {}
+
+
+def _raw(value: Event | NotAnEvent) -> object:
+    return value.raw if isinstance(value, NotAnEvent) else _OBJECT
+
+
+def _make(
+    value: Event | NotAnEvent,
+    number: int,
+    offset: int,
+    length: int,
+    notes: tuple[str, ...],
+    problems: tuple[str, ...],
+    excerpt: str,
+) -> EventLine:
+    assert isinstance(value, Event)
+    return EventLine(value, number, offset, length, notes, problems, excerpt)
+
+
+_decode_line = decoder(_decode, _raw, _make)
+
+#: What reading a log gives: its events (``entries``), diagnostics, lines and where it ends.
+EventFile = LinesRead[EventLine]
+
+
+def read_events(
+    path: Path, data: bytes | None = None, start_offset: int = 0, start_line: int = 0
+) -> EventFile:
+    """Every event of a log (of ``data``, its bytes from ``start_offset``, when given); a bad
+    line is a diagnostic naming its line. Raises ``OSError`` only when it cannot be read."""
+    if data is None:
+        with path.open("rb") as handle:
+            if start_offset:
+                handle.seek(start_offset)
+            return read_lines(path, handle, start_offset, start_line, _decode_line)
+    return read_lines(path, io.BytesIO(data), start_offset, start_line, _decode_line)
 
 
 def unknown_kinds(events: EventFile) -> list[str]:
     """The kinds of the events the CLI's schema does not declare (for ``check``)."""
-    return [line.event.kind for line in events.events if not line.event.known]
+    return [line.event.kind for line in events.entries if not line.event.known]
 
 
 def shutdown_usage(events: EventFile) -> dict[str, dict[str, int]]:
     """Tokens per model from the last ``session.shutdown`` of each run (input, output, cache
     reads and writes, reasoning), summed over runs."""
     totals: dict[str, dict[str, int]] = {}
-    for line in events.events:
+    for line in events.entries:
         if line.event.kind != "session.shutdown":
             continue
         data = event_data(line.event)
@@ -203,6 +217,8 @@ class _Builder:
         self.version: str | None = None
         self.model: str | None = None
         self.compactions: list[Compaction] = []
+        #: Whether this run's model calls carry their own usage (``assistant.usage``).
+        self.metered = False
 
     def common(self, line: EventLine, suffix: str = "") -> dict[str, Any]:
         event = line.event
@@ -233,6 +249,7 @@ class _Builder:
         data = event_data(event)
         kind = event.kind
         if isinstance(data, StartData):
+            self.metered = False
             self.session_id = self.session_id or _text(data.session_id)
             context = data.context
             if context is not None and context is not UNSET:
@@ -281,6 +298,10 @@ class _Builder:
             self.system(line, "informational", f"Model changed to {self.model}")
         elif isinstance(data, CompactionData):
             self.compaction(line, data)
+        elif isinstance(data, AssistantUsageData):
+            self.call_usage(line, data)
+        elif isinstance(data, ShutdownData):
+            self.run_usage(line, data)
         else:
             self.items.append(MetaItem([self.entry(self._meta(line), line)]))
 
@@ -361,6 +382,75 @@ class _Builder:
             if isinstance(call, CopilotToolCall):
                 call.outcome = data
 
+    def usage_record(self, line: EventLine, suffix: str, model: str, usage: Usage) -> Entry:
+        """A record carrying ``usage`` (of ``model``), counted as one response by its id."""
+        identifier = f"{line.event.id or f'line-{line.line}'}{suffix}"
+        record = AssistantRecord(
+            message=Message(
+                id=identifier,
+                role="assistant",
+                type="message",
+                model=model,
+                content=[],
+                usage=usage,
+            ),
+            **self.common(line, suffix),
+        )
+        return self.entry(record, line)
+
+    def call_usage(self, line: EventLine, data: AssistantUsageData) -> None:
+        """One model call's usage (an ``assistant.usage`` event, when the log has them)."""
+        self.metered = True
+        usage = usage_of(
+            data.input_tokens,
+            data.output_tokens,
+            data.cache_read_tokens,
+            data.cache_write_tokens,
+            data.reasoning_tokens,
+        )
+        model = _text(data.model) or self.model or "unknown"
+        self.items.append(MetaItem([self.usage_record(line, "", model, usage)]))
+
+    def run_usage(self, line: EventLine, data: ShutdownData) -> None:
+        """The end of a run: its tokens per model, shown, and counted (one usage record per
+        model) unless its model calls carried their own."""
+        metrics = data.model_metrics if isinstance(data.model_metrics, dict) else {}
+        said: list[str] = []
+        counted: list[tuple[str, Usage]] = []
+        for model, metric in metrics.items():
+            tokens = metric.usage if isinstance(metric, ModelMetric) else None
+            if not isinstance(tokens, ModelMetricUsage):
+                continue
+            usage = usage_of(
+                tokens.input_tokens,
+                tokens.output_tokens,
+                tokens.cache_read_tokens,
+                tokens.cache_write_tokens,
+                tokens.reasoning_tokens,
+            )
+            requests = metric.requests if isinstance(metric.requests, dict) else {}
+            count = requests.get("count")
+            calls = f", {count} requests" if isinstance(count, int) else ""
+            said.append(
+                f"{model}: {_number(tokens.input_tokens):,} input "
+                f"({_number(tokens.cache_read_tokens):,} cached), "
+                f"{_number(tokens.output_tokens):,} output{calls}"
+            )
+            counted.append((model, usage))
+        text = "Tokens of this run, per model: " + ("; ".join(said) if said else "none recorded")
+        if self.metered:
+            text += " (each model call counted on its own)"
+        record = SystemRecord(
+            subtype="informational", level="info", content=text, **self.common(line)
+        )
+        entries = [self.entry(record, line)]
+        if not self.metered:
+            entries += [
+                self.usage_record(line, f"/{model}", model, usage) for model, usage in counted
+            ]
+        self.items.append(SystemItem(entries))
+        self.metered = False
+
     def compaction(self, line: EventLine, data: CompactionData) -> None:
         boundary = SystemRecord(
             subtype="compact_boundary",
@@ -383,6 +473,10 @@ class _Builder:
         self.compactions.append(Compaction(item, summary, _text(data.trigger), before))
 
 
+def _number(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -400,7 +494,7 @@ def _args(arguments: Any) -> Any:
 def assemble_events(events: EventFile, project: str, mtime: float = 0.0) -> Session:
     """The session an ``events.jsonl`` holds."""
     builder = _Builder(events)
-    for line in events.events:
+    for line in events.entries:
         builder.add(line)
     picker = PromptPicker()
     for item in builder.items:
@@ -425,7 +519,10 @@ def assemble_events(events: EventFile, project: str, mtime: float = 0.0) -> Sess
         title=title,
         title_source=source,
         first_prompt=picker.preview,
-        file_size=events.size,
+        file_size=events.end_offset,
         lines=events.lines,
         mtime=mtime,
+        agent=AGENT,
+        line_kinds=dict(Counter(line.event.kind for line in events.entries)),
+        unknown_kinds=dict(Counter(unknown_kinds(events))),
     )

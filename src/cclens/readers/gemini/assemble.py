@@ -20,6 +20,7 @@ its bytes; ``.jsonl``: the line of its last version). Rewound messages form a br
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -79,7 +80,7 @@ from ...model.tools import ToolSpec, parse_input, tool_spec
 from ..claude._gc import paused
 from ..claude.assemble import text_kind
 from ..claude.titles import PromptPicker, choose_title
-from .chat import ChatFile, ChatRecord
+from .chat import ChatFile, ChatRecord, line_kinds, unknown_kinds
 from .replay import MessageState, Replay, replay
 
 #: What each finished status of a Gemini tool call is in cclens.
@@ -481,9 +482,12 @@ def _assemble(chat: ChatFile, where: Located, mtime: float) -> Session:
         title=title,
         title_source=source,
         first_prompt=first,
-        file_size=chat.size,
+        file_size=chat.end_offset,
         lines=chat.lines,
         mtime=mtime,
+        agent=AGENT,
+        line_kinds=line_kinds(chat),
+        unknown_kinds=dict(Counter(unknown_kinds(chat))),
     )
     return session
 

@@ -10,6 +10,7 @@ becomes a :class:`~cclens.model.entries.Diagnostic` naming the file and line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -21,6 +22,9 @@ from ...model.gemini import (
     AnyLine,
     AnyMessage,
     Conversation,
+    MetadataLine,
+    RewindLine,
+    SetLine,
     UnknownLine,
     UnknownMessage,
     decode_conversation,
@@ -80,12 +84,37 @@ def read_chat_data(path: Path, data: bytes, start_offset: int = 0, start_line: i
     with paused():
         if form_of(path) == "jsonl":
             return _read_lines(path, data, start_offset, start_line)
+        if start_offset:
+            return _read_tail(path, data, start_offset)
         return _read_object(path, data)
+
+
+def _read_tail(path: Path, data: bytes, start_offset: int) -> ChatFile:
+    """What follows a ``.json`` recording read before: nothing but white space (gemini-cli
+    rewrites the whole object, which the index notices as a rewrite and reads from the start)."""
+    chat = ChatFile(path, "json", size=len(data), end_offset=start_offset)
+    if not data.strip():
+        chat.end_offset = start_offset + len(data)
+    else:
+        reason = "more than a whole JSON object; gemini-cli may be rewriting it"
+        chat.diagnostics.append(Diagnostic(path, 0, reason, start_offset, _excerpt(data)))
+    return chat
 
 
 def _excerpt(data: bytes) -> str:
     text = data[:_EXCERPT].decode("utf-8", errors="replace")
     return text + ("…" if len(data) > _EXCERPT else "")
+
+
+_BYTE = re.compile(r"\(byte (\d+)\)")
+
+
+def _where(body: bytes, message: str) -> tuple[int, int]:
+    """The line (from 1) and byte where a JSON text stops being valid: where the decoder
+    said, else its end (a text cut short)."""
+    match = _BYTE.search(message)
+    offset = min(int(match.group(1)), len(body)) if match else len(body)
+    return body.count(b"\n", 0, offset) + 1, offset
 
 
 def _read_object(path: Path, data: bytes) -> ChatFile:
@@ -94,12 +123,17 @@ def _read_object(path: Path, data: bytes) -> ChatFile:
     if not body.strip():
         reason = "empty file (gemini-cli may be writing it)"
         chat.diagnostics.append(Diagnostic(path, 0, reason))
+        chat.end_offset = 0
         return chat
     try:
         decoded = decode_conversation(body)
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         reason = f"not a whole JSON object ({error}); gemini-cli may be rewriting it"
-        chat.diagnostics.append(Diagnostic(path, 0, reason, 0, _excerpt(body)))
+        line, offset = _where(body, str(error))
+        base = len(data) - len(body)
+        chat.diagnostics.append(Diagnostic(path, line, reason, base + offset, _excerpt(body)))
+        # Nothing is kept of a recording caught mid-rewrite: a later read takes it whole.
+        chat.end_offset = 0
         return chat
     conversation = decoded.value
     if isinstance(conversation, UnknownLine) or not isinstance(conversation.messages, list):
@@ -216,3 +250,24 @@ def unknown_kinds(chat: ChatFile) -> list[str]:
         elif isinstance(value, UnknownMessage):
             kinds.append(f"message {value.kind}")
     return kinds
+
+
+def line_kinds(chat: ChatFile) -> dict[str, int]:
+    """How many records of each kind the recording holds (for ``check``): messages by their
+    ``type``, and the ``.jsonl`` lines that are not messages (``metadata``, ``$set``,
+    ``$rewindTo``)."""
+    counts: dict[str, int] = {}
+    for record in chat.records:
+        value = record.value
+        if isinstance(value, MetadataLine):
+            kind = "metadata"
+        elif isinstance(value, SetLine):
+            kind = "$set"
+        elif isinstance(value, RewindLine):
+            kind = "$rewindTo"
+        elif isinstance(value, UnknownLine):
+            kind = f"line {value.kind}"
+        else:
+            kind = value.kind
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
