@@ -8,10 +8,12 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from cclens.model import to_builtins
 from cclens.model.gemini import UnknownLine, UnknownMessage, decode_conversation, decode_line
+from cclens.model.records import AiTitleRecord
 from cclens.model.session import AssistantItem, SystemItem, UserItem
 from cclens.readers.gemini import (
     Located,
@@ -136,6 +138,9 @@ def test_json_entries_point_at_their_message_bytes(path: Path) -> None:
     document = json.loads(data)
     session = assemble_chat(read_chat(path), Located("x"))
     for entry in session.entries:
+        if entry.line == 0:  # the summary gemini-cli wrote: the whole object's
+            assert isinstance(entry.record, AiTitleRecord) and entry.length == len(data)
+            continue
         message = document["messages"][entry.line - 1]
         assert json.loads(data[entry.offset : entry.offset + entry.length]) == message
         assert getattr(entry.record, "uuid", "").split("/")[0] == message["id"]
@@ -263,3 +268,37 @@ def test_bad_input_is_reported_and_the_rest_read(tmp_path: Path) -> None:
     assert assemble_chat(chat, Located("x")).items == []
     not_object = read_chat_data(tmp_path / "session-x.json", b"[1, 2]")
     assert "not a Gemini CLI recording" in not_object.diagnostics[0].reason
+
+
+def test_a_value_nested_past_the_budget_is_kept_raw_and_noted(tmp_path: Path) -> None:
+    """Tool arguments nested deeper than the model's budget are kept as raw JSON (re-encoding
+    to the same text), reported as a partial read, and the rest of the recording is read."""
+    deep: Any = "bottom"
+    for _ in range(200):
+        deep = {"a": [deep]}
+    recording = {
+        "sessionId": "deep",
+        "projectHash": "0" * 64,
+        "startTime": "2026-05-01T10:00:00Z",
+        "lastUpdated": "2026-05-01T10:00:00Z",
+        "messages": [
+            {"id": "u1", "type": "user", "timestamp": "2026-05-01T10:00:01Z", "content": "go"},
+            {
+                "id": "g1",
+                "type": "gemini",
+                "timestamp": "2026-05-01T10:00:02Z",
+                "content": "",
+                "toolCalls": [
+                    {"id": "c1", "name": "run_shell_command", "args": deep, "status": "success"}
+                ],
+            },
+        ],
+    }
+    path = tmp_path / "session-2026-05-01T10-00-deep.json"
+    path.write_text(json.dumps(recording))
+    chat = read_chat(path)
+    assert len(chat.records) == 2
+    assert [d.partial for d in chat.diagnostics] == [True]
+    assert json.loads(msgspec.json.encode(to_builtins(chat.conversation))) == recording
+    session = assemble_chat(chat, Located("x"))
+    assert len(session.tool_calls) == 1

@@ -284,7 +284,14 @@ _SYSTEM: dict[str, Callable[[SystemRecord], EventView]] = {
 
 def _system(item: SystemItem) -> EventView:
     record = item.record
-    return _SYSTEM.get(record.subtype or "", _system_default)(record)
+    subtype = record.subtype or ""
+    if ":" in subtype:
+        # Another agent's bookkeeping (Copilot CLI's turn and tool-start events): its reader
+        # names it ``<agent>:<kind>``; shown with the details.
+        label = subtype.replace(":", ": ", 1)
+        text = _one_line(_text_of(record.content))
+        return EventView(f"system:{subtype}", label, text, "muted", noisy=True)
+    return _SYSTEM.get(subtype, _system_default)(record)
 
 
 # --- attachments ----------------------------------------------------------------------------
@@ -512,11 +519,6 @@ def _meta(record: Any) -> EventView:
             "info",
             text=_text_of(record.result),
         )
-    if isinstance(record, SystemRecord):
-        # Another agent's bookkeeping (Copilot CLI's turn and tool-start events, Codex CLI's
-        # turn contexts): its reader names it ``<agent>:<kind>``; shown with the details.
-        label = (record.subtype or "system").replace(":", ": ", 1)
-        return EventView(key, label, _one_line(_text_of(record.content)), "muted", noisy=True)
     noisy_kinds = {"file-history-snapshot", "last-prompt", "atis-latch", "bridge-session"}
     labels = {
         "file-history-snapshot": "File backup snapshot",

@@ -5,6 +5,8 @@ in some versions); its result is the ``tool.execution_complete`` event's data
 (:class:`~cclens.model.copilot.ToolCompleteData`: ``success``, ``result.content`` as the model
 saw it, ``result.detailedContent`` as the terminal showed it, ``error``).
 
+A call's typed result is that data (:class:`~cclens.model.copilot.ToolCompleteData`).
+
 Tool names and parameters are those of Copilot CLI 1.0.40 (``@github/copilot``, the zod schemas
 of its bundled ``app.js``): ``bash`` and ``powershell`` with their ``read_``, ``write_``,
 ``stop_`` and ``list_`` companions, ``view``, ``create``, ``edit`` (``str_replace_editor`` in
@@ -22,6 +24,7 @@ from typing import Any
 from .._base import UNSET, Int, Model, Number, Opt
 from ..tools._spec import McpToolSpec, ToolSpec
 from ..tools.generic import FreeformInput
+from .events import ToolCompleteData
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "copilot"
@@ -214,7 +217,7 @@ def _spec(
         name=name,
         aliases=aliases,
         input_type=input_type,
-        result_type=None,
+        result_type=ToolCompleteData,
         description=description,
         family=family,
         spawns_subagent=spawns,
@@ -334,26 +337,24 @@ SPECS: tuple[ToolSpec, ...] = (
 _BY_NAME: dict[str, ToolSpec] = {name: spec for spec in SPECS for name in spec.names}
 
 
-def copilot_tool_spec(
-    name: str, mcp_server: str | None = None, mcp_tool: str | None = None
-) -> ToolSpec | None:
-    """The spec of Copilot CLI's tool ``name``: a built-in tool, or an MCP tool when its start
-    event named the server (``mcp_server``, ``mcp_tool``); ``None`` for a name cclens does not
-    know."""
+def copilot_tool_spec(name: str) -> ToolSpec | None:
+    """The spec of Copilot CLI's tool ``name``: a built-in tool, else an MCP tool when the name
+    reads ``<server>-<tool>`` (Copilot joins them with a hyphen; no built-in name holds one);
+    ``None`` for a name cclens does not know."""
     spec = _BY_NAME.get(name)
     if spec is not None:
         return spec
-    if not mcp_server:
+    server, separator, tool = name.rpartition("-")
+    if not separator or not server or not tool:
         return None
-    tool = mcp_tool or name.removeprefix(f"{mcp_server}-")
     return McpToolSpec(
         name=name,
         aliases=(),
         input_type=FreeformInput,
-        result_type=None,
-        description=f"MCP tool {tool} of server {mcp_server}",
+        result_type=ToolCompleteData,
+        description=f"MCP tool {tool} of server {server}",
         family="mcp",
-        server=mcp_server,
+        server=server,
         tool=tool,
     )
 

@@ -20,13 +20,14 @@ its JSON, so every value re-encodes (:func:`cclens.model.to_builtins`) to the JS
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, TypeAlias, Union, cast
 
 import msgspec
 
 from .._base import EXTRA_KEY, RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Opt
 from .._convert import Decoded, Lenient
-from .._depth import MAX_DEPTH, _skeleton_too_deep, may_be_deep
+from .._depth import MAX_DEPTH, too_deep
 
 
 class InlineData(Model, rename="camel"):
@@ -359,18 +360,15 @@ _MESSAGE: Lenient[AnyMessage] = Lenient(AnyMessage, lambda raw: UnknownMessage(r
 _FAST_CONVERSATION = msgspec.json.Decoder(Conversation)
 
 
-def skeleton_too_deep(data: bytes) -> bool:
-    """Whether the JSON text ``data`` nests past :data:`~cclens.model.MAX_DEPTH`."""
-    return _skeleton_too_deep(data, MAX_DEPTH)
-
-
 def decode_conversation(data: bytes) -> Decoded[Conversation | UnknownLine]:
     """A whole ``.json`` recording. Raises ``msgspec.DecodeError`` when it is not JSON; a
     JSON value that is not an object decodes as :class:`UnknownLine`.
 
-    A recording is one large value: its nesting is measured from its text (at C speed), not
-    by walking the decoded value as :class:`~cclens.model.Lenient` does for a line; anything
-    the typed decoder refuses, or that names the model's reserved keys, takes the lenient path.
+    A recording is one large value whose own structure is a few levels deep: only its values
+    of no declared shape (:func:`free_values`) can nest without bound, so only they are
+    walked for depth; a recording nesting past the budget there, anything the typed decoder
+    refuses, or a text naming the model's reserved keys takes the lenient path (which keeps
+    what is too deep as raw JSON).
     """
     if EXTRA_KEY.encode() not in data and UNKNOWN_TAG.encode() not in data:
         try:
@@ -378,9 +376,52 @@ def decode_conversation(data: bytes) -> Decoded[Conversation | UnknownLine]:
         except (msgspec.ValidationError, RecursionError):
             pass
         else:
-            if not may_be_deep(data) or not skeleton_too_deep(data):
+            containers = (v for v in free_values(value) if isinstance(v, dict | list))
+            if not any(too_deep(free, _FREE_DEPTH) for free in containers):
                 return Decoded(value, [])
     return _CONVERSATION.decode(data)
+
+
+#: How deep a value of no declared shape may nest: the recording's own structure takes at most
+#: this many levels above it (conversation, messages, a message, its tool calls, a call, its
+#: result parts, a part, its function response, the response).
+_FREE_DEPTH = MAX_DEPTH - 10
+
+
+def free_values(conversation: Conversation) -> Iterator[Any]:
+    """The values of no declared shape a typed recording holds (tool arguments and results,
+    what the terminal showed, part metadata): the only places it can nest without bound, so
+    the only ones whose depth is measured (a walk of their containers, not of the whole text)."""
+    messages = conversation.messages if isinstance(conversation.messages, list) else []
+    yield conversation.memory_scratchpad
+    for message in messages:
+        if isinstance(message, UnknownMessage):
+            yield message.raw
+            continue
+        for content in (message.content, message.display_content):
+            yield from _part_values(content)
+        if isinstance(message, GeminiMessage) and isinstance(message.tool_calls, list):
+            for call in message.tool_calls:
+                yield call.args
+                yield call.result_display
+                yield from _part_values(call.result)
+
+
+def _part_values(content: Any) -> Iterator[Any]:
+    for part in content_parts(content):
+        if isinstance(part, str):
+            continue
+        yield part.video_metadata
+        yield part.media_resolution
+        yield part.part_metadata
+        call = part.function_call
+        if isinstance(call, FunctionCall):
+            yield call.args
+            yield call.partial_args
+        response = part.function_response
+        if isinstance(response, FunctionResponse):
+            yield response.response
+            yield response.parts
 
 
 def line_kind(raw: Any) -> str:

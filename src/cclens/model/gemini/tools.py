@@ -3,7 +3,8 @@
 A call's input is its ``args``; its result is the recorded call itself
 (:class:`~cclens.model.gemini.ToolCallRecord`: ``status``, ``result``, the
 ``functionResponse`` parts the model was shown, and ``resultDisplay``, what the terminal
-showed). :func:`display_of` types ``resultDisplay``: a string, a :class:`FileDiff` (``write_file``,
+showed; a cancelled call's carries ``interrupted: true``, cclens's mark, in ``extra``).
+:func:`display_of` types ``resultDisplay``: a string, a :class:`FileDiff` (``write_file``,
 ``replace``), a :class:`TodoList` (``write_todos``), a :class:`GrepDisplay` (``grep_search``), a
 :class:`ListDisplay` (``list_directory``), a :class:`ReadManyDisplay` (``read_many_files``), a
 :class:`SubagentProgress` (a subagent's call) or an ANSI screen (a list of lines).
@@ -28,6 +29,7 @@ from .._base import UNSET, Int, Model, Number, Opt
 from .._convert import Lenient
 from ..tools._spec import McpToolSpec, ToolSpec
 from ..tools.generic import FreeformInput, UnknownToolResult
+from .records import ToolCallRecord
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "gemini"
@@ -436,7 +438,7 @@ def _spec(
         name=name,
         aliases=aliases,
         input_type=input_type,
-        result_type=None,
+        result_type=ToolCallRecord,
         description=description,
         family=family,
         spawns_subagent=spawns,
@@ -606,7 +608,7 @@ def subagent_spec(name: str) -> ToolSpec:
         name=SUBAGENT_TOOL,
         aliases=(name,),
         input_type=spec.input_type,
-        result_type=None,
+        result_type=ToolCallRecord,
         description=f"Run the subagent {name}",
         family="agents",
         spawns_subagent=True,
@@ -614,8 +616,9 @@ def subagent_spec(name: str) -> ToolSpec:
 
 
 def gemini_tool_spec(name: str, delegated: bool = False) -> ToolSpec | None:
-    """The spec of Gemini CLI's tool ``name``; ``delegated``: the call ran a subagent (its
-    record names one). ``None`` for a name cclens does not know."""
+    """The spec of Gemini CLI's tool ``name``; ``delegated``: the call is known to have run a
+    subagent (a subagent a user defined is a tool of its own name). ``None`` for a name
+    cclens does not know."""
     spec = _BY_NAME.get(name)
     if spec is not None:
         return spec
@@ -629,7 +632,7 @@ def gemini_tool_spec(name: str, delegated: bool = False) -> ToolSpec | None:
         name=name,
         aliases=(),
         input_type=FreeformInput,
-        result_type=None,
+        result_type=ToolCallRecord,
         description=f"MCP tool {tool} of server {server}",
         family="mcp",
         server=server,

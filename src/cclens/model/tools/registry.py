@@ -5,9 +5,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from ..codex import tools as codex_tools
-from ..copilot import tools as copilot_tools
-from ..gemini import tools as gemini_tools
 from . import agents, files, interaction, mcp, misc, plans, schedule, search, shell, tasks, web
 from ._spec import ToolSpec
 from .generic import UnknownToolInput, UnknownToolResult
@@ -54,14 +51,24 @@ def _unknown_spec(name: str, agent: str = "claude") -> ToolSpec:
     )
 
 
-#: The tool catalogue of each agent other than Claude Code: a function giving the spec of a
-#: tool name, or ``None`` for a name the agent's catalogue does not know (an agent's tools are
-#: typed in its own model package, :mod:`cclens.model.codex.tools` for Codex CLI).
-AGENT_TOOLS: dict[str, Callable[[str], ToolSpec | None]] = {
-    codex_tools.AGENT: codex_tools.codex_tool_spec,
-    gemini_tools.AGENT: gemini_tools.gemini_tool_spec,
-    copilot_tools.AGENT: copilot_tools.copilot_tool_spec,
-}
+@functools.cache
+def agent_tools() -> dict[str, Callable[[str], ToolSpec | None]]:
+    """The tool catalogue of each agent other than Claude Code: a function giving the spec of
+    a tool name, or ``None`` for a name the agent's catalogue does not know (an agent's tools
+    are typed in its own model package, :mod:`cclens.model.codex.tools` for Codex CLI).
+
+    Imported when first asked: each agent's tool module builds its specs from this package,
+    so importing them here at load time would be a cycle (whichever comes first).
+    """
+    from ..codex import tools as codex_tools
+    from ..copilot import tools as copilot_tools
+    from ..gemini import tools as gemini_tools
+
+    return {
+        codex_tools.AGENT: codex_tools.codex_tool_spec,
+        gemini_tools.AGENT: gemini_tools.gemini_tool_spec,
+        copilot_tools.AGENT: copilot_tools.copilot_tool_spec,
+    }
 
 
 def tool_spec(name: str, agent: str = "claude") -> ToolSpec:
@@ -70,10 +77,10 @@ def tool_spec(name: str, agent: str = "claude") -> ToolSpec:
 
     An alias gives the canonical tool's spec (``Task`` gives ``Agent``'s), an MCP name an
     :class:`~cclens.model.tools.McpToolSpec`, and any other name a spec of family ``unknown``.
-    Another agent's tools come from its catalogue in :data:`AGENT_TOOLS`.
+    Another agent's tools come from its catalogue (:func:`agent_tools`).
     """
     if agent != "claude":
-        lookup = AGENT_TOOLS.get(agent)
+        lookup = agent_tools().get(agent)
         found = lookup(name) if lookup is not None else None
         return found if found is not None else _unknown_spec(name, agent)
     spec = _BY_NAME.get(name)
@@ -95,6 +102,6 @@ def is_known_tool(name: str, agent: str = "claude") -> bool:
     """Whether cclens has a spec for ``agent``'s tool ``name`` (every MCP tool counts as
     known)."""
     if agent != "claude":
-        lookup = AGENT_TOOLS.get(agent)
+        lookup = agent_tools().get(agent)
         return lookup is not None and lookup(name) is not None
     return name in _BY_NAME or mcp_parts(name) is not None

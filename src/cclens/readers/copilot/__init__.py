@@ -2,7 +2,6 @@
 model."""
 
 from .assemble import (
-    CopilotToolCall,
     EventFile,
     assemble_events,
     read_events,
@@ -12,7 +11,6 @@ from .assemble import (
 from .discover import EventLog, default_home, discover
 
 __all__ = [
-    "CopilotToolCall",
     "EventFile",
     "EventLog",
     "assemble_events",

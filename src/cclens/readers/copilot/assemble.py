@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -44,25 +43,16 @@ from ...model.copilot import (
     decode_event,
     event_data,
 )
-from ...model.copilot.tools import AGENT, copilot_tool_spec
+from ...model.copilot.tools import AGENT
 from ...model.entries import Entry
 from ...model.messages import Message
-from ...model.records import AssistantRecord, SystemRecord, UserRecord
+from ...model.records import AssistantRecord, CompactMetadata, SystemRecord, UserRecord
 from ...model.session import (
-    AssistantItem,
-    Compaction,
-    Item,
-    MetaItem,
     Session,
-    SystemItem,
-    ToolCall,
-    ToolStatus,
-    UserItem,
 )
-from ...model.tools import ToolSpec, parse_input, tool_spec
-from ..claude.assemble import text_kind
-from ..claude.titles import PromptPicker, choose_title
+from ..claude.assemble import assemble_entries
 from ..lines import LinesRead, decoder, read_lines
+from ..slash import command_text
 from .usage import usage_of
 
 
@@ -163,66 +153,36 @@ def shutdown_usage(events: EventFile) -> dict[str, dict[str, int]]:
     return totals
 
 
-@dataclass(eq=False)
-class CopilotToolCall(ToolCall):
-    """A Copilot tool call, typed by Copilot CLI's catalogue (:mod:`cclens.model.copilot.tools`);
-    its result is the ``tool.execution_complete`` data: ``success`` false is an error, a refusal
-    (``rejected``, ``denied``) is ``rejected``."""
-
-    agent: str = AGENT
-
-    #: The MCP server and tool its start event named (an MCP tool's call).
-    mcp_server: str | None = None
-    mcp_tool: str | None = None
-    outcome: ToolCompleteData | None = None
-
-    @cached_property
-    def spec(self) -> ToolSpec:
-        found = copilot_tool_spec(self.name, self.mcp_server, self.mcp_tool)
-        return found or tool_spec(self.name, AGENT)
-
-    @cached_property
-    def parsed_input(self) -> Decoded[Any]:
-        return parse_input(self.spec, self.block.input)
-
-    @cached_property
-    def parsed_result(self) -> Decoded[Any] | None:
-        return Decoded(self.outcome, []) if self.outcome is not None else None
-
-    @property
-    def status(self) -> ToolStatus:
-        outcome = self.outcome
-        if self.result_block is None or outcome is None:
-            return "pending"
-        if outcome.success is not False:
-            return "ok"
-        error = outcome.error
-        code = error.code if isinstance(error, ToolError) else None
-        return "rejected" if code in _REFUSALS else "error"
-
-
 #: The error codes of a call the user or the permission rules refused.
 _REFUSALS = frozenset({"rejected", "denied"})
 
 
-class _Builder:
+class _Writer:
+    """Writes a log's events as the session model's records, each an
+    :class:`~cclens.model.entries.Entry` at its event's line, chained by ``uuid``/``parentUuid``
+    in the order they were written."""
+
     def __init__(self, events: EventFile) -> None:
         self.events = events
-        self.items: list[Item] = []
         self.entries: list[Entry] = []
-        self.calls: dict[str, ToolCall] = {}
+        #: The calls a response asked for so far (a tool start without one makes its own).
+        self.calls: set[str] = set()
         self.session_id: str | None = None
         self.cwd: str | None = None
         self.branch: str | None = None
         self.version: str | None = None
         self.model: str | None = None
-        self.compactions: list[Compaction] = []
+        self.tip: str | None = None
         #: Whether this run's model calls carry their own usage (``assistant.usage``).
         self.metered = False
 
     def common(self, line: EventLine, suffix: str = "") -> dict[str, Any]:
         event = line.event
-        fields: dict[str, Any] = {"uuid": (event.id or f"line-{line.line}") + suffix}
+        identifier = (event.id or f"line-{line.line}") + suffix
+        fields: dict[str, Any] = {"uuid": identifier}
+        if self.tip is not None:
+            fields["parent_uuid"] = self.tip
+        self.tip = identifier
         if isinstance(event.timestamp, str):
             fields["timestamp"] = event.timestamp
         if self.session_id:
@@ -242,7 +202,11 @@ class _Builder:
 
     def system(self, line: EventLine, subtype: str, text: str, level: str = "info") -> None:
         record = SystemRecord(subtype=subtype, level=level, content=text, **self.common(line))
-        self.items.append(SystemItem([self.entry(record, line)]))
+        self.entry(record, line)
+
+    def meta(self, line: EventLine) -> None:
+        """An event shown with the details only (``copilot:<kind>``: bookkeeping)."""
+        self.system(line, f"copilot:{line.event.kind}", "")
 
     def add(self, line: EventLine) -> None:
         event = line.event
@@ -257,12 +221,12 @@ class _Builder:
                 self.branch = _text(context.branch) or self.branch
             self.version = _text(data.copilot_version) or self.version
             self.model = _text(data.selected_model) or self.model
-            self.items.append(MetaItem([self.entry(self._meta(line), line)]))
+            self.meta(line)
         elif isinstance(data, UserMessageData):
             text = _text(data.content) or ""
-            record = UserRecord(message=Message(role="user", content=text), **self.common(line))
-            kind = "command" if text.lstrip().startswith("/") else text_kind(text, False)
-            self.items.append(UserItem([self.entry(record, line)], kind=kind))
+            body = command_text(text) if text.lstrip().startswith("/") else text
+            record = UserRecord(message=Message(role="user", content=body), **self.common(line))
+            self.entry(record, line)
         elif isinstance(data, AssistantMessageData):
             self.response(line, data)
         elif isinstance(data, ReasoningData):
@@ -278,11 +242,7 @@ class _Builder:
                 )
                 self.assistant(line, f"start-{call_id}", [block], _text(data.model))
             else:
-                self.items.append(MetaItem([self.entry(self._meta(line), line)]))
-            call = self.calls.get(call_id or "")
-            if isinstance(call, CopilotToolCall):
-                call.mcp_server = _text(data.mcp_server_name) or call.mcp_server
-                call.mcp_tool = _text(data.mcp_tool_name) or call.mcp_tool
+                self.meta(line)
         elif isinstance(data, ToolCompleteData):
             self.result(line, data)
         elif isinstance(data, NoticeData):
@@ -303,10 +263,7 @@ class _Builder:
         elif isinstance(data, ShutdownData):
             self.run_usage(line, data)
         else:
-            self.items.append(MetaItem([self.entry(self._meta(line), line)]))
-
-    def _meta(self, line: EventLine) -> SystemRecord:
-        return SystemRecord(subtype=f"copilot:{line.event.kind}", **self.common(line))
+            self.meta(line)
 
     def response(self, line: EventLine, data: AssistantMessageData) -> None:
         blocks: list[ContentBlock] = []
@@ -314,24 +271,16 @@ class _Builder:
             blocks.append(ThinkingBlock(thinking=data.reasoning_text or ""))
         if _text(data.content):
             blocks.append(TextBlock(text=data.content or ""))
-        servers: dict[str, tuple[str | None, str | None]] = {}
         for request in data.tool_requests if isinstance(data.tool_requests, list) else []:
-            call_id = _text(request.tool_call_id)
             blocks.append(
                 ToolUseBlock(
                     name=_text(request.name) or "(unnamed)",
                     input=_args(request.arguments),
-                    id=call_id or UNSET,
+                    id=_text(request.tool_call_id) or UNSET,
                 )
             )
-            if call_id and _text(request.mcp_server_name):
-                servers[call_id] = (_text(request.mcp_server_name), _text(request.mcp_tool_name))
         identifier = _text(data.message_id) or line.event.id or f"line-{line.line}"
         self.assistant(line, identifier, blocks, _text(data.model))
-        for call_id, (server, tool) in servers.items():
-            call = self.calls.get(call_id)
-            if isinstance(call, CopilotToolCall):
-                call.mcp_server, call.mcp_tool = server, tool
 
     def assistant(
         self, line: EventLine, identifier: str, blocks: list[ContentBlock], model: str | None
@@ -346,15 +295,8 @@ class _Builder:
             ),
             **self.common(line),
         )
-        entry = self.entry(record, line)
-        item = AssistantItem([entry], blocks=blocks)
-        for block in blocks:
-            if isinstance(block, ToolUseBlock):
-                call = CopilotToolCall(block, item, entry)
-                if call.id not in self.calls:
-                    self.calls[call.id] = call
-                    item.tool_calls.append(call)
-        self.items.append(item)
+        self.entry(record, line)
+        self.calls.update(b.id for b in blocks if isinstance(b, ToolUseBlock) and b.id)
 
     def result(self, line: EventLine, data: ToolCompleteData) -> None:
         call_id = _text(data.tool_call_id) or ""
@@ -365,22 +307,20 @@ class _Builder:
         error = data.error
         if not text and error is not None and error is not UNSET:
             text = _text(error.message) or ""
+        code = error.code if isinstance(error, ToolError) else None
         block = ToolResultBlock(
             tool_use_id=call_id or UNSET,
             content=text,
             is_error=True if data.success is False else UNSET,
         )
-        raw = line.event.data
         record = UserRecord(
-            message=Message(role="user", content=[block]), tool_use_result=raw, **self.common(line)
+            message=Message(role="user", content=[block]),
+            tool_use_result=line.event.data,
+            source_tool_use_id=call_id or UNSET,
+            tool_denial_kind="user-rejected" if code in _REFUSALS else UNSET,
+            **self.common(line),
         )
-        entry = self.entry(record, line)
-        self.items.append(UserItem([entry], kind="tool_results"))
-        call = self.calls.get(call_id)
-        if call is not None and call.result_block is None:
-            call.result_block, call.result_entry, call.raw_result = block, entry, raw
-            if isinstance(call, CopilotToolCall):
-                call.outcome = data
+        self.entry(record, line)
 
     def usage_record(self, line: EventLine, suffix: str, model: str, usage: Usage) -> Entry:
         """A record carrying ``usage`` (of ``model``), counted as one response by its id."""
@@ -409,7 +349,7 @@ class _Builder:
             data.reasoning_tokens,
         )
         model = _text(data.model) or self.model or "unknown"
-        self.items.append(MetaItem([self.usage_record(line, "", model, usage)]))
+        self.usage_record(line, "", model, usage)
 
     def run_usage(self, line: EventLine, data: ShutdownData) -> None:
         """The end of a run: its tokens per model, shown, and counted (one usage record per
@@ -437,40 +377,44 @@ class _Builder:
                 f"{_number(tokens.output_tokens):,} output{calls}"
             )
             counted.append((model, usage))
-        text = "Tokens of this run, per model: " + ("; ".join(said) if said else "none recorded")
+        text = (
+            "Tokens of this run, per model, as Copilot CLI records them (counted as one response per model): "
+            + ("; ".join(said) if said else "none recorded")
+        )
         if self.metered:
             text += " (each model call counted on its own)"
         record = SystemRecord(
             subtype="informational", level="info", content=text, **self.common(line)
         )
-        entries = [self.entry(record, line)]
+        self.entry(record, line)
         if not self.metered:
-            entries += [
-                self.usage_record(line, f"/{model}", model, usage) for model, usage in counted
-            ]
-        self.items.append(SystemItem(entries))
+            for model, usage in counted:
+                self.usage_record(line, f"/{model}", model, usage)
         self.metered = False
 
     def compaction(self, line: EventLine, data: CompactionData) -> None:
+        before = data.pre_compaction_tokens if isinstance(data.pre_compaction_tokens, int) else None
+        after = (
+            data.post_compaction_tokens if isinstance(data.post_compaction_tokens, int) else None
+        )
         boundary = SystemRecord(
             subtype="compact_boundary",
             content="Conversation compacted",
-            trigger=_text(data.trigger) or UNSET,
+            compact_metadata=CompactMetadata(
+                trigger=_text(data.trigger) or UNSET,
+                pre_tokens=before if before is not None else UNSET,
+                post_tokens=after if after is not None else UNSET,
+            ),
             **self.common(line),
         )
-        item = SystemItem([self.entry(boundary, line)])
-        self.items.append(item)
-        summary: UserItem | None = None
+        self.entry(boundary, line)
         if _text(data.summary_content):
             record = UserRecord(
                 message=Message(role="user", content=data.summary_content or ""),
                 is_compact_summary=True,
                 **self.common(line, "/summary"),
             )
-            summary = UserItem([self.entry(record, line)], kind="compact_summary")
-            self.items.append(summary)
-        before = data.pre_compaction_tokens if isinstance(data.pre_compaction_tokens, int) else None
-        self.compactions.append(Compaction(item, summary, _text(data.trigger), before))
+            self.entry(record, line)
 
 
 def _number(value: Any) -> int:
@@ -493,36 +437,22 @@ def _args(arguments: Any) -> Any:
 
 def assemble_events(events: EventFile, project: str, mtime: float = 0.0) -> Session:
     """The session an ``events.jsonl`` holds."""
-    builder = _Builder(events)
+    writer = _Writer(events)
     for line in events.entries:
-        builder.add(line)
-    picker = PromptPicker()
-    for item in builder.items:
-        if isinstance(item, UserItem) and item.kind in ("prompt", "command"):
-            picker.add(item.kind, item.text)
-            if picker.done:
-                break
-    title, source = choose_title([], [], [], picker.title_text)
+        writer.add(line)
     path = events.path
     fallback = path.parent.name if path.name == "events.jsonl" else path.stem
-    return Session(
-        path=path,
-        session_id=builder.session_id or fallback,
+    session = assemble_entries(
+        path,
+        writer.entries,
+        list(events.diagnostics),
+        session_id=writer.session_id or fallback,
         project=project,
-        entries=builder.entries,
-        diagnostics=list(events.diagnostics),
-        items=builder.items,
-        tool_calls=builder.calls,
-        branches=[],
-        compactions=builder.compactions,
-        subagents=[],
-        title=title,
-        title_source=source,
-        first_prompt=picker.preview,
         file_size=events.end_offset,
         lines=events.lines,
-        mtime=mtime,
         agent=AGENT,
-        line_kinds=dict(Counter(line.event.kind for line in events.entries)),
-        unknown_kinds=dict(Counter(unknown_kinds(events))),
     )
+    session.mtime = mtime
+    session.line_kinds = dict(Counter(line.event.kind for line in events.entries))
+    session.unknown_kinds = dict(Counter(unknown_kinds(events)))
+    return session

@@ -1,6 +1,6 @@
 """Gemini CLI: find its recordings, read them losslessly, map them onto the session model."""
 
-from .assemble import GeminiToolCall, Located, assemble_chat, usage_of
+from .assemble import Located, assemble_chat, usage_of
 from .chat import ChatFile, ChatRecord, read_chat, read_chat_data, unknown_kinds
 from .discover import ChatFileInfo, default_home, discover, is_home, is_recording, read_projects
 from .load import load, load_file
@@ -9,7 +9,6 @@ __all__ = [
     "ChatFile",
     "ChatFileInfo",
     "ChatRecord",
-    "GeminiToolCall",
     "Located",
     "assemble_chat",
     "default_home",

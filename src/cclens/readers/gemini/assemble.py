@@ -22,11 +22,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from ...model import UNSET, Decoded, Usage, to_builtins
+from ...model import UNSET, Usage, to_builtins
 from ...model.blocks import (
     ContentBlock,
     ImageBlock,
@@ -55,31 +54,17 @@ from ...model.gemini import (
 )
 from ...model.gemini.tools import (
     AGENT,
-    Display,
-    SubagentProgress,
-    display_of,
-    gemini_tool_spec,
 )
 from ...model.messages import Message, OutputTokensDetails
-from ...model.records import AssistantRecord, SystemRecord, UserRecord
+from ...model.records import AiTitleRecord, AssistantRecord, SystemRecord, UserRecord
 from ...model.session import (
-    AssistantItem,
-    Branch,
-    Compaction,
-    Item,
-    MetaItem,
     Session,
-    SystemItem,
-    TitleSource,
-    ToolCall,
     ToolStatus,
-    UserItem,
     UserKind,
 )
-from ...model.tools import ToolSpec, parse_input, tool_spec
 from ..claude._gc import paused
-from ..claude.assemble import text_kind
-from ..claude.titles import PromptPicker, choose_title
+from ..claude.assemble import assemble_entries, text_kind
+from ..slash import command_text
 from .chat import ChatFile, ChatRecord, line_kinds, unknown_kinds
 from .replay import MessageState, Replay, replay
 
@@ -96,54 +81,6 @@ UNFINISHED = frozenset({"validating", "scheduled", "awaiting_approval", "executi
 _INJECTED = ("<session_context>", "<hook_context>")
 #: How the summary that replaces compressed history starts (``getCompressionPrompt``).
 _SNAPSHOT = "<state_snapshot>"
-
-
-@dataclass(eq=False)
-class GeminiToolCall(ToolCall):
-    """A Gemini tool call: typed by Gemini CLI's catalogue (:mod:`cclens.model.gemini.tools`),
-    its status the one gemini-cli recorded, its result the recorded call itself."""
-
-    agent: str = AGENT
-
-    record: ToolCallRecord | None = None
-
-    @cached_property
-    def spec(self) -> ToolSpec:
-        record = self.record
-        delegated = bool(self.subagents) or (
-            record is not None
-            and (
-                isinstance(record.agent_id, str)
-                or isinstance(display_of(record.result_display), SubagentProgress)
-            )
-        )
-        return gemini_tool_spec(self.name, delegated) or tool_spec(self.name, AGENT)
-
-    @cached_property
-    def parsed_input(self) -> Decoded[Any]:
-        return parse_input(self.spec, self.block.input)
-
-    @cached_property
-    def parsed_result(self) -> Decoded[Any] | None:
-        """The recorded call (a :class:`~cclens.model.gemini.ToolCallRecord`) once it has a
-        result; ``None`` before."""
-        if self.record is None or self.result_block is None:
-            return None
-        return Decoded(self.record, [])
-
-    @property
-    def display(self) -> Display | None:
-        """What the terminal showed of the result (``resultDisplay``), typed."""
-        return display_of(self.record.result_display) if self.record is not None else None
-
-    @property
-    def status(self) -> ToolStatus:
-        status = self.record.status if self.record is not None else None
-        if isinstance(status, str) and status in STATUSES:
-            return STATUSES[status]
-        if self.result_block is None:
-            return "pending"
-        return "error" if self.result_block.is_error is True else "ok"
 
 
 def usage_of(tokens: Tokens) -> Usage:
@@ -273,13 +210,17 @@ def user_kind(message: UserMessage, rebuilt: bool = False) -> UserKind:
     return text_kind(text, False)
 
 
-class _Builder:
+class _Writer:
+    """Writes a conversation's messages as the session model's records, each an
+    :class:`~cclens.model.entries.Entry` at its message's place in the file, chained by
+    ``uuid``/``parentUuid`` (a rewound message hangs off the message before it was written)."""
+
     def __init__(self, session_id: str, cwd: str | None) -> None:
         self.session_id = session_id
         self.cwd = cwd
-        self.items: list[Item] = []
         self.entries: list[Entry] = []
-        self.calls: dict[str, ToolCall] = {}
+        #: The ``uuid`` the next record of the live conversation follows.
+        self.tip: str | None = None
 
     def entry(self, record: Any, source: ChatRecord) -> Entry:
         entry = Entry(record, source.line, source.offset, source.length, source.notes)
@@ -288,58 +229,65 @@ class _Builder:
 
     def common(self, identifier: str, timestamp: Any) -> dict[str, Any]:
         fields: dict[str, Any] = {"uuid": identifier, "session_id": self.session_id}
+        if self.tip is not None:
+            fields["parent_uuid"] = self.tip
         if isinstance(timestamp, str):
             fields["timestamp"] = timestamp
         if self.cwd:
             fields["cwd"] = self.cwd
+        self.tip = identifier
         return fields
 
-    def add(self, state: MessageState, ordinal: int) -> list[Item]:
+    def add(self, state: MessageState, ordinal: int) -> None:
         message = state.message
         source = state.record
         identifier = message.id if isinstance(message.id, str) else f"message-{ordinal}"
         if isinstance(message, GeminiMessage):
-            return self.response(message, identifier, source)
-        if isinstance(message, UserMessage):
-            rebuilt = isinstance(source.value, SetLine)
-            return [self.user(message, identifier, source, rebuilt)]
-        if isinstance(message, UnknownMessage):
+            self.response(message, identifier, source)
+        elif isinstance(message, UserMessage):
+            self.user(message, identifier, source, isinstance(source.value, SetLine))
+        elif isinstance(message, UnknownMessage):
             record = SystemRecord(
-                subtype=f"gemini:{message.kind}",
+                subtype="unknown_message",
+                level="warning",
                 content=content_text(_raw_content(message.raw)),
                 **self.common(identifier, message.timestamp),
             )
-            return [MetaItem([self.entry(record, source)])]
-        level = "info"
-        if isinstance(message, ErrorMessage):
-            level = "error"
-        elif isinstance(message, WarningMessage):
-            level = "warning"
-        assert isinstance(message, InfoMessage | ErrorMessage | WarningMessage)
-        record = SystemRecord(
-            subtype="error" if level == "error" else "informational",
-            level=level,
-            content=content_text(message.content),
-            **self.common(identifier, message.timestamp),
-        )
-        return [SystemItem([self.entry(record, source)])]
+            self.entry(record, source)
+        else:
+            level = "info"
+            if isinstance(message, ErrorMessage):
+                level = "error"
+            elif isinstance(message, WarningMessage):
+                level = "warning"
+            assert isinstance(message, InfoMessage | ErrorMessage | WarningMessage)
+            record = SystemRecord(
+                subtype="error" if level == "error" else "informational",
+                level=level,
+                content=content_text(message.content),
+                **self.common(identifier, message.timestamp),
+            )
+            self.entry(record, source)
 
     def user(
         self, message: UserMessage, identifier: str, source: ChatRecord, rebuilt: bool
-    ) -> Item:
+    ) -> None:
         content = message.content
         kind = user_kind(message, rebuilt)
         body: str | list[ContentBlock]
-        body = content if isinstance(content, str) else _blocks(content)
+        if kind == "command":
+            body = command_text(content_text(content))
+        else:
+            body = content if isinstance(content, str) else _blocks(content)
         record = UserRecord(
             message=Message(role="user", content=body),
             is_meta=True if kind == "meta" else UNSET,
             is_compact_summary=True if kind == "compact_summary" else UNSET,
             **self.common(identifier, message.timestamp),
         )
-        return UserItem([self.entry(record, source)], kind=kind)
+        self.entry(record, source)
 
-    def response(self, message: GeminiMessage, identifier: str, source: ChatRecord) -> list[Item]:
+    def response(self, message: GeminiMessage, identifier: str, source: ChatRecord) -> None:
         calls = message.tool_calls if isinstance(message.tool_calls, list) else []
         call_ids = frozenset(c.id for c in calls if isinstance(c.id, str))
         blocks: list[ContentBlock] = []
@@ -370,41 +318,28 @@ class _Builder:
             ),
             **self.common(identifier, message.timestamp),
         )
-        entry = self.entry(record, source)
-        item = AssistantItem([entry], blocks=blocks)
-        items: list[Item] = [item]
-        recorded = {id(block) for block, _ in uses}
-        for content_block in blocks:
-            if isinstance(content_block, ToolUseBlock) and id(content_block) not in recorded:
-                # A call only the content holds (gemini-cli recorded no toolCalls entry).
-                loose = GeminiToolCall(content_block, item, entry)
-                self.calls.setdefault(loose.id, loose)
-                item.tool_calls.append(loose)
+        self.entry(record, source)
         for block, call in uses:
-            tool_call = GeminiToolCall(block, item, entry, record=call)
-            self.calls.setdefault(tool_call.id, tool_call)
-            item.tool_calls.append(tool_call)
             status = call.status if isinstance(call.status, str) else ""
             if status in UNFINISHED or (call.result in (UNSET, None) and status not in STATUSES):
                 continue
+            failed = status in ("error", "cancelled")
             result = ToolResultBlock(
                 tool_use_id=block.id,
                 content=result_text(call.result),
-                is_error=True if status in ("error", "cancelled") else UNSET,
+                is_error=True if failed else UNSET,
             )
             raw = to_builtins(call)
+            if status == "cancelled" and isinstance(raw, dict):
+                # The mark every surface reads as "interrupted" (gemini-cli's cancelled).
+                raw["interrupted"] = True
             result_record = UserRecord(
                 message=Message(role="user", content=[result]),
                 tool_use_result=raw,
                 source_tool_use_id=block.id,
                 **self.common(f"{identifier}/{block.id}", call.timestamp),
             )
-            result_entry = self.entry(result_record, source)
-            tool_call.result_block = result
-            tool_call.result_entry = result_entry
-            tool_call.raw_result = raw
-            items.append(UserItem([result_entry], kind="tool_results"))
-        return items
+            self.entry(result_record, source)
 
 
 def _raw_content(raw: Any) -> Any:
@@ -431,13 +366,23 @@ def _assemble(chat: ChatFile, where: Located, mtime: float) -> Session:
     session_id = metadata.session_id or _id_from_name(chat.path)
     directories = metadata.directories
     cwd = where.cwd or _context_cwd(state) or (directories[0] if directories else None)
-    builder = _Builder(session_id, cwd)
-    branches: dict[str, Branch] = {}
-    compactions: list[Compaction] = []
+    writer = _Writer(session_id, cwd)
     checkpoints = {id(point.record): point for point in state.checkpoints}
     marked: set[int] = set()
+    live_tip: str | None = None
+    previous: MessageState | None = None
     for ordinal, message in enumerate(state.messages, start=1):
-        if not message.replaced:
+        if message.rewound:
+            # A rewound message hangs off the conversation as it stood when it was written; so
+            # does the next one written after a rewind, on the line that goes on.
+            if (
+                previous is None
+                or not previous.rewound
+                or (previous.rewind_point != message.rewind_point)
+            ):
+                writer.tip = live_tip
+        else:
+            writer.tip = live_tip
             point = checkpoints.get(id(message.record))
             if (
                 point is not None
@@ -445,50 +390,32 @@ def _assemble(chat: ChatFile, where: Located, mtime: float) -> Session:
                 and _after_replaced(state, message)
             ):
                 marked.add(id(point.record))
-                compactions.append(_compaction(builder, point))
-        made = builder.add(message, ordinal)
-        if message.rewound:
-            fork = message.rewind_point or ""
-            branch = branches.get(fork)
-            if branch is None:
-                branch = branches[fork] = Branch(_fork_of(state, message), [])
-            for item in made:
-                item.main = False
-                item.branch = list(branches).index(fork)
-            branch.items.extend(made)
-        builder.items.extend(made)
-    for compaction in compactions:
-        start = builder.items.index(compaction.boundary)
-        compaction.summary = next(
-            (
-                item
-                for item in builder.items[start + 1 :]
-                if isinstance(item, UserItem) and item.kind == "compact_summary"
-            ),
-            None,
-        )
-    title, source, first = _title(builder.items, metadata.summary)
-    session = Session(
-        path=chat.path,
+                _compaction(writer, point)
+        writer.add(message, ordinal)
+        if not message.rewound:
+            live_tip = writer.tip
+        previous = message
+    if metadata.summary:
+        # gemini-cli's generated one-line summary: the session's title, as an AI title is.
+        title = AiTitleRecord(ai_title=metadata.summary, session_id=session_id)
+        where_set = metadata.summary_record
+        if where_set is not None:
+            writer.entry(title, where_set)
+        else:  # a .json recording: its whole object (line 0)
+            writer.entries.append(Entry(title, 0, 0, chat.size))
+    session = assemble_entries(
+        chat.path,
+        writer.entries,
+        list(chat.diagnostics),
         session_id=session_id,
         project=where.project,
-        entries=builder.entries,
-        diagnostics=list(chat.diagnostics),
-        items=builder.items,
-        tool_calls=builder.calls,
-        branches=list(branches.values()),
-        compactions=compactions,
-        subagents=[],
-        title=title,
-        title_source=source,
-        first_prompt=first,
         file_size=chat.end_offset,
         lines=chat.lines,
-        mtime=mtime,
         agent=AGENT,
-        line_kinds=line_kinds(chat),
-        unknown_kinds=dict(Counter(unknown_kinds(chat))),
     )
+    session.mtime = mtime
+    session.line_kinds = line_kinds(chat)
+    session.unknown_kinds = dict(Counter(unknown_kinds(chat)))
     return session
 
 
@@ -526,38 +453,15 @@ def _after_replaced(state: Replay, message: MessageState) -> bool:
     return False
 
 
-def _compaction(builder: _Builder, point: Any) -> Compaction:
+def _compaction(writer: _Writer, point: Any) -> None:
+    """The boundary where history a checkpoint replaced ends (its summary, when gemini-cli
+    wrote one, follows as the rebuilt history's first message)."""
     record = SystemRecord(
         subtype="compact_boundary",
         content=f"History replaced: {point.dropped} earlier messages left the context",
-        **builder.common(f"checkpoint-line-{point.record.line}", None),
+        **writer.common(f"checkpoint-line-{point.record.line}", None),
     )
-    item = SystemItem([builder.entry(record, point.record)])
-    builder.items.append(item)
-    return Compaction(item, None, "checkpoint", None)
-
-
-def _fork_of(state: Replay, message: MessageState) -> str | None:
-    """The id of the live message before the first message a rewind dropped."""
-    previous: str | None = None
-    for other in state.messages:
-        if other.rewound and other.rewind_point == message.rewind_point:
-            return previous
-        if not other.rewound:
-            previous = other.id
-    return previous
-
-
-def _title(items: list[Item], summary: str | None) -> tuple[str, TitleSource, str]:
-    """The session's title: gemini-cli's generated summary, else the first prompt."""
-    picker = PromptPicker()
-    for item in items:
-        if isinstance(item, UserItem) and item.main and item.kind in ("prompt", "command"):
-            picker.add(item.kind, item.text)
-            if picker.done:
-                break
-    title, source = choose_title([], [summary] if summary else [], [], picker.title_text)
-    return title, source, picker.preview
+    writer.entry(record, point.record)
 
 
 def _id_from_name(path: Path) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ...model.entries import Diagnostic
 from ...model.session import Session, ToolCall
-from .assemble import GeminiToolCall, Located, assemble_chat
+from .assemble import Located, assemble_chat
 from .chat import read_chat, read_chat_data
 from .discover import ChatFileInfo, Projects, locate, read_projects
 
@@ -53,9 +53,8 @@ def attach(session: Session, agent: Session) -> bool:
         (
             call
             for call in calls
-            if isinstance(call, GeminiToolCall)
-            and call.record is not None
-            and call.record.agent_id == agent.agent_id
+            if isinstance(call.raw_result, dict)
+            and call.raw_result.get("agentId") == agent.agent_id
         ),
         None,
     )

@@ -70,8 +70,12 @@ class Metadata:
     summary: str | None = None
     directories: list[str] = field(default_factory=list)
     kind: str | None = None
+    #: The ``.jsonl`` line that last set ``summary`` (``None``: a ``.json`` recording's object).
+    summary_record: ChatRecord | None = None
 
-    def merge(self, update: Conversation) -> None:
+    def merge(self, update: Conversation, record: ChatRecord | None = None) -> None:
+        if isinstance(update.summary, str):
+            self.summary_record = record
         for name in ("session_id", "project_hash", "start_time", "last_updated", "summary", "kind"):
             value = getattr(update, name)
             if value is not UNSET:
@@ -153,9 +157,9 @@ def replay(chat: ChatFile) -> Replay:
                         state.replaced = True
                     if dropped:
                         checkpoints.append(Checkpoint(record, len(dropped), len(live)))
-                metadata.merge(update)
+                metadata.merge(update, record)
         elif isinstance(value, MetadataLine):
-            metadata.merge(value)
+            metadata.merge(value, record)
             if isinstance(value.messages, list):
                 for message in value.messages:
                     put(message, record)

@@ -18,7 +18,7 @@ from typing import Any
 from ...model import UNSET
 from ...model.gemini import outputs
 from ...model.gemini import tools as gemini
-from ...model.gemini.records import Part, content_parts
+from ...model.gemini.records import Part, ToolCallRecord, content_parts
 from ...model.session import ToolCall
 from ...model.tools import FreeformInput
 from ..views import ViewHelpers
@@ -33,7 +33,9 @@ _TODO_LABELS = {"in_progress": "in progress", "completed": "done"}
 
 
 def _display(call: ToolCall) -> Any:
-    return getattr(call, "display", None)
+    """What the terminal showed of the call's result (``resultDisplay``), typed."""
+    record = call.result
+    return gemini.display_of(record.result_display) if isinstance(record, ToolCallRecord) else None
 
 
 def _images(call: ToolCall) -> list[tuple[str, str]]:
