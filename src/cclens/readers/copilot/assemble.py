@@ -378,8 +378,8 @@ class _Writer:
             )
             counted.append((model, usage))
         text = (
-            "Tokens of this run, per model, as Copilot CLI records them (counted as one response per model): "
-            + ("; ".join(said) if said else "none recorded")
+            "Tokens of this run, per model, as Copilot CLI records them "
+            "(counted as one response per model): " + ("; ".join(said) if said else "none recorded")
         )
         if self.metered:
             text += " (each model call counted on its own)"
