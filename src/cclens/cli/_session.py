@@ -7,13 +7,15 @@ from pathlib import Path
 import click
 
 from ..export import AmbiguousSession, SessionNotFound, resolve_session
-from ..readers.claude import Session
+from ..model.session import Session
+from ._folders import given
 
 
 def load_session_argument(session: str, roots: tuple[Path, ...]) -> Session:
     """The session SESSION names (a path, an id or the start of one); a clear error if none."""
+    folders = given(roots)
     try:
-        return resolve_session(session, roots)
+        return resolve_session(session, folders)
     except AmbiguousSession as error:
         raise click.ClickException(f"{error}\nGive more of the id.") from error
     except SessionNotFound as error:

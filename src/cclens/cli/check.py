@@ -8,23 +8,27 @@ import click
 from rich.table import Table
 
 from ..reports.check import CheckReport, check
+from ._folders import dir_option, required_folders
 from ._output import console, human_bytes, json_option, print_json
 
 
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@dir_option
 @json_option
-def command(paths: tuple[Path, ...], as_json: bool) -> None:
+def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> None:
     """Read every transcript under PATHS and report what was found.
 
-    PATHS may be Claude config folders, project folders or single .jsonl files; with none,
-    $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude are read. The report counts files, bytes,
-    non-empty lines and records by type; lists malformed lines (file, line, reason); counts record
-    types, content blocks and tools cclens does not know; lists lines read only in part (a value
-    of an unexpected type, or nesting past the depth cclens decodes, kept as it is); counts tool
-    calls per tool (calls, results, errors, unpaired); and says how many subagent files were
-    attached to the call that spawned them. A subagent file whose session file is gone (an
-    orphan) counts as a session of its own, as everywhere in cclens.
+    PATHS (and --dir) may be agents' folders (~/.claude, ~/.codex), any folder holding
+    transcripts, or single transcript files; with none, every agent's folder that exists is
+    read. A path that does not exist is an error. The report counts files, bytes, non-empty
+    lines and records by type (a Codex line by its type and its payload's); lists malformed
+    lines (file, line, reason); counts record types, content blocks and tools cclens does not
+    know; lists lines read only in part (a value of an unexpected type, or nesting past the
+    depth cclens decodes, kept as it is); counts tool calls per tool (calls, results, errors,
+    unpaired); and says how many subagent files were attached to the call that spawned them. A
+    subagent file whose session file is gone (an orphan) counts as a session of its own, as
+    everywhere in cclens.
 
     Malformed lines do not make the command fail. A path that cannot be read does (exit code 2).
     With --json the report is one JSON object with the keys files, bytes, lines, records,
@@ -32,7 +36,7 @@ def command(paths: tuple[Path, ...], as_json: bool) -> None:
     name: calls, results, errors — every failed call —, unpaired, rejected, interrupted),
     sessions, subagents (files, attached, orphans) and unreadable.
     """
-    report = check(paths)
+    report = check(required_folders([*paths, *dirs]))
     if as_json:
         print_json(report)
     else:

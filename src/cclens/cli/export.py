@@ -22,10 +22,12 @@ from ..export import (
 )
 from ..export.bulk import ExportedSession, Progress
 from ..export.transform import transform_session
-from ..readers.claude import SessionFile, claude_dirs, discover
+from ..readers.agents import discover, homes
+from ..readers.discovery import SessionFile
 from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
+from ._folders import folder_option, required_folders
 from ._output import writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 from ._session import load_session_argument
@@ -33,7 +35,7 @@ from ._session import load_session_argument
 
 def _inside_claude_dir(path: Path) -> Path | None:
     target = path.expanduser().resolve()
-    for directory in claude_dirs():
+    for directory in homes():
         root = directory.resolve()
         if target == root or target.is_relative_to(root):
             return directory
@@ -46,8 +48,8 @@ def _inside_claude_dir(path: Path) -> Path | None:
     "--all",
     "export_all",
     is_flag=True,
-    help="Export every session found (under PATHS, else the --claude-dir or Claude Code "
-    "folders) to "
+    help="Export every session found (under PATHS, else the --dir or every agent's "
+    "folder) to "
     "-o DIR as <project>/<session-id>.html, with an index.html listing them.",
 )
 @click.option(
@@ -79,14 +81,11 @@ def _inside_claude_dir(path: Path) -> Path | None:
     "--theme", type=click.Choice(THEMES), default="auto", show_default=True, help="HTML theme."
 )
 @click.option("--no-branches", is_flag=True, help="Leave abandoned branches out of the HTML page.")
-@click.option(
-    "--claude-dir",
-    "roots",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    metavar="DIR",
-    help="Where to look up session ids, and what --all exports without PATHS "
-    "(default: $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude). Repeatable.",
+@folder_option(
+    dest="roots",
+    text="Where to look up session ids, and what --all exports without PATHS: an agent's "
+    "folder, a folder of transcripts or a file (repeatable; --claude-dir is the same). "
+    "Default: every agent's folder that exists.",
 )
 # The old name of --claude-dir, kept working (hidden).
 @click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path), hidden=True)
@@ -144,15 +143,10 @@ def _export_all(
     inside = _inside_claude_dir(output)
     if inside is not None:
         raise click.ClickException(
-            f"refusing to write inside Claude Code's directory {inside}; choose a path outside it"
+            f"refusing to write inside an agent's folder {inside}; choose a path outside it"
         )
     writable_folder(output, "the sessions")
-    roots = [Path(p) for p in paths] or claude_dirs()
-    if not roots:
-        raise click.ClickException(
-            "no Claude Code directory was found (~/.claude, ~/.config/claude, "
-            "$CLAUDE_CONFIG_DIR): give the folders to export"
-        )
+    roots = required_folders([Path(p) for p in paths])
     found = discover(*roots)
     for path, reason in found.errors:
         click.echo(f"cclens: {path}: {reason}", err=True)
@@ -274,7 +268,7 @@ def _export_one(
     inside = _inside_claude_dir(output)
     if inside is not None:
         raise click.ClickException(
-            f"refusing to write inside Claude Code's directory {inside}; choose a path outside it"
+            f"refusing to write inside an agent's folder {inside}; choose a path outside it"
         )
     if output.is_dir():
         raise click.ClickException(f"{output} is a folder; give a file name (or use --all)")

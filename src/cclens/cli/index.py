@@ -29,7 +29,7 @@ from ..index import (
     move_aside,
     refuse_inside,
 )
-from ..readers.claude import claude_dirs
+from ._folders import dir_option, folders, note_no_folder
 from ._output import console, human_bytes, json_option, print_json
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,20 +50,14 @@ def db_option(function: F) -> F:
 
 
 def claude_dir_option(function: F) -> F:
-    """``--claude-dir DIR`` (repeatable): where Claude Code keeps transcripts."""
-    return click.option(
-        "--claude-dir",
-        "claude_dir",
-        multiple=True,
-        type=click.Path(path_type=Path, file_okay=True),
-        help="A Claude config folder (or a transcripts folder). Repeatable. "
-        "Default: $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude.",
-    )(function)
+    """``--dir DIR`` (``--claude-dir``), repeatable: see :mod:`cclens.cli._folders`."""
+    decorated: F = dir_option(function)
+    return decorated
 
 
 def resolve_roots(given: tuple[Path, ...]) -> list[Path]:
-    """The folders to index: those given, else Claude Code's own."""
-    return [path.expanduser() for path in given] if given else claude_dirs()
+    """The folders to index: those given (each must exist), else every agent's that exists."""
+    return folders(given)
 
 
 def resolve_db(given: Path | None, roots: list[Path]) -> Path:
@@ -138,6 +132,7 @@ def update(
     what it had not committed and the command ends with one line. A read-only index is used
     as it is (said so on stderr), unless the update is ``required``.
     """
+    note_no_folder(roots)
     if index.read_only and not required:
         click.echo(f"cclens: {index.path} is read-only: using it as it is", err=True)
         return UpdateReport()
@@ -191,32 +186,26 @@ def report_problems(report: UpdateReport) -> None:
 )
 @json_option
 def command(
-    claude_dir: tuple[Path, ...], db: Path | None, rebuild: bool, check: bool, as_json: bool
+    dirs: tuple[Path, ...], db: Path | None, rebuild: bool, check: bool, as_json: bool
 ) -> None:
-    """Read Claude Code's transcripts into the local index.
+    """Read the agents' transcripts (Claude Code, Codex CLI) into the local index.
 
     The first run reads everything (with a progress bar); later runs read only what changed:
     lines appended to a session are read from where the last run stopped. Sessions whose
-    transcript Claude Code has since deleted stay in the index, marked archived. Nothing is ever
-    written under ~/.claude.
+    transcript its agent has since deleted stay in the index, marked archived. Nothing is ever
+    written in an agent's folder. A --dir that does not exist is an error.
 
     A damaged file, or one that is not a cclens index, is reported with the way out:
     --rebuild renames it (nothing is deleted) and starts a new index. The whole file is
     checked for damage once a day (--check: now). Two runs at once take turns: the second
     waits for the first, and says so.
     """
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     path = resolve_db(db, roots)
     if rebuild:
         moved = move_aside(path)
         if moved is not None:
             click.echo(f"cclens: moved the old index aside to {moved}", err=True)
-    if not roots:
-        click.echo(
-            "cclens: no Claude Code folder found ($CLAUDE_CONFIG_DIR, ~/.claude, "
-            "~/.config/claude); pass --claude-dir DIR",
-            err=True,
-        )
     with open_index(path) as index:
         index.check(every=None if check else CHECK_EVERY_SECONDS)
         report = update(index, roots, show_progress=not as_json, required=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..dataset import default_machine, load_selected, select_files
+from ._folders import required_folders
 from ._output import console, json_option, need_extra, print_json
 from ._redaction import redaction_options, redaction_summary, redactor
 from .dataset import progress, report_problems, selection_options, session_filter
@@ -106,7 +107,7 @@ def command(
     headers = _headers(header_values)
     wanted = session_filter(since, projects, sessions)
     redaction = redactor(no_redact, redact_patterns, anonymize_paths)
-    selection = select_files(roots, wanted)
+    selection = select_files(required_folders(roots), wanted)
     for key in sessions:
         matches = selection.discovery.find(key)
         if not matches:

@@ -9,7 +9,9 @@ import msgspec
 from rich.table import Table
 
 from ..permissions import merge_suggestions
+from ..readers.claude import claude_dirs
 from ..reports.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
+from ._folders import given
 from ._output import console, json_option, print_json
 
 _SHOWN_SUGGESTIONS = 20
@@ -127,13 +129,17 @@ def _print(audit: PermissionAudit) -> None:
 @json_option
 @click.option(
     "--claude-dir",
+    "--dir",
+    "claude_dir",
     type=click.Path(path_type=Path),
     metavar="DIR",
     help="Claude's folder: transcripts under DIR/projects, user settings in DIR/settings.json "
     "(default $CLAUDE_CONFIG_DIR or ~/.claude).",
 )
 def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None:
-    """Audit every recorded tool call against today's permission rules.
+    """Audit every Claude Code tool call recorded against today's permission rules.
+
+    (Claude Code's permission rules: other agents' sessions are not audited.)
 
     For each project (optionally only PROJECT: its folder name under projects/, its path, or
     the end of its path; a folder name that starts with "-" goes after --), the rules are read,
@@ -155,6 +161,13 @@ def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None
     (update, a PermissionUpdate of type addRules; rule, prompts_saved, examples, reason).
     Exits with 2 when PROJECT matches no session.
     """
+    if claude_dir is not None:
+        claude_dir = given([claude_dir])[0]
+    elif not claude_dirs():
+        raise click.ClickException(
+            "no Claude Code folder found ($CLAUDE_CONFIG_DIR, ~/.claude, ~/.config/claude); "
+            "give one with --dir DIR"
+        )
     roots = (claude_dir,) if claude_dir is not None else ()
     audit = audit_transcripts(
         roots,

@@ -40,7 +40,7 @@ def command(
     force: bool,
     version: int | None,
     list_versions: bool,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
     as_json: bool,
 ) -> None:
@@ -58,7 +58,7 @@ def command(
     """
     if output is None and not list_versions:
         raise click.UsageError("missing option -o/--output (or --list-versions)")
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     try:
         if output is not None:
             refuse_inside(output, roots, "restored session")

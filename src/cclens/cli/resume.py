@@ -84,7 +84,7 @@ def command(
     print_only: bool,
     fork: bool,
     message: str | None,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
 ) -> None:
     """Resume SESSION in Claude Code, in the directory it ran in.
@@ -96,7 +96,7 @@ def command(
     a message, keeping the conversation up to it (--resume-session-at, a flag Claude Code
     accepts without listing it in its help; the official Agent SDK uses it).
     """
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     with open_index(resolve_db(db, roots)) as index:
         found = _from_index(index, session)
     if found is None:

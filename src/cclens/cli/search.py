@@ -22,6 +22,7 @@ from ..index import (
     SearchResult,
     SessionGroup,
 )
+from ..readers.agents import AGENTS
 from ._output import console, json_option, print_json
 from .index import (
     claude_dir_option,
@@ -126,6 +127,11 @@ def print_result(result: SearchResult) -> None:
     type=click.Choice(ORIGINS),
     help="Only the main conversations, or only what subagents said and did.",
 )
+@click.option(
+    "--agent",
+    type=click.Choice(AGENTS),
+    help="Only sessions of this agent (claude: Claude Code, codex: Codex CLI).",
+)
 @click.option("--session", "session_key", help="Only this session (its id).")
 @click.option(
     "--limit",
@@ -162,13 +168,14 @@ def command(
     kinds: tuple[str, ...],
     errors: bool,
     origin: str | None,
+    agent: str | None,
     session_key: str | None,
     limit: int,
     per_session: int | None,
     offset: int,
     max_seconds: float,
     no_update: bool,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
     as_json: bool,
 ) -> None:
@@ -189,8 +196,9 @@ def command(
         errors_only=errors,
         session=session_key,
         origin="subagent" if origin == "subagent" else "main" if origin == "main" else None,
+        agent=agent,
     )
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     with open_index(resolve_db(db, roots)) as index:
         if not no_update:
             report_problems(update(index, roots, show_progress=not as_json))

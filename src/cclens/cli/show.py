@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..render.terminal import TerminalOptions, session_renderables
+from ._folders import folder_option
 from ._output import console
 from ._session import load_session_argument
 
@@ -26,14 +27,10 @@ from ._session import load_session_argument
     help="Lines of each tool result to show (0: all).",
 )
 @click.option("--no-pager", is_flag=True, help="Print straight to the terminal, without a pager.")
-@click.option(
-    "--claude-dir",
-    "roots",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    metavar="DIR",
-    help="Where to look up session ids (default: $CLAUDE_CONFIG_DIR, ~/.claude and "
-    "~/.config/claude). Repeatable.",
+@folder_option(
+    dest="roots",
+    text="Where to look up session ids: an agent's folder, a folder of transcripts or a "
+    "file (repeatable; --claude-dir is the same). Default: every agent's folder that exists.",
 )
 @click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path), hidden=True)
 def command(

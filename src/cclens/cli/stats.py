@@ -12,7 +12,9 @@ from ..figures.aggregate import GROUPINGS, GroupBy, UsageRow
 from ..figures.blocks import apply_token_limit
 from ..figures.period import DateError, Period, parse_date
 from ..figures.pricing import PricingError, load_price_table
+from ..readers.agents import AGENTS
 from ..reports.stats import StatsReport, index_stats, usage_stats
+from ._folders import folder_option, given
 from ._output import console, json_option, print_json
 from .index import db_option, open_index, resolve_db, resolve_roots, update
 
@@ -265,6 +267,11 @@ def _token_limit(ctx: click.Context, param: click.Parameter, text: str | None) -
 @click.option("--until", callback=_date, metavar="DATE", help="Last day (YYYY-MM-DD), included.")
 @click.option("--project", metavar="NAME", help="Only this project (folder, path or its end).")
 @click.option(
+    "--agent",
+    type=click.Choice(AGENTS),
+    help="Only sessions of this agent (claude: Claude Code, codex: Codex CLI).",
+)
+@click.option(
     "--token-limit",
     callback=_token_limit,
     metavar="N|max",
@@ -277,13 +284,10 @@ def _token_limit(ctx: click.Context, param: click.Parameter, text: str | None) -
     metavar="FILE",
     help="A price table (JSON) merged over the bundled one.",
 )
-@click.option(
-    "--claude-dir",
-    "claude_dirs",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    metavar="DIR",
-    help="Read the transcripts under DIR directly, without the index (as PATH does).",
+@folder_option(
+    dest="claude_dirs",
+    text="Read the transcripts under DIR (an agent's folder, a folder of transcripts or a "
+    "file) directly, without the index, as PATH does (repeatable; --claude-dir is the same).",
 )
 @db_option
 @click.option(
@@ -295,6 +299,7 @@ def command(
     since: date | None,
     until: date | None,
     project: str | None,
+    agent: str | None,
     token_limit: int | str | None,
     as_json: bool,
     pricing: Path | None,
@@ -307,8 +312,9 @@ def command(
 
     Without PATH, the figures come from the local index (brought up to date first, reading
     only what changed, unless --no-update): sessions Claude Code has since deleted still
-    count. With PATH (or --claude-dir DIR), the transcripts there are read directly, without
-    the index; both give the same figures for the same transcripts.
+    count. With PATH (or --dir DIR), the transcripts there are read directly, without the
+    index; both give the same figures for the same transcripts. A PATH or DIR that does not
+    exist is an error.
 
     Each API response is counted once, however many records and files repeat it (streamed
     records, resumed sessions, subagent replays), with its last, largest usage. Tokens are
@@ -345,9 +351,11 @@ def command(
     except PricingError as error:
         raise click.ClickException(str(error)) from None
     period = Period(since=since, until=until)
-    direct = [*paths, *claude_dirs]
+    direct = given([*paths, *claude_dirs])
     if direct:
-        report = usage_stats(direct, by=by, period=period, project=project, prices=table)
+        report = usage_stats(
+            direct, by=by, period=period, project=project, prices=table, agent=agent
+        )
     else:
         roots = resolve_roots(())
         with open_index(resolve_db(db, roots)) as index:
@@ -363,6 +371,7 @@ def command(
                 project=project,
                 prices=table if pricing is not None else None,
                 diagnostics=problems,
+                agent=agent,
             )
     if by == "block":
         report.token_limit = apply_token_limit(report.rows, token_limit)
@@ -372,6 +381,3 @@ def command(
         print_json(report)
     else:
         _print(report)
-    missing = [path for path in direct if not path.exists()]
-    if missing:
-        raise SystemExit(2)

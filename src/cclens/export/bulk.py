@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.entries import malformed
-from ..readers.claude import SessionFile, load
+from ..readers.agents import load
+from ..readers.discovery import SessionFile
 from ..render.assets import static_files
 from ..render.context import session_header
 from ..render.index_page import IndexEntry, render_index_page

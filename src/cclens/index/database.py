@@ -462,10 +462,13 @@ class Index:
         with self.connection() as connection:
             return usage_query.project_slugs(connection)
 
-    def usage_sessions(self, projects: Sequence[str] | None = None) -> tuple[int, int]:
-        """Sessions and transcript files held for ``projects`` (all when ``None``)."""
+    def usage_sessions(
+        self, projects: Sequence[str] | None = None, agent: str | None = None
+    ) -> tuple[int, int]:
+        """Sessions and transcript files held for ``projects`` (all when ``None``) of
+        ``agent`` (every agent's when ``None``)."""
         with self.connection() as connection:
-            return usage_query.selected_sessions(connection, projects)
+            return usage_query.selected_sessions(connection, projects, agent)
 
     def totals(self) -> Totals:
         """How much the index holds."""

@@ -299,6 +299,19 @@ def load(file: SessionFile) -> Session:
     return reader(file.agent).load(file)
 
 
+def load_path(path: Path) -> Session:
+    """The session of the transcript file ``path`` (its agent told from its name and first
+    bytes), with the subagent files beside it. Raises ``OSError`` when it cannot be read and
+    ``LookupError`` when no agent's session is in it."""
+    found = discover(path)
+    for file in found.sessions:
+        if file.path == path:
+            return load(file)
+    if found.sessions:
+        return load(found.sessions[0])
+    raise LookupError(f"{path}: not a transcript of any agent cclens reads")
+
+
 def assemble(agent: str, session_id: str, project: str, files: Sequence[SourceFile]) -> Session:
     """The session of ``agent`` from its files' bytes."""
     return reader(agent).assemble(session_id, project, files)
@@ -319,6 +332,7 @@ __all__ = [
     "homes",
     "label",
     "load",
+    "load_path",
     "reader",
     "scanned_roots",
     "suffixes",

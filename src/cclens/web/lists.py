@@ -24,7 +24,7 @@ from ..index import (
     Totals,
 )
 from ..index.watch import Status
-from ..readers.claude import claude_dirs
+from ..readers.agents import homes
 from ..readers.resume import fork_points
 from .api import JSONResponse
 from .pages import not_found, page
@@ -223,7 +223,7 @@ def _sessions_view(
         previous=previous,
         next=following,
         roots=[str(root) for root in state.settings.claude_dirs],
-        default_roots=[str(root) for root in claude_dirs()],
+        default_roots=[str(root) for root in homes()],
     )
     return page(state, "sessions.html", 400 if error else 200, view=context)
 

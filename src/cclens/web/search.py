@@ -36,6 +36,7 @@ from ..index import (
     SearchFilters,
     SearchResult,
 )
+from ..readers.agents import AGENTS
 from .api import JSONResponse
 from .pages import page
 from .state import AppState, app_state
@@ -81,8 +82,8 @@ class SearchRequest:
 
     ``q``, ``project``, ``since`` and ``until`` (``YYYY-MM-DD`` or an ISO time; a bare ``until``
     includes that day), ``tool``, ``kind`` (repeatable), ``errors=1``, ``origin`` (``main`` or
-    ``subagent``), ``session`` (a session's id), ``offset`` and ``limit`` (sessions),
-    ``per_session`` (hits shown per session).
+    ``subagent``), ``agent`` (``claude``, ``codex``...), ``session`` (a session's id),
+    ``offset`` and ``limit`` (sessions), ``per_session`` (hits shown per session).
     """
 
     query: str = ""
@@ -125,6 +126,9 @@ def read_search(request: Request) -> SearchRequest:
         if origin_text and origin is None:
             raise ParameterError(f"origin: {origin_text!r} is not one of {', '.join(ORIGINS)}")
         session = single.get("session") or None
+        agent = single.get("agent") or None
+        if agent is not None and agent not in AGENTS:
+            raise ParameterError(f"agent: {agent!r} is not one of {', '.join(AGENTS)}")
         filters = SearchFilters(
             project=single.get("project") or None,
             since=_moment("since", single.get("since", "").strip(), end=False),
@@ -134,6 +138,7 @@ def read_search(request: Request) -> SearchRequest:
             errors_only=single.get("errors") in ("1", "on", "true", "yes"),
             session=session,
             origin=origin,
+            agent=agent,
         )
         # One session is one group: all its hits (up to MAX_SHOWN) are shown.
         limit = 1 if session else _number(single, "limit", PAGE_SESSIONS, 1, 100)
@@ -273,6 +278,7 @@ class SearchContext:
 
 _FACET_TITLES = {
     "project": "Project",
+    "agent": "Agent",
     "kind": "Kind of text",
     "tool": "Tool",
     "error": "Errors",
@@ -301,6 +307,9 @@ def facet_links(wanted: SearchRequest, result: SearchResult) -> list[tuple[str, 
             if name == "project":
                 active = wanted.value("project") == value.value
                 href = wanted.link(project=None if active else value.value)
+            elif name == "agent":
+                active = wanted.filters.agent == value.value
+                href = wanted.link(agent=None if active else value.value)
             elif name == "kind":
                 active = value.value in chosen_kinds
                 href = wanted.link(kind=None if active else value.value)

@@ -28,6 +28,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ...readers.agents import label as agent_label
 from ..extract import DOCUMENT_KINDS
 from .queries import project_name
 from .query import ParsedQuery, SearchError, parse_query
@@ -158,6 +159,8 @@ class SearchFilters:
     session: str | None = None
     #: Only the main conversations, or only subagents' (``None``: both).
     origin: Origin | None = None
+    #: Only sessions of this agent (``claude``, ``codex``...).
+    agent: str | None = None
 
 
 def _epoch(moment: datetime) -> float:
@@ -228,6 +231,9 @@ def _conditions(
     if filters.origin is not None:
         where.append("d.subagent = ?")
         parameters.append(int(filters.origin == "subagent"))
+    if filters.agent:
+        where.append("d.session IN (SELECT id FROM sessions WHERE agent = ?)")
+        parameters.append(filters.agent)
     return where, parameters
 
 
@@ -355,6 +361,7 @@ def _facets(
     tools = _top(gathered.tool[gathered.tool > 0])
     errors = int(gathered.error.sum())
     subagents = int(gathered.subagent.sum())
+    agents = _top(gathered.agent)
     dated = gathered.month[gathered.month != NO_MONTH]
     months, month_counts = np.unique(dated, return_counts=True)
     found = {
@@ -362,6 +369,10 @@ def _facets(
             FacetValue(labels[project][0], labels[project][1], hits)
             for project, hits in projects
             if project in labels
+        ],
+        "agent": [
+            FacetValue(facts.agents[code], agent_label(facts.agents[code]), hits)
+            for code, hits in agents
         ],
         "kind": [
             FacetValue(DOCUMENT_KINDS[code], DOCUMENT_KINDS[code], int(kinds[code]))

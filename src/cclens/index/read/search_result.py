@@ -16,7 +16,7 @@ from ..extract import MATCH_END, MATCH_START
 #: Kinds of text drawn in a monospace font wherever they are shown.
 CODE_KINDS = frozenset({"tool_input", "tool_output"})
 #: The facets of a result, in the order they are shown.
-FACETS = ("project", "kind", "tool", "error", "origin", "month")
+FACETS = ("project", "agent", "kind", "tool", "error", "origin", "month")
 
 
 def looks_like_code(text: str) -> bool:

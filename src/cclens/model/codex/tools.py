@@ -215,6 +215,12 @@ class ToolSearchInput(Model):
     limit: Any = UNSET
 
 
+class ToolSearchResult(Model):
+    """The tools a search found (``tool_search_output``)."""
+
+    tools: Any = UNSET
+
+
 class ImageGenerationInput(Model):
     revised_prompt: Opt[str] = UNSET
 
@@ -318,7 +324,7 @@ SPECS: tuple[ToolSpec, ...] = (
         "mcp",
     ),
     _spec("read_mcp_resource", McpResourceInput, None, "Read a resource of an MCP server", "mcp"),
-    _spec("tool_search", ToolSearchInput, None, "Find tools to load", "search"),
+    _spec("tool_search", ToolSearchInput, ToolSearchResult, "Find tools to load", "search"),
     _spec(
         "image_generation",
         ImageGenerationInput,
@@ -396,6 +402,7 @@ __all__ = [
     "ShellInput",
     "ShellResult",
     "ToolSearchInput",
+    "ToolSearchResult",
     "UnknownToolInput",
     "UnknownToolResult",
     "UpdatePlanInput",

@@ -22,7 +22,7 @@ from .generic import (
     UnknownToolResult,
 )
 from .mcp import McpName, mcp_parts
-from .registry import BUILTIN_TOOLS, is_known_tool, tool_spec
+from .registry import BUILTIN_TOOLS, any_tool_spec, is_known_tool, tool_spec
 
 __all__ = [
     "BUILTIN_TOOLS",
@@ -36,6 +36,7 @@ __all__ = [
     "ToolSpec",
     "UnknownToolInput",
     "UnknownToolResult",
+    "any_tool_spec",
     "is_known_tool",
     "mcp_parts",
     "parse_input",

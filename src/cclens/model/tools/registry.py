@@ -98,6 +98,19 @@ def _dynamic_spec(name: str) -> ToolSpec:
     return _unknown_spec(name)
 
 
+def any_tool_spec(name: str) -> ToolSpec:
+    """The spec of a tool called ``name`` by whichever agent has one (Claude Code's first),
+    for figures that keep a call's tool name without its agent; never raises."""
+    spec = tool_spec(name)
+    if spec.family != "unknown":
+        return spec
+    for lookup in agent_tools().values():
+        found = lookup(name)
+        if found is not None:
+            return found
+    return spec
+
+
 def is_known_tool(name: str, agent: str = "claude") -> bool:
     """Whether cclens has a spec for ``agent``'s tool ``name`` (every MCP tool counts as
     known)."""

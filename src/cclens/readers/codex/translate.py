@@ -225,6 +225,8 @@ class _Response:
     first_line: int = 0
     usage: Usage | None = None
     identity: str | None = None
+    #: Where its ``token_count`` was: ``(line, offset, length, timestamp)``.
+    counted_at: tuple[int, int, int, str | None] | None = None
 
 
 class _Translator:
@@ -309,6 +311,7 @@ class _Translator:
             self._close_response()
             response = self.response = _Response(first_line=self.line)
         response.usage, response.identity = usage, identity
+        response.counted_at = (self.line, self.offset, self.length, self.timestamp)
         for message in response.messages:
             message.usage, message.id = usage, identity
 
@@ -316,11 +319,22 @@ class _Translator:
         response = self.response
         if response is None:
             return
+        self.response = None
+        if not response.messages and response.counted_at is not None:
+            # A response that left no item in the file (its usage alone): its record is the
+            # count's line, so that its tokens are counted.
+            here = (self.line, self.offset, self.length, self.timestamp, self.emitted_on_line)
+            self.line, self.offset, self.length, self.timestamp = response.counted_at
+            self.emitted_on_line = 1
+            self.response = response
+            self._assistant([])
+            self.response = None
+            self.line, self.offset, self.length, self.timestamp, self.emitted_on_line = here
+            return
         if response.identity is None:
             identity = f"{self.governing}-line-{response.first_line}"
             for message in response.messages:
                 message.id = identity
-        self.response = None
 
     def _token_count(self, event: TokenCountEvent) -> None:
         info = event.info
@@ -410,8 +424,13 @@ class _Translator:
         images: list[tuple[str, str]],
         fields: dict[str, Any],
         outcome: str,
+        *,
+        within_response: bool = False,
     ) -> None:
-        self._close_response()
+        """The result record of ``call``. A tool's output ends the response that called it;
+        a result the API produced within the response (a web search) does not."""
+        if not within_response:
+            self._close_response()
         content: str | list[ResultContentBlock]
         if images:
             content = [TextBlock(text=text)] if text else []
@@ -428,10 +447,10 @@ class _Translator:
         if outcome in ("error", "rejected"):
             block.is_error = True
         record = UserRecord(
-            message=Message(role="user", content=[block]),
-            tool_use_result=result,
-            source_tool_use_id=call.call_id,
+            message=Message(role="user", content=[block]), source_tool_use_id=call.call_id
         )
+        if result:
+            record.tool_use_result = result
         if outcome == "rejected":
             record.tool_denial_kind = "user-rejected"
         call.result, call.outcome = record, outcome
@@ -461,11 +480,11 @@ class _Translator:
         if record is None or not call.ended:
             return
         result = record.tool_use_result
-        if isinstance(result, dict):
-            result.update(call.ended)
+        if not isinstance(result, dict):
+            result = record.tool_use_result = {}
+        result.update(call.ended)
         failed = call.ended.get("_failed")
-        if isinstance(result, dict):
-            result.pop("_failed", None)
+        result.pop("_failed", None)
         if failed and call.outcome == "ok":
             call.outcome = "error"
             message = record.message
@@ -620,7 +639,8 @@ class _Translator:
             images = [("image/png", item.result)] if isinstance(item.result, str) else []
             status = _text(item.status)
             fields = {"status": status} if status else {}
-            self._result(call, "", images, fields, "error" if status == "failed" else "ok")
+            outcome = "error" if status == "failed" else "ok"
+            self._result(call, "", images, fields, outcome, within_response=True)
         elif isinstance(item, FunctionCallOutputItem | CustomToolCallOutputItem):
             self._output(_text(item.call_id), item.output)
         elif isinstance(item, ToolSearchOutputItem):
@@ -654,7 +674,8 @@ class _Translator:
         if status:
             fields["status"] = status
         if status in ("completed", "failed") or status is None:
-            self._result(call, text, [], fields, "error" if status == "failed" else "ok")
+            outcome = "error" if status == "failed" else "ok"
+            self._result(call, text, [], fields, outcome, within_response=True)
 
     def _event(self, event: Any) -> None:
         if isinstance(event, TokenCountEvent):
