@@ -43,7 +43,14 @@ def _fork_at(session: Session, message: str) -> str:
 
 def _command(session: Session, fork: bool, at: str | None) -> ResumeCommand:
     uuid = _fork_at(session, at) if at else None
-    return resume_command(session.session_id, session.cwd, fork=fork, at=uuid)
+    command = resume_command(
+        session.session_id, session.cwd, fork=fork, at=uuid, agent=session.agent
+    )
+    try:
+        command.argv  # noqa: B018 - the agent's reader refuses what its agent cannot do
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    return command
 
 
 def _run(command: ResumeCommand) -> int:
