@@ -105,3 +105,23 @@ def test_discovery_and_bad_lines(tmp_path: Path) -> None:
     events = read_events(found.path)
     assert [d.line for d in events.diagnostics] == [2, len(lines) + 2]
     assert len(events.entries) == len(lines)
+
+
+def test_a_subagents_events_are_its_own_session_under_its_call() -> None:
+    """Events a subagent wrote (``parentToolCallId``: the ``task`` call that ran it) are a
+    session of their own, under that call; every call is counted once, where it was made."""
+    events = [json.loads(line) for line in TOOLS.read_bytes().splitlines()]
+    requested: dict[str | None, list[str]] = {}
+    for event in events:
+        if event["type"] == "assistant.message":
+            parent = event["data"].get("parentToolCallId")
+            for request in event["data"].get("toolRequests", []):
+                requested.setdefault(parent, []).append(request["toolCallId"])
+    session = assemble_events(read_events(TOOLS), "shop")
+    assert list(session.tool_calls) == requested[None]
+    (agent,) = session.tool_calls["c-19"].subagents
+    assert agent.parent_tool_use_id == "c-19" and session.subagents == [agent]
+    assert list(agent.tool_calls) == requested["c-19"]
+    assert [i.text for i in agent.items if isinstance(i, AssistantItem)][-1] == (
+        "docs/tax.md mentions tax twice."
+    )

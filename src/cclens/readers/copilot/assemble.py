@@ -175,6 +175,9 @@ class _Writer:
         self.tip: str | None = None
         #: Whether this run's model calls carry their own usage (``assistant.usage``).
         self.metered = False
+        #: Each subagent's records, by the id of the call that ran it.
+        self.side: dict[str, list[Entry]] = {}
+        self.side_tips: dict[str, str | None] = {}
 
     def common(self, line: EventLine, suffix: str = "") -> dict[str, Any]:
         event = line.event
@@ -209,8 +212,26 @@ class _Writer:
         self.system(line, f"copilot:{line.event.kind}", "")
 
     def add(self, line: EventLine) -> None:
+        data = event_data(line.event)
+        parent = getattr(data, "parent_tool_call_id", None)
+        if not isinstance(parent, str) or not parent:
+            self.write(line, data)
+            return
+        # A subagent's event (its ``task`` call's id as parent): written in that subagent's
+        # own records, assembled apart and hung under the call.
+        entries, tip = self.entries, self.tip
+        self.entries, self.tip = (
+            self.side.setdefault(parent, []),
+            self.side_tips.get(parent),
+        )
+        try:
+            self.write(line, data)
+        finally:
+            self.side_tips[parent] = self.tip
+            self.entries, self.tip = entries, tip
+
+    def write(self, line: EventLine, data: Any) -> None:
         event = line.event
-        data = event_data(event)
         kind = event.kind
         if isinstance(data, StartData):
             self.metered = False
@@ -455,4 +476,15 @@ def assemble_events(events: EventFile, project: str, mtime: float = 0.0) -> Sess
     session.mtime = mtime
     session.line_kinds = dict(Counter(line.event.kind for line in events.entries))
     session.unknown_kinds = dict(Counter(unknown_kinds(events)))
+    for call_id, entries in writer.side.items():
+        agent = assemble_entries(
+            path, entries, [], session_id=session.session_id, project=project, agent=AGENT
+        )
+        agent.agent_id = f"task-{call_id}"
+        agent.mtime = mtime
+        call = session.tool_calls.get(call_id)
+        if call is not None:
+            agent.parent_tool_use_id = call_id
+            call.subagents.append(agent)
+        session.subagents.append(agent)
     return session
