@@ -50,22 +50,24 @@ def _last_time(path: Path) -> float:
     return latest
 
 
-@pytest.fixture(scope="module")
-def codex_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def make_codex_home(home: Path) -> Path:
     """A Codex home holding every test file, each file's time that of its last line."""
-    home = tmp_path_factory.mktemp("codex")
     for source in (REAL, SYNTHETIC):
         for path in _files(source):
             relative = path.relative_to(source)
-            parts = relative.parts
             # real/<owner>__<repo>/sessions/...: one home's folders for all of them
-            inner = Path(*parts[1:]) if source == REAL else relative
+            inner = Path(*relative.parts[1:]) if source == REAL else relative
             target = home / inner
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
             moment = _last_time(path) or 1.0
             os.utime(target, (moment, moment))
     return home
+
+
+@pytest.fixture(scope="module")
+def codex_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_codex_home(tmp_path_factory.mktemp("codex"))
 
 
 def test_every_line_of_every_file_re_encodes_to_the_json_it_came_from() -> None:
@@ -254,14 +256,18 @@ def test_the_session_reads_as_the_person_saw_it(codex_home: Path) -> None:
     interrupts = [i for i in session.items if isinstance(i, UserItem) and i.kind == "interrupt"]
     assert len(interrupts) == 1
     thinking = [
-        block
+        (type(block).__name__, getattr(block, "thinking", None) or getattr(block, "data", None))
         for item in session.items
         if isinstance(item, AssistantItem)
         for block in item.blocks
-        if type(block).__name__ == "ThinkingBlock"
+        if "Thinking" in type(block).__name__
     ]
-    assert thinking[0].thinking == "**Looking at the code**"
-    assert thinking[1].thinking == "" and thinking[1].signature == "encrypted"
+    # A summary is shown; the encrypted reasoning is noted (a redacted block), twice here.
+    assert thinking[:3] == [
+        ("ThinkingBlock", "**Looking at the code**"),
+        ("RedactedThinkingBlock", "gAAAAAencrypted"),
+        ("RedactedThinkingBlock", "gAAAAAencrypted2"),
+    ]
 
 
 def test_a_subagent_thread_hangs_under_the_call_that_spawned_it(codex_home: Path) -> None:
@@ -337,3 +343,98 @@ def test_resume_commands_are_codex_s_own() -> None:
     assert resume_command(A, None, fork=True, agent="codex").argv == ["codex", "fork", A]
     with pytest.raises(ValueError, match="cannot fork a session at a message"):
         _ = resume_command(A, None, at="x", agent="codex").argv
+
+
+def test_every_codex_session_draws_with_its_tools_views(codex_home: Path) -> None:
+    from cclens.export import export_json, export_markdown
+    from cclens.render import SessionRenderer
+    from cclens.render.parts import expand_page
+
+    from .test_render_corpus import drawn_calls
+    from .test_render_hostile import audit
+
+    views: set[str] = set()
+    for session in _sessions(codex_home):
+        renderer = SessionRenderer()
+        html = renderer.page(session)
+        assert renderer.view_failures == [], session.path
+        assert audit(html).problems == []
+        opened = expand_page(html)
+        assert audit(opened).problems == []
+        assert opened.count('<section class="tool ') == drawn_calls(session)
+        views.update(part.split('"', 2)[1] for part in opened.split("data-view=")[1:])
+        assert export_markdown(session).startswith("# ")
+        assert json.loads(export_json(session))["format"] == "cclens.session"
+    assert {"codex-shell", "codex-patch", "codex-plan", "codex-web-search", "codex-mcp"} <= views
+
+
+def test_codex_tools_are_drawn_like_their_claude_code_kin(codex_home: Path) -> None:
+    from cclens.render import SessionRenderer
+    from cclens.render.frame import summary_of
+    from cclens.render.parts import expand_page
+
+    session = _load(codex_home, A)
+    calls = {call.id: call for call in session.tool_calls.values()}
+    html = expand_page(SessionRenderer().page(session))
+    # Folded rows name the argument: the command, the files of a patch, the plan's progress.
+    assert summary_of(calls["call_shell_ok"]) == "cat src/app.py"
+    assert summary_of(calls["call_patch"]) == "src/app.py, NOTES.md, old.txt"
+    assert summary_of(calls["call_plan"]).startswith("1/3 done")
+    # A command: its exit code; a failed one says so.
+    assert "exit code 0" in html and "exit code 128" in html
+    # A patch: a diff per file, numbered from the diff the end event recorded.
+    assert 'class="diff-file">/home/dev/shop/src/app.py<' in html
+    assert 'h<span class="dx">ello</span>' in html and ">deleted<" in html and ">added<" in html
+    # Reasoning: its summary, and the encrypted part noted.
+    assert "Looking at the code" in html and "Redacted thinking (encrypted by the API" in html
+    # The side that answers is Codex; the header names the agent's version.
+    assert '<span class="role">Codex</span>' in html
+    assert '<span class="role">Claude</span>' not in html
+    assert "<dt>Codex CLI</dt>" in html
+    # Reasoning tokens are part of the output, shown apart.
+    assert "out (100 reasoning)" in html
+
+
+def test_codex_sessions_in_the_dataset_and_in_traces(codex_home: Path, tmp_path: Path) -> None:
+    import duckdb
+
+    from cclens.dataset import write_dataset
+    from cclens.otel.spans import TraceBuilder
+    from cclens.redact import Redactor
+
+    sessions = sorted(_sessions(codex_home), key=lambda s: (s.project, s.mtime))
+    write_dataset(tmp_path / "ds", sessions, redaction=Redactor(), machine="m")
+    with duckdb.connect() as connection:
+        agents_written = connection.sql(
+            f"select distinct agent from read_parquet('{tmp_path}/ds/sessions/**/*.parquet', "
+            "hive_partitioning = true)"
+        ).fetchall()
+    assert agents_written == [("codex",)]
+    spans = TraceBuilder("m", None).session(_load(codex_home, A))
+    root = next(span for span in spans if span.parent is None)
+    assert root.name == "invoke_agent codex"
+    assert root.attributes["cclens.agent"] == "codex"
+    assert root.attributes["gen_ai.provider.name"] == "openai"
+    assert root.attributes["cclens.agent.version"] == "0.130.0"
+    assert all(span.attributes["gen_ai.provider.name"] == "openai" for span in spans)
+
+
+def test_openai_models_are_priced_by_their_own_entry_only() -> None:
+    from cclens.figures.pricing import load_price_table, response_cost
+    from cclens.figures.tokens import TokenCounts
+
+    table = load_price_table()
+    assert table.match("gpt-5.1-codex-mini") == "gpt-5.1-codex-mini"
+    assert table.match("gpt-5-nano-2025-08-07") == "gpt-5-nano"
+    assert table.match("gpt-5-codex") == "gpt-5-codex"
+    # A variant without an entry is unpriced, never priced like its neighbour.
+    for unknown in ("gpt-5.4-pro", "gpt-5.3-codex-spark", "gpt-5.9", "kimi-k2.5:cloud"):
+        assert table.match(unknown) is None, unknown
+    entry = table.models["gpt-5-codex"]
+    assert entry.source.startswith("https://developers.openai.com/") and entry.as_of
+    # Input is the non-cached part, cached input is read from the cache; output has reasoning.
+    tokens = TokenCounts(input=1_000_000, output=100_000, cache_read=4_000_000)
+    priced = response_cost(table, "gpt-5-codex", tokens)
+    assert priced.cost == pytest.approx(1.25 + 0.125 * 4 + 10 * 0.1)
+    long = TokenCounts(input=300_000, output=0, cache_read=0)
+    assert response_cost(table, "gpt-5.4", long).price == "gpt-5.4 (long context)"

@@ -186,7 +186,7 @@ def test_cli_all_refuses_what_it_cannot_do(tmp_path: Path, monkeypatch: pytest.M
     code, _, stderr = run("export", "--all", str(path.parent), "-o", "x", "-f", "md")
     assert code == 2 and "HTML only" in stderr
     code, _, stderr = run("export", "--all", str(tmp_path / "empty"), "-o", str(tmp_path / "o"))
-    assert code == 2 and "no session found" in stderr and "no such file" in stderr
+    assert code == 2 and "no such file or folder" in stderr and stderr.count("\n") == 1
     code, _, stderr = run("export", "-o", str(tmp_path / "o.html"))
     assert code == 2 and "give one SESSION" in stderr
     afile = tmp_path / "a-file"

@@ -217,7 +217,11 @@ def test_gemini_long_context_and_thinking_prices() -> None:
 def test_bundled_table_is_dated_and_sourced() -> None:
     table = bundled_price_table()
     assert table.as_of and "platform.claude.com" in table.source
-    assert "ai.google.dev/gemini-api/docs/pricing" in table.source
+    gemini = [price for key, price in table.models.items() if key.startswith("gemini-")]
+    assert gemini and all(
+        price.source == "https://ai.google.dev/gemini-api/docs/pricing" and price.as_of
+        for price in gemini
+    )
     raw = (
         Path(__file__).resolve().parents[1] / "src" / "cclens" / "figures" / "prices.json"
     ).read_bytes()

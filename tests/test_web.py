@@ -363,5 +363,5 @@ def test_serve_falls_back_to_the_demo_when_there_is_no_claude_folder(tmp_path: P
     finally:
         process.terminate()
         _, errors = process.communicate(timeout=20)
-    assert "no Claude Code folder found" in errors
+    assert "no agent folder found" in errors
     assert not (home / ".claude").exists()

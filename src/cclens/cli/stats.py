@@ -1,4 +1,5 @@
-"""``cclens stats``: tokens and cost by day, week, month, project, session, model or tool."""
+"""``cclens stats``: tokens and cost by day, week, month, project, session, model, agent or
+tool."""
 
 from __future__ import annotations
 
@@ -309,7 +310,7 @@ def command(
     no_update: bool,
 ) -> None:
     """Tokens and cost of every API response, by day, week, month, project, session, model,
-    tool or 5-hour block.
+    agent, tool or 5-hour block.
 
     Without PATH, the figures come from the local index (brought up to date first, reading
     only what changed, unless --no-update): sessions Claude Code has since deleted still

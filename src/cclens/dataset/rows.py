@@ -124,6 +124,7 @@ class RowBuilder:
             {
                 "machine": self.machine,
                 "session_id": session.session_id,
+                "agent": session.agent,
                 "title": self._text(session.title),
                 "title_source": session.title_source,
                 "first_prompt": self._text(session.first_prompt),

@@ -123,7 +123,8 @@ def _language(path: Any) -> str:
 def _unified(hunks: list[Any]) -> str:
     lines = []
     for hunk in hunks:
-        lines.append(f"@@ -{hunk.old_start} +{hunk.new_start} @@")
+        numbered = hunk.old_start is not None and hunk.new_start is not None
+        lines.append(f"@@ -{hunk.old_start} +{hunk.new_start} @@" if numbered else "@@")
         marks = {"add": "+", "del": "-", "ctx": " ", "note": ""}
         lines.extend(marks[line.kind] + line.text for line in hunk.lines)
     return "\n".join(lines)

@@ -1,7 +1,8 @@
 """What tokens cost: a dated price table per model, and the cost of one API response.
 
-The bundled table (``prices.json`` beside this module) lists Claude models in US dollars per
-million tokens. A table file has this shape (``--pricing FILE`` takes the same)::
+The bundled table (``prices.json`` beside this module) lists Claude models, the OpenAI
+models Codex CLI runs and Google's Gemini models in US dollars per million tokens. A table file
+has this shape (``--pricing FILE`` takes the same)::
 
     {
       "as_of": "2026-11-21",
@@ -19,22 +20,22 @@ million tokens. A table file has this shape (``--pricing FILE`` takes the same):
     }
 
 Only ``input`` and ``output`` are required; cache prices default to Anthropic's multipliers of
-the input price (1.25x for 5-minute writes, 2x for 1-hour writes, 0.1x for reads).
+the input price (1.25x for 5-minute writes, 2x for 1-hour writes, 0.1x for reads). An entry may
+say where its prices come from and when they were read (``source``, ``as_of``) when that is not
+the table's, and ``"exact": true`` to be matched by its own id only (with a date suffix), never
+by the prefix rule below (OpenAI's ``gpt-5.4`` must not price ``gpt-5.4-pro``).
 ``long_context`` prices every token of a response whose prompt (input, cache writes and reads)
 is above ``above`` tokens; ``fast`` prices responses served in fast mode (``usage.speed`` is
 ``"fast"``); ``inference_geo`` multiplies the cost of responses run in that geography.
 
-A model matches a table entry by its id with any platform prefix, date, version suffix or
-``[1m]`` tag removed (``us.anthropic.claude-sonnet-4-5-20250929-v1:0`` is
-``claude-sonnet-4-5``), then by the longest entry that is a prefix of it followed by a part that
-is not a version number: ``claude-sonnet-4-latest`` is ``claude-sonnet-4``, but
-``claude-opus-4-9`` is not ``claude-opus-4`` — an unknown version is unpriced, never guessed;
-nor is a name whose rest names another kind of model (``gemini-2.5-flash-image`` is not
-``gemini-2.5-flash``: image generation has prices of its own).
-
-The table holds Claude models (Anthropic's prices) and Gemini models (Google's Gemini
-Developer API prices); each Google entry names its ``source`` and the date it was checked
-(``as_of``), which the table's own fields do for Anthropic's.
+A model matches a table entry by its id with any platform prefix, date (``-20250929``,
+``-2025-08-07``), version suffix or ``[1m]`` tag removed
+(``us.anthropic.claude-sonnet-4-5-20250929-v1:0`` is ``claude-sonnet-4-5``), then by the
+longest entry that is a prefix of it followed by a part that is not a version number:
+``claude-sonnet-4-latest`` is ``claude-sonnet-4``, but ``claude-opus-4-9`` is not
+``claude-opus-4`` — an unknown version is unpriced, never guessed; nor is a name whose rest
+names another kind of model (``gemini-2.5-flash-image`` is not ``gemini-2.5-flash``: image
+generation has prices of its own).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ CACHE_WRITE_1H_MULTIPLIER = 2.0
 CACHE_READ_MULTIPLIER = 0.1
 
 _PER = 1_000_000
-_DATE_SUFFIX = re.compile(r"-\d{8}$")
+_DATE_SUFFIX = re.compile(r"-(?:\d{8}|\d{4}-\d{2}-\d{2})$")
 _BEDROCK_VERSION = re.compile(r"-v\d+(?::\d+)?$")
 _BRACKET_TAG = re.compile(r"\[[^\]]*\]$")
 _VERSION_PART = re.compile(r"^\d{1,2}$")
@@ -101,6 +102,11 @@ class ModelPrice(msgspec.Struct, frozen=True, kw_only=True):
     long_context: Rates | None = None
     fast: Rates | None = None
     aliases: tuple[str, ...] = ()
+    #: Matched only by its own id (and aliases, dated snapshots): never by the prefix rule.
+    exact: bool = False
+    #: Where this entry's prices come from and when they were read, when not the table's.
+    source: str = ""
+    as_of: str = ""
 
 
 class PriceTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -132,6 +138,8 @@ class PriceTable(msgspec.Struct, frozen=True, kw_only=True):
             return keys[name]
         best: str | None = None
         for key in keys:
+            if self.models[keys[key]].exact:
+                continue
             if name.startswith(key + "-") and (best is None or len(key) > len(best)):
                 rest = name[len(key) + 1 :].split("-")
                 if not _VERSION_PART.match(rest[0]) and not _OTHER_MODEL.intersection(rest):
@@ -257,12 +265,21 @@ def _model_price(raw: Any, where: str) -> ModelPrice:
             raise PricingError(f"{where}.long_context: 'above' must be a number of tokens")
         above = threshold
     fast = raw.get("fast")
+    exact = raw.get("exact", False)
+    if not isinstance(exact, bool):
+        raise PricingError(f"{where}: 'exact' must be true or false")
+    for key in ("source", "as_of"):
+        if not isinstance(raw.get(key, ""), str):
+            raise PricingError(f"{where}: {key!r} must be a string")
     return ModelPrice(
         rates=rates,
         long_context_above=above,
         long_context=long_rates,
         fast=_rates(fast, f"{where}.fast") if fast is not None else None,
         aliases=tuple(aliases),
+        exact=exact,
+        source=str(raw.get("source", "")),
+        as_of=str(raw.get("as_of", "")),
     )
 
 

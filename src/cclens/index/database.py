@@ -260,6 +260,11 @@ class Index:
         after the index changed)."""
         return list(self._remembered("branches", session_list.branches))
 
+    def agents(self) -> list[str]:
+        """Every agent with a session in the index, most sessions first (worked out again only
+        after the index changed)."""
+        return list(self._remembered("agents", session_list.agents_indexed))
+
     def models(self) -> list[str]:
         """Every model a session used, most used first (worked out again only after the index
         changed)."""

@@ -52,7 +52,10 @@ class Reader:
       (:class:`SourceFile`, as the index keeps them);
     * ``resume_argv(session_id, fork, at)``: the command that goes back into a session
       (``fork``: into a copy; ``at``: a copy up to that message, where the agent can);
-      ``fork_at_message`` says whether it can.
+      ``fork_at_message`` says whether it can;
+    * ``speaker``: how pages name the side that answers (``"Claude"``, ``"Codex"``);
+    * ``provider``: who serves its models by default, as OpenTelemetry's GenAI conventions name
+      it (``gen_ai.provider.name``: ``"anthropic"``, ``"openai"``).
     """
 
     name: str
@@ -68,6 +71,8 @@ class Reader:
     assemble: Callable[[str, str, Sequence[SourceFile]], Session]
     resume_argv: Callable[[str, bool, str | None], list[str]]
     fork_at_message: bool = False
+    speaker: str = "Assistant"
+    provider: str = ""
 
 
 def _claude_homes(environ: Mapping[str, str], home: Path) -> list[Path]:
@@ -123,6 +128,8 @@ CLAUDE = Reader(
     assemble=_claude_assemble,
     resume_argv=claude_argv,
     fork_at_message=True,
+    speaker="Claude",
+    provider="anthropic",
 )
 
 CODEX = Reader(
@@ -138,6 +145,8 @@ CODEX = Reader(
     load=codex.load,
     assemble=codex.assemble,
     resume_argv=codex.resume_argv,
+    speaker="Codex",
+    provider="openai",
 )
 
 GEMINI = Reader(
@@ -188,6 +197,18 @@ def label(name: str) -> str:
     """How people read an agent's name (``Codex CLI``)."""
     found = READERS.get(name)
     return found.label if found is not None else name
+
+
+def speaker(name: str) -> str:
+    """How pages name the side of an agent's sessions that answers (``Codex``)."""
+    found = READERS.get(name)
+    return found.speaker if found is not None else "Assistant"
+
+
+def provider(name: str) -> str:
+    """Who serves an agent's models by default (``gen_ai.provider.name``)."""
+    found = READERS.get(name)
+    return (found.provider if found is not None else "") or name
 
 
 def homes(environ: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:

@@ -106,7 +106,9 @@ class SourceFile:
     what a reader assembles a session from without looking at the disk again.
 
     ``role`` is ``session`` (the session's transcript), ``subagent`` or ``journal``; ``data``
-    holds the file's bytes from its first byte up to where it was read.
+    holds the file's bytes from its first byte up to where it was read. ``read`` is what the
+    agent's own ``read`` made of exactly those bytes, when the caller already has it (the
+    index's scan of a file read whole): a reader may use it rather than read them again.
     """
 
     path: Path
@@ -118,6 +120,7 @@ class SourceFile:
     parent_session_id: str | None = None
     meta: bytes | None = None
     mtime: float = 0.0
+    read: Any = None
 
 
 def walk(

@@ -115,8 +115,12 @@ def fork_points(session: Session) -> dict[str, str]:
     """For each prompt and response on the session's main line, by its anchor: the uuid to
     fork at so that the fork keeps the conversation up to and including that message (with
     the results of the tool calls it made). Subagents' messages are not points: a subagent is
-    not resumed on its own."""
+    not resumed on its own. An agent that cannot fork at a message (Codex CLI) has none."""
+    from .agents import reader
+
     points: dict[str, str] = {}
+    if not reader(session.agent).fork_at_message:
+        return points
     for item in session.main_line:
         if item.is_sidechain:
             continue

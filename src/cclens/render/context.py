@@ -50,6 +50,7 @@ from ..model.session import (
     ToolCall,
     UserItem,
 )
+from ..readers import agents as registry
 from ..readers.resume import resume_command
 from .commands import CommandOutput, CommandView, parse_command, parse_command_output
 from .events import EventView, event_view
@@ -134,6 +135,8 @@ class SessionHeader:
     duration: timedelta | None
     models: list[str]
     versions: list[str]
+    #: The agent that wrote the session, as people read it (``Codex CLI``).
+    agent_label: str
     tokens: TokenTotals
     subagent_tokens: TokenTotals
     resume_command: str
@@ -173,9 +176,10 @@ def session_header(session: Session, figures: Figures | None = None) -> SessionH
         duration=session.duration,
         models=session.models,
         versions=session.versions,
+        agent_label=registry.label(session.agent),
         tokens=own_tokens,
         subagent_tokens=subagent_tokens,
-        resume_command=resume_command(session.session_id, session.cwd).shell,
+        resume_command=resume_command(session.session_id, session.cwd, agent=session.agent).shell,
         path=str(session.path),
         prompts=figures.prompts,
         responses=figures.responses,
@@ -264,6 +268,10 @@ class ItemView:
     output: CommandOutput | None = None
     orphan_results: list[ToolResultBlock] = field(default_factory=list)
     branches: list[BranchView] = field(default_factory=list)
+    #: Who answers in the session (``Claude``, ``Codex``: its agent's speaker) and who wrote
+    #: its records (``Claude Code``, ``Codex CLI``).
+    speaker: str = "Claude"
+    agent_label: str = "Claude Code"
 
     @property
     def timestamp(self) -> datetime | None:
@@ -407,6 +415,13 @@ def page_context(
                 trailing.append(branch_view)
             else:
                 host.branches.append(branch_view)
+    if session.agent != "claude":
+        named = (registry.speaker(session.agent), registry.label(session.agent))
+        for each in [*main, *(v for b in trailing for v in b.items)]:
+            each.speaker, each.agent_label = named
+            for fork in each.branches:
+                for inner in fork.items:
+                    inner.speaker, inner.agent_label = named
     claimed = {id(agent) for call in calls.values() for agent in call.subagents}
     orphans = [agent for agent in session.subagents if id(agent) not in claimed]
     return PageContext(main, trailing, orphans, session, figures)

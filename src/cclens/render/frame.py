@@ -9,7 +9,7 @@ from typing import Any, Literal
 from ..model import UNSET
 from ..model.blocks import ImageBlock, TextBlock
 from ..model.session import ToolCall
-from ..model.tools import McpToolSpec
+from ..model.tools.mcp import mcp_parts
 from .environment import format_duration
 
 __all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "summary_of", "tool_frame"]
@@ -124,12 +124,17 @@ def _one_line(text: str) -> str:
 
 
 def summary_of(call: ToolCall) -> str:
-    """A one-line summary of ``call`` from its input: the first of the fields its tool's spec
-    names (``summary_keys``), else of the usual ones (description, command, path, …)."""
+    """A one-line summary of ``call`` from its input: its tool's own wording when the tool has
+    one (:attr:`~cclens.model.tools.ToolSpec.summary`), else its description, command, path…"""
+    worded = call.spec.summary
+    if worded is not None:
+        said = worded(call.input)
+        if said.strip():
+            return _one_line(said)
     raw = call.block.input
     if not isinstance(raw, Mapping):
         return ""
-    for key in call.spec.summary_keys or _SUMMARY_KEYS:
+    for key in _SUMMARY_KEYS:
         value = raw.get(key)
         if isinstance(value, str) and value.strip():
             return _one_line(value)
@@ -174,8 +179,7 @@ def _result_parts(call: ToolCall) -> list[ResultPart]:
 
 def tool_frame(call: ToolCall, prepared: Mapping[str, Any], view_error: str = "") -> ToolFrame:
     """The frame of ``call`` drawn by a view that prepared ``prepared``."""
-    spec = call.spec
-    parts = spec if isinstance(spec, McpToolSpec) else None
+    parts = mcp_parts(call.name)
     badges: list[Badge] = []
     status_badge = _STATUS_BADGES.get(call.status)
     if status_badge:

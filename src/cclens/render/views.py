@@ -199,7 +199,8 @@ def _registry(
     mcp: ToolView | None = getattr(module, "MCP_VIEW", None)
     if agent != "claude":
         by_agent: Mapping[str, Mapping[str, ToolView]] = getattr(module, "AGENT_VIEWS", {})
-        return by_agent.get(agent, {}), mcp
+        mcp_by_agent: Mapping[str, ToolView] = getattr(module, "AGENT_MCP_VIEWS", {})
+        return by_agent.get(agent, {}), mcp_by_agent.get(agent, mcp)
     views: Mapping[str, ToolView] = getattr(module, "TOOL_VIEWS", {})
     return views, mcp
 
@@ -209,7 +210,8 @@ def view_for(call: ToolCall) -> ToolView:
 
     By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
     ``MCP_VIEW`` for MCP tools, else the generic view. Another agent's tools are looked up among
-    its own views (``AGENT_VIEWS[agent]``). A call whose input fits none of the
+    its own views (``AGENT_VIEWS[agent]``, its MCP tools' view ``AGENT_MCP_VIEWS[agent]`` when
+    it has one). A call whose input fits none of the
     tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
     """
     if isinstance(call.input, UnknownToolInput):

@@ -43,7 +43,8 @@ class DashboardFigures(msgspec.Struct, kw_only=True):
 
     ``over_time`` is grouped by ``filters.by``; ``days`` by day (its ``sessions`` are the
     sessions active each day); ``tools`` by tool (tokens split among a response's calls, and
-    each tool's calls, errors and durations in ``tool``); ``models`` by model. ``activity``
+    each tool's calls, errors and durations in ``tool``); ``models`` by model; ``agents`` by
+    the agent that wrote the sessions (``claude``, ``codex``...). ``activity``
     counts responses per local weekday (Monday first) and hour. ``prompts`` and ``tool_calls``
     (by status) are counted as ``cclens stats`` counts them. ``generation`` grows each time the
     index's sessions change.
@@ -62,6 +63,7 @@ class DashboardFigures(msgspec.Struct, kw_only=True):
     days: list[UsageRow]
     tools: list[UsageRow]
     models: list[UsageRow]
+    agents: list[UsageRow]
     unpriced: list[UnpricedModel]
     activity: list[list[int]]
     generation: int
@@ -106,6 +108,7 @@ def figures(
         days=over_time if filters.by == "day" else aggregate(items, "day", period=period),
         tools=aggregate(items, "tool", period=period, tools=tools),
         models=aggregate(items, "model", period=period),
+        agents=aggregate(items, "agent", period=period),
         unpriced=unpriced_models(items),
         activity=activity(items, period),
         generation=generation,

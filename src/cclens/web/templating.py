@@ -11,6 +11,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from ..formats import compact, duration, short_model, usd
+from ..readers.agents import label as agent_label
 from ..readers.claude import Session
 from ..readers.resume import resume_command
 
@@ -54,7 +55,7 @@ def path_part(value: str) -> str:
 
 def session_resume(session: Session) -> str:
     """The command that resumes ``session`` in the directory it ran in."""
-    return resume_command(session.session_id, session.cwd).shell
+    return resume_command(session.session_id, session.cwd, agent=session.agent).shell
 
 
 def shell_word(value: str) -> str:
@@ -84,6 +85,7 @@ def environment() -> Environment:
         "seconds": seconds,
         "path_part": path_part,
         "shell_word": shell_word,
+        "agent_label": agent_label,
     }
     env.filters.update(filters)
     return env

@@ -426,19 +426,22 @@ class _SessionInfo:
     project: str
     project_path: str
     archived: bool
+    agent: str
 
 
 def _sessions(connection: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _SessionInfo]:
     if not ids:
         return {}
     rows = connection.execute(
-        "SELECT s.id, s.key, s.title, s.archived IS NOT NULL, p.slug, p.cwd "
+        "SELECT s.id, s.key, s.title, s.archived IS NOT NULL, p.slug, p.cwd, s.agent "
         "FROM sessions s JOIN projects p ON p.id = s.project "
         f"WHERE s.id IN ({', '.join('?' * len(ids))})",
         list(ids),
     )
     return {
-        row[0]: _SessionInfo(row[1], row[2], row[4], project_name(row[4], row[5]), bool(row[3]))
+        row[0]: _SessionInfo(
+            row[1], row[2], row[4], project_name(row[4], row[5]), bool(row[3]), row[6]
+        )
         for row in rows
     }
 
@@ -609,6 +612,7 @@ def search_results(
                 project=details.project,
                 project_path=details.project_path,
                 archived=details.archived,
+                agent=details.agent,
                 count=count,
                 rank=float(matches.score[shown[session][0]]),
                 shown=[hits[position] for position in shown[session] if position in hits],

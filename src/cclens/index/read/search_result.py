@@ -129,6 +129,8 @@ class SessionGroup:
     #: The rank of its best hit (lower is better).
     rank: float
     shown: list[SearchHit] = field(default_factory=list)
+    #: The agent that wrote the session (``claude``, ``codex``…).
+    agent: str = "claude"
 
     @property
     def url(self) -> str:
@@ -139,6 +141,7 @@ class SessionGroup:
         """The group as plain JSON."""
         return {
             "session": self.session_key,
+            "agent": self.agent,
             "title": self.title,
             "project": self.project_path,
             "project_id": self.project,

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ...model.entries import Diagnostic, ReadResult
 from ...readers import agents
@@ -79,6 +79,8 @@ class _Bytes:
     new: bytes | None
     new_start: int = 0
     new_line: int = 0
+    #: What another agent's reader read of the file's every byte (when it read them all now).
+    read: Any = None
 
 
 def _read_file(task: FileTask, outcome: FileOutcome, problems: list[Diagnostic]) -> bytes | None:
@@ -163,6 +165,7 @@ class _AgentScan:
     diagnostics: list[Diagnostic]
     end_offset: int
     newlines: int
+    read: Any = None
 
 
 def _agent_scanner(agent: str) -> Callable[[Path, bytes, int, int], _Scan]:
@@ -171,7 +174,7 @@ def _agent_scanner(agent: str) -> Callable[[Path, bytes, int, int], _Scan]:
     def scan(path: Path, data: bytes, base: int, start_line: int) -> _Scan:
         read = reader.read(path, data, base, start_line)
         newlines = data.count(b"\n", 0, read.end_offset - base)
-        return _AgentScan(list(read.diagnostics), read.end_offset, newlines)
+        return _AgentScan(list(read.diagnostics), read.end_offset, newlines, read)
 
     return scan
 
@@ -233,7 +236,9 @@ def _process_file(
     path = Path(task.path)
     if scan is not None:
         kept_bytes = (prefix + raw) if data is not None else prefix
-        return None, _Bytes(path, task.role, kept_bytes, None)
+        # Read from the first byte now: the reader need not read those bytes again.
+        whole = getattr(scanned, "read", None) if data is not None and base == 0 else None
+        return None, _Bytes(path, task.role, kept_bytes, None, read=whole)
     if new_read is None:
         view = ViewFile(path, task.role, read_view(path, prefix), prefix)
         kept = _Bytes(path, task.role, prefix, None)
@@ -310,6 +315,7 @@ def _process_agent(task: SessionTask) -> SessionOutcome:
                     file_task.workflow_run,
                     file_task.parent_session_id,
                     mtime=file_task.mtime_ns / 1e9,
+                    read=kept.read,
                 )
             )
     finally:

@@ -16,11 +16,14 @@ Tool names come from ``codex-rs/core/src/tools`` of openai/codex; an MCP tool is
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Callable
 from typing import Any
 
 from .._base import UNSET, Int, Model, Number, Opt
-from ..tools._spec import McpToolSpec, ToolSpec
+from ..tools._spec import FilesTouched, McpToolSpec, ToolSpec
 from ..tools.generic import FreeformInput, FreeformResult, UnknownToolInput, UnknownToolResult
+from .patch import parse_patch, patch_of_command
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "codex"
@@ -156,6 +159,13 @@ class UpdatePlanInput(Model):
     explanation: Opt[str] = UNSET
 
 
+class UpdatePlanResult(Model):
+    """What cclens adds to an ``update_plan`` call: the plan it replaced (the thread's previous
+    ``update_plan``), so a page can say what changed."""
+
+    old_plan: Opt[list[PlanStep]] = UNSET
+
+
 class ViewImageInput(Model):
     """``view_image``: a local image the model looked at."""
 
@@ -241,6 +251,139 @@ class AgentToolResult(FreeformResult):
     """What a multi-agent operation's end event said (the thread it started or talked to)."""
 
 
+_SHELL_FLAGS = ("-lc", "-c", "-l", "-Command", "-command", "/c", "-NoProfile")
+_SHELLS = ("bash", "sh", "zsh", "fish", "pwsh", "powershell", "powershell.exe", "cmd", "cmd.exe")
+
+
+def command_line(command: Any) -> str:
+    """A command as one line of text: the script of ``bash -lc <script>`` (and the like), an
+    argument list joined as a shell would read it, a string as it is."""
+    if isinstance(command, str):
+        return command
+    if not isinstance(command, list) or not all(isinstance(a, str) for a in command):
+        return ""
+    shell = command[0].replace("\\", "/").rsplit("/", 1)[-1].lower() if command else ""
+    if len(command) >= 3 and shell in _SHELLS and command[1] in _SHELL_FLAGS:
+        return str(command[-1])
+    return shlex.join(command)
+
+
+def _patch_text(value: Any) -> str:
+    if isinstance(value, ApplyPatchInput):
+        return value.input if isinstance(value.input, str) else str(value.patch or "")
+    return ""
+
+
+def patch_summary(text: str) -> str:
+    """A patch in one line: the files it touches (``a.py, b.py (+3 more)``)."""
+    paths = [f"{p.path} → {p.move_to}" if p.move_to else p.path for p in parse_patch(text)]
+    if len(paths) > 3:
+        return ", ".join(paths[:3]) + f" (+{len(paths) - 3} more)"
+    return ", ".join(paths)
+
+
+def _shell_summary(value: Any) -> str:
+    command = getattr(value, "cmd", UNSET) if isinstance(value, ExecCommandInput) else None
+    if command is None:
+        command = getattr(value, "command", UNSET)
+    patch = patch_of_command(command)
+    if patch is not None:
+        return "apply_patch " + patch_summary(patch)
+    return command_line(command)
+
+
+def _stdin_summary(value: Any) -> str:
+    if not isinstance(value, WriteStdinInput):
+        return ""
+    chars = value.chars if isinstance(value.chars, str) else ""
+    target = f"session {value.session_id}" if value.session_id is not UNSET else ""
+    return f"{target}: {chars!r}" if chars else f"read {target}".strip()
+
+
+def _plan_summary(value: Any) -> str:
+    if not isinstance(value, UpdatePlanInput) or not isinstance(value.plan, list):
+        return ""
+    steps = [step for step in value.plan if isinstance(step, PlanStep)]
+    done = sum(1 for step in steps if step.status == "completed")
+    active = next((step.step for step in steps if step.status == "in_progress"), None)
+    counted = f"{done}/{len(steps)} done"
+    return f"{counted}, now: {active}" if isinstance(active, str) and active else counted
+
+
+def _search_summary(value: Any) -> str:
+    if not isinstance(value, WebSearchInput):
+        return ""
+    for found in (value.query, value.url, value.pattern):
+        if isinstance(found, str) and found:
+            return found
+    queries = value.queries
+    if isinstance(queries, list):
+        return " | ".join(q for q in queries if isinstance(q, str))
+    return ""
+
+
+def _first_text(value: Any) -> str:
+    """The first string argument of a free-form input (an MCP tool's, a subagent tool's)."""
+    arguments = value.arguments if isinstance(value, FreeformInput) else {}
+    return next((v for v in arguments.values() if isinstance(v, str) and v.strip()), "")
+
+
+def _field(name: str) -> Callable[[Any], str]:
+    def summary(value: Any) -> str:
+        found = getattr(value, name, None)
+        return found if isinstance(found, str) else ""
+
+    return summary
+
+
+def _patch_files(value: Any, result: Any) -> FilesTouched:
+    changes = getattr(result, "changes", None)
+    if isinstance(changes, dict) and changes:
+        return [("changed", path) for path in changes]
+    text = _patch_text(value) or patch_of_command(getattr(value, "command", None)) or ""
+    touched: FilesTouched = []
+    for patch in parse_patch(text):
+        touched.append(("changed", patch.path))
+        if patch.move_to:
+            touched.append(("changed", patch.move_to))
+    return touched
+
+
+def _shell_files(value: Any, result: Any) -> FilesTouched:
+    if patch_of_command(getattr(value, "command", None)) is None:
+        return []
+    return _patch_files(value, result)
+
+
+def _image_files(value: Any, result: Any) -> FilesTouched:
+    path = getattr(value, "path", None)
+    return [("read", path)] if isinstance(path, str) and path else []
+
+
+_SUMMARIES: dict[str, Callable[[Any], str]] = {
+    "shell": _shell_summary,
+    "shell_command": _shell_summary,
+    "exec_command": _shell_summary,
+    "local_shell": _shell_summary,
+    "write_stdin": _stdin_summary,
+    "apply_patch": lambda value: patch_summary(_patch_text(value)),
+    "update_plan": _plan_summary,
+    "view_image": _field("path"),
+    "web_search": _search_summary,
+    "tool_search": _field("query"),
+    "read_mcp_resource": _field("uri"),
+    "list_mcp_resources": _field("server"),
+    "list_mcp_resource_templates": _field("server"),
+    "image_generation": _field("revised_prompt"),
+}
+_FILES: dict[str, Callable[[Any, Any], FilesTouched]] = {
+    "shell": _shell_files,
+    "local_shell": _shell_files,
+    "apply_patch": _patch_files,
+    "view_image": _image_files,
+}
+
+
 def _spec(
     name: str,
     input_type: Any,
@@ -258,6 +401,8 @@ def _spec(
         description=description,
         family=family,
         spawns_subagent=spawns,
+        summary=_SUMMARIES.get(name, _first_text),
+        files=_FILES.get(name),
     )
 
 
@@ -306,7 +451,13 @@ SPECS: tuple[ToolSpec, ...] = (
         "Add, delete, move or edit files with a patch",
         "files",
     ),
-    _spec("update_plan", UpdatePlanInput, None, "Write the plan: steps and their status", "plans"),
+    _spec(
+        "update_plan",
+        UpdatePlanInput,
+        UpdatePlanResult,
+        "Write the plan: steps and their status",
+        "plans",
+    ),
     _spec("view_image", ViewImageInput, ViewImageResult, "Look at a local image", "files"),
     _spec("web_search", WebSearchInput, WebSearchResult, "Search the web", "web"),
     _spec(
@@ -380,6 +531,7 @@ def codex_tool_spec(name: str) -> ToolSpec | None:
         family="mcp",
         server=server,
         tool=tool,
+        summary=_first_text,
     )
 
 
@@ -406,11 +558,14 @@ __all__ = [
     "UnknownToolInput",
     "UnknownToolResult",
     "UpdatePlanInput",
+    "UpdatePlanResult",
     "ViewImageInput",
     "ViewImageResult",
     "WebSearchInput",
     "WebSearchResult",
     "WriteStdinInput",
     "codex_tool_spec",
+    "command_line",
     "mcp_name",
+    "patch_summary",
 ]

@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from .._base import UNSET, Int, Model, Number, Opt
-from ..tools._spec import McpToolSpec, ToolSpec
+from ..tools._spec import McpToolSpec, ToolSpec, first_text
 from ..tools.generic import FreeformInput
 from .events import ToolCompleteData
 
@@ -221,7 +221,7 @@ def _spec(
         description=description,
         family=family,
         spawns_subagent=spawns,
-        summary_keys=summary,
+        summary=first_text(*summary) if summary else None,
     )
 
 
@@ -241,7 +241,7 @@ SPECS: tuple[ToolSpec, ...] = (
         "Read what a shell session printed",
         "shell",
         "read_powershell",
-        summary=("shellId", "sessionId"),
+        summary=("shell_id", "session_id"),
     ),
     _spec(
         "write_bash",
@@ -249,7 +249,7 @@ SPECS: tuple[ToolSpec, ...] = (
         "Type into a shell session",
         "shell",
         "write_powershell",
-        summary=("input", "shellId", "sessionId"),
+        summary=("input", "shell_id", "session_id"),
     ),
     _spec(
         "stop_bash",
@@ -257,7 +257,7 @@ SPECS: tuple[ToolSpec, ...] = (
         "Stop a shell session",
         "shell",
         "stop_powershell",
-        summary=("shellId", "sessionId"),
+        summary=("shell_id", "session_id"),
     ),
     _spec("list_bash", FreeformInput, "List the shell sessions", "shell", "list_powershell"),
     _spec("view", ViewInput, "Read a file or list a directory", "files", summary=("path",)),

@@ -27,7 +27,7 @@ import msgspec
 
 from .._base import UNSET, Int, Model, Number, Opt
 from .._convert import Lenient
-from ..tools._spec import McpToolSpec, ToolSpec
+from ..tools._spec import McpToolSpec, ToolSpec, first_text
 from ..tools.generic import FreeformInput, UnknownToolResult
 from .records import ToolCallRecord
 
@@ -442,7 +442,7 @@ def _spec(
         description=description,
         family=family,
         spawns_subagent=spawns,
-        summary_keys=summary,
+        summary=first_text(*summary) if summary else None,
     )
 
 
@@ -540,7 +540,7 @@ SPECS: tuple[ToolSpec, ...] = (
         McpResourceInput,
         "List the resources of MCP servers",
         "mcp",
-        summary=("serverName",),
+        summary=("server_name",),
     ),
     _spec(
         "read_mcp_resource",

@@ -15,11 +15,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from ...model.session import Session, ToolCall
 from ..claude.assemble import assemble_entries
 from ..claude.isolate import each_isolated
 from ..discovery import SessionFile, SourceFile
+from ..lines import LinesRead
 from .read import CodexRead, read_data, read_file
 from .translate import Thread, translate
 
@@ -149,13 +151,21 @@ def load(file: SessionFile) -> Session:
     return root.session
 
 
+def _read(source: SourceFile) -> CodexRead:
+    """What was read of ``source``'s bytes: its own ``read`` when it covers them all."""
+    found = source.read
+    if isinstance(found, LinesRead) and found.end_offset == len(source.data):
+        return cast(CodexRead, found)
+    return read_data(source.path, source.data)
+
+
 def assemble(session_id: str, project: str, files: Iterable[SourceFile]) -> Session:
     """The session of ``files`` (its transcript, then its subagent threads) from their bytes."""
     sources = list(files)
     main = next(source for source in sources if source.role == "session")
     root = assemble_read(
         main.path,
-        read_data(main.path, main.data),
+        _read(main),
         session_id=session_id,
         project=project,
         mtime=main.mtime,
@@ -171,7 +181,7 @@ def assemble(session_id: str, project: str, files: Iterable[SourceFile]) -> Sess
         agent_id = source.agent_id or source.path.stem
         loaded = assemble_read(
             source.path,
-            read_data(source.path, source.data),
+            _read(source),
             session_id=agent_id,
             project=project,
             mtime=source.mtime,

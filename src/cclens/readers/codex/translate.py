@@ -45,6 +45,7 @@ from ...model.blocks import (
     ContentBlock,
     ImageBlock,
     MediaSource,
+    RedactedThinkingBlock,
     ResultContentBlock,
     TextBlock,
     ThinkingBlock,
@@ -254,6 +255,8 @@ class _Translator:
         self.length = 0
         self.emitted_on_line = 0
         self.notes: tuple[str, ...] = ()
+        #: The last plan ``update_plan`` wrote (each call's result keeps the one it replaced).
+        self.plan: Any = None
 
     # -- records ---------------------------------------------------------------------------
 
@@ -413,6 +416,10 @@ class _Translator:
         block = ToolUseBlock(name=name, input=tool_input, id=identity)
         self._assistant([block])
         call = _Call(identity, name, self.entries[-1])
+        if name == "update_plan" and isinstance(tool_input, dict):
+            if self.plan is not None:
+                call.ended["old_plan"] = self.plan
+            self.plan = tool_input.get("plan")
         self.calls.setdefault(identity, call)
         self.open_calls.append(call)
         return call
@@ -656,11 +663,13 @@ class _Translator:
         summary = item.summary_text
         content = item.content_text
         text = "\n\n".join(part for part in (summary, content) if part)
-        block = ThinkingBlock(thinking=text)
-        if isinstance(item.encrypted_content, str) and item.encrypted_content:
-            block.signature = "encrypted"
-        if text or block.signature is not UNSET:
-            self._assistant([block])
+        blocks: list[ContentBlock] = [ThinkingBlock(thinking=text)] if text else []
+        encrypted = item.encrypted_content
+        if isinstance(encrypted, str) and encrypted:
+            # The reasoning itself, encrypted by the API: noted (with its size), not readable.
+            blocks.append(RedactedThinkingBlock(data=encrypted))
+        if blocks:
+            self._assistant(blocks)
 
     def _web_search(self, item: WebSearchCallItem) -> None:
         action = item.action if isinstance(item.action, dict) else {}

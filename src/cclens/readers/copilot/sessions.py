@@ -14,11 +14,13 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import cast
 
 import msgspec
 
 from ...model.session import Session
 from ..discovery import Discovery, FoundFile, SessionFile, SourceFile, slug
+from ..lines import LinesRead
 from .assemble import EventFile, assemble_events, read_events
 
 #: The program that runs Copilot CLI.
@@ -121,6 +123,10 @@ def load(file: SessionFile) -> Session:
 def assemble(session_id: str, project: str, files: Sequence[SourceFile]) -> Session:
     """The session of a log from its bytes, as the index keeps them."""
     main = next(source for source in files if source.role == "session")
+    found = main.read
+    if isinstance(found, LinesRead) and found.end_offset == len(main.data):
+        # The index's own read of every byte: not read again.
+        return assemble_events(cast(EventFile, found), project, main.mtime)
     return assemble_events(read_events(main.path, main.data), project, main.mtime)
 
 

@@ -218,17 +218,24 @@ def assemble(session_id: str, project: str, files: Sequence[SourceFile]) -> Sess
     """The session of ``files`` (a recording and its subagents' recordings) from their bytes,
     as the index keeps them."""
     main = next(source for source in files if source.role == "session")
-    session = assemble_chat(read_chat_data(main.path, main.data), Located(project), main.mtime)
+    session = assemble_chat(_read(main), Located(project), main.mtime)
     if main.parent_session_id is not None and main.agent_id is not None:
         _as_orphan(session, main.parent_session_id)
     cwd = session.cwd
     for source in files:
         if source.role != "subagent":
             continue
-        chat = read_chat_data(source.path, source.data)
-        agent = assemble_chat(chat, Located(project, cwd), source.mtime)
+        agent = assemble_chat(_read(source), Located(project, cwd), source.mtime)
         _add(session, agent)
     return session
+
+
+def _read(source: SourceFile) -> ChatFile:
+    """What was read of ``source``'s bytes: the index's own read when it covers them all."""
+    found = source.read
+    if isinstance(found, ChatFile) and found.end_offset == len(source.data):
+        return found
+    return read_chat_data(source.path, source.data)
 
 
 def _add(session: Session, agent: Session) -> None:

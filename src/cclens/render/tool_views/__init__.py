@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from ..views import ToolView
 from . import (
     agents,
+    codex,
     copilot,
     files,
     gemini,
@@ -36,6 +37,7 @@ from . import (
 from ._common import Field, Link, Prepare
 
 __all__ = [
+    "AGENT_MCP_VIEWS",
     "AGENT_VIEWS",
     "COPILOT_VIEWS",
     "GEMINI_VIEWS",
@@ -300,6 +302,10 @@ COPILOT_VIEWS: tuple[tuple[ToolView, tuple[str, ...]], ...] = (
 #: and tool name: agents give one name to different tools (Gemini CLI's ``glob`` and
 #: ``web_fetch`` are not Copilot CLI's), so each agent's names are looked up apart.
 AGENT_VIEWS: dict[str, dict[str, ToolView]] = {
+    "codex": codex.CODEX_VIEWS,
     "gemini": _by_name(GEMINI_VIEWS),
     "copilot": _by_name(COPILOT_VIEWS),
 }
+
+#: The view of each other agent's MCP tools, by agent (``MCP_VIEW`` for an agent not named).
+AGENT_MCP_VIEWS: dict[str, ToolView] = {"codex": codex.CODEX_MCP_VIEW}
