@@ -595,35 +595,17 @@ SPECS: tuple[ToolSpec, ...] = (
 )
 
 _BY_NAME: dict[str, ToolSpec] = {name: spec for spec in SPECS for name in spec.names}
-#: The canonical name of the tool that runs a subagent.
-SUBAGENT_TOOL = "invoke_agent"
 _MCP = re.compile(r"^mcp_([^_]+)_(.+)$")
 
 
-def subagent_spec(name: str) -> ToolSpec:
-    """The spec of a call to subagent ``name`` (a subagent a user defined is a tool of its
-    own name): ``invoke_agent``'s, under that name."""
-    spec = _BY_NAME[SUBAGENT_TOOL]
-    return ToolSpec(
-        name=SUBAGENT_TOOL,
-        aliases=(name,),
-        input_type=spec.input_type,
-        result_type=ToolCallRecord,
-        description=f"Run the subagent {name}",
-        family="agents",
-        spawns_subagent=True,
-    )
-
-
-def gemini_tool_spec(name: str, delegated: bool = False) -> ToolSpec | None:
-    """The spec of Gemini CLI's tool ``name``; ``delegated``: the call is known to have run a
-    subagent (a subagent a user defined is a tool of its own name). ``None`` for a name
-    cclens does not know."""
+def gemini_tool_spec(name: str) -> ToolSpec | None:
+    """The spec of Gemini CLI's tool ``name``: a built-in tool (the subagents gemini-cli ships
+    are aliases of ``invoke_agent``; one a user defined is a tool of its own name, unknown
+    here), or an MCP tool (``mcp_<server>_<tool>``); ``None`` for a name cclens does not
+    know."""
     spec = _BY_NAME.get(name)
     if spec is not None:
         return spec
-    if delegated:
-        return subagent_spec(name)
     match = _MCP.match(name)
     if match is None:
         return None
@@ -644,7 +626,6 @@ __all__ = [
     "AGENT",
     "SPECS",
     "SUBAGENT_PROMPT_KEYS",
-    "SUBAGENT_TOOL",
     "ActivateSkillInput",
     "AnsiScreen",
     "AskUserInput",
@@ -685,5 +666,4 @@ __all__ = [
     "WriteTodosInput",
     "display_of",
     "gemini_tool_spec",
-    "subagent_spec",
 ]

@@ -18,7 +18,7 @@ from ...model.copilot import tools as copilot
 from ...model.session import ToolCall
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, fields_view, first_line, link, list_of, text_of
-from .agents import PROMPT_FOLD_LINES
+from .agents import PROMPT_FOLD_LINES, prepare_input_fields
 from .files import _code
 from .search import grep_lines, matcher
 from .tasks import status_icon
@@ -421,14 +421,7 @@ def prepare_sql(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
 def prepare_arguments(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     """A tool drawn as its arguments by name, and what it answered (``report_intent``,
     ``skill``, ``store_memory``, the agent tools...)."""
-    v = fields_view(call)
-    raw = call.block.input if isinstance(call.block.input, dict) else {}
-    asked = Fields(h)
-    for key, value in raw.items():
-        asked.add(str(key), value)
-    v["asked"] = asked.rows
-    if not asked.rows:
-        v["lead"], v["lead_code"] = "No arguments.", False
+    v = prepare_input_fields(call, h)
     if v["said"] and _outcome(call) is not None:
         v["said"] = _content(call)
     return v

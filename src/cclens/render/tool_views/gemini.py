@@ -23,7 +23,7 @@ from ...model.session import ToolCall
 from ...model.tools import FreeformInput
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, fields_view, first_line, link, list_of, text_of
-from .agents import PROMPT_FOLD_LINES
+from .agents import PROMPT_FOLD_LINES, prepare_input_fields
 from .files import _code
 from .search import GrepLine, marked, matcher
 from .tasks import status_icon
@@ -577,14 +577,8 @@ def prepare_subagent(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
 def prepare_arguments(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     """A tool drawn as its arguments by name, and what it answered (``activate_skill``,
     ``enter_plan_mode``, the tracker's tools...)."""
-    v = fields_view(call)
+    v = prepare_input_fields(call, h)
     raw = call.block.input if isinstance(call.block.input, dict) else {}
-    asked = Fields(h)
-    for key, value in raw.items():
-        asked.add(str(key), value)
-    v["asked"] = asked.rows
-    if not asked.rows:
-        v["lead"], v["lead_code"] = "No arguments.", False
     first = next((value for value in raw.values() if isinstance(value, str) and value), "")
     v["summary"] = first_line(first)
     return v
