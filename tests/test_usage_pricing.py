@@ -60,6 +60,22 @@ def test_normalize_model(model: str, normalized: str) -> None:
         ("claude-opus-4-9", None),
         ("claude-sonnet-4-7", None),
         ("claude-haiku-5-5", None),
+        # Google's Gemini models: previews and dated versions as their model, other kinds of
+        # model (image, speech, live audio) never priced as the text model they extend.
+        ("gemini-2.5-pro", "gemini-2.5-pro"),
+        ("gemini-2.5-pro-preview-06-05", "gemini-2.5-pro"),
+        ("gemini-2.5-flash-preview-09-2025", "gemini-2.5-flash"),
+        ("gemini-2.5-flash-lite", "gemini-2.5-flash-lite"),
+        ("gemini-3-pro-preview", "gemini-3-pro"),
+        ("gemini-3.1-pro-preview", "gemini-3.1-pro"),
+        ("gemini-3-flash-preview", "gemini-3-flash"),
+        ("gemini-2.0-flash-001", "gemini-2.0-flash"),
+        ("gemini-2.5-flash-image", None),
+        ("gemini-2.5-flash-image-preview", None),
+        ("gemini-2.5-flash-preview-tts", None),
+        ("gemini-2.5-flash-native-audio-preview-09-2025", None),
+        ("gemini-3-pro-image-preview", None),
+        ("gemini-1.5-pro", None),
         # Not a model, or another vendor's.
         ("<synthetic>", None),
         ("deepseek-chat", None),
@@ -186,9 +202,26 @@ def test_missing_pricing_file(tmp_path: Path) -> None:
         load_price_table(tmp_path / "nope.json")
 
 
+def test_gemini_long_context_and_thinking_prices() -> None:
+    table = bundled_price_table()
+    short = TokenCounts(input=100_000, output=1_000, cache_read=50_000)
+    cost = response_cost(table, "gemini-2.5-pro", short)
+    assert cost.price == "gemini-2.5-pro"
+    assert cost.cost == pytest.approx((100_000 * 1.25 + 1_000 * 10 + 50_000 * 0.125) / 1e6)
+    long = TokenCounts(input=150_000, output=1_000, cache_read=60_000)
+    cost = response_cost(table, "gemini-2.5-pro", long)
+    assert cost.price == "gemini-2.5-pro (long context)"
+    assert cost.cost == pytest.approx((150_000 * 2.5 + 1_000 * 15 + 60_000 * 0.25) / 1e6)
+
+
 def test_bundled_table_is_dated_and_sourced() -> None:
     table = bundled_price_table()
     assert table.as_of and "platform.claude.com" in table.source
+    gemini = [price for key, price in table.models.items() if key.startswith("gemini-")]
+    assert gemini and all(
+        price.source == "https://ai.google.dev/gemini-api/docs/pricing" and price.as_of
+        for price in gemini
+    )
     raw = (
         Path(__file__).resolve().parents[1] / "src" / "cclens" / "figures" / "prices.json"
     ).read_bytes()

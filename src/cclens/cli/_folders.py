@@ -22,14 +22,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: What every command says when no agent folder exists and none was given.
 NO_FOLDER = (
-    "no agent folder found ($CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex); "
-    "give one with --dir DIR"
+    "no agent folder found ($CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex, "
+    "~/.gemini, $COPILOT_HOME or ~/.copilot); give one with --dir DIR"
 )
 #: The help of ``--dir``.
 DIR_HELP = (
     "An agent's folder (~/.claude, ~/.codex), any folder holding transcripts, or a transcript "
     "file (repeatable; --claude-dir is the same). Default: every agent's folder that exists "
-    "($CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex)."
+    "($CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, $COPILOT_HOME or "
+    "~/.copilot)."
 )
 
 

@@ -49,7 +49,12 @@ def _command(session: Session, fork: bool, at: str | None) -> ResumeCommand:
             f"{agent.label} cannot fork a session at a message; use --fork to fork it whole"
         )
     uuid = _fork_at(session, at) if at else None
-    return resume_command(session.session_id, session.cwd, fork=fork, at=uuid, agent=agent.name)
+    command = resume_command(session.session_id, session.cwd, fork=fork, at=uuid, agent=agent.name)
+    try:
+        command.argv  # noqa: B018 - the agent's reader refuses what its agent cannot do
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    return command
 
 
 def _run(command: ResumeCommand) -> int:

@@ -29,6 +29,7 @@ _KEY_TITLES: dict[GroupBy, str] = {
     "model": "model",
     "tool": "tool",
     "block": "block (UTC)",
+    "agent": "agent",
 }
 
 

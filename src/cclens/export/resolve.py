@@ -37,7 +37,8 @@ def find_session_file(key: str, roots: Sequence[Path | str] = ()) -> SessionFile
     if not search:
         raise SessionNotFound(
             f"no session {key!r}: no agent folder was found "
-            "($CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex)"
+            "($CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, "
+            "$COPILOT_HOME or ~/.copilot)"
         )
     found = discover(*search)
     matches = found.find(key)

@@ -116,7 +116,10 @@ def _transform(session: Session, transform: Transform, walk: JsonTransform) -> S
         project=session.project,
         file_size=session.file_size,
         lines=session.lines,
+        agent=session.agent,
     )
+    copy.mtime = session.mtime
+    copy.line_kinds, copy.unknown_kinds = session.line_kinds, session.unknown_kinds
     copy.agent_id = session.agent_id
     copy.parent_tool_use_id = session.parent_tool_use_id
     copy.agent_meta = agent_meta

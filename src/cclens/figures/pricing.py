@@ -1,8 +1,8 @@
 """What tokens cost: a dated price table per model, and the cost of one API response.
 
-The bundled table (``prices.json`` beside this module) lists Claude models and the OpenAI
-models Codex CLI runs in US dollars per million tokens. A table file has this shape
-(``--pricing FILE`` takes the same)::
+The bundled table (``prices.json`` beside this module) lists Claude models, the OpenAI
+models Codex CLI runs and Google's Gemini models in US dollars per million tokens. A table file
+has this shape (``--pricing FILE`` takes the same)::
 
     {
       "as_of": "2026-11-21",
@@ -33,7 +33,9 @@ A model matches a table entry by its id with any platform prefix, date (``-20250
 (``us.anthropic.claude-sonnet-4-5-20250929-v1:0`` is ``claude-sonnet-4-5``), then by the
 longest entry that is a prefix of it followed by a part that is not a version number:
 ``claude-sonnet-4-latest`` is ``claude-sonnet-4``, but ``claude-opus-4-9`` is not
-``claude-opus-4`` — an unknown version is unpriced, never guessed.
+``claude-opus-4`` — an unknown version is unpriced, never guessed; nor is a name whose rest
+names another kind of model (``gemini-2.5-flash-image`` is not ``gemini-2.5-flash``: image
+generation has prices of its own).
 """
 
 from __future__ import annotations
@@ -59,6 +61,12 @@ _BEDROCK_VERSION = re.compile(r"-v\d+(?::\d+)?$")
 _BRACKET_TAG = re.compile(r"\[[^\]]*\]$")
 _VERSION_PART = re.compile(r"^\d{1,2}$")
 _DOTTED_VERSION = re.compile(r"(?<=\d)\.(?=\d)")
+#: Words that, after a priced model's name, name another model with prices of its own
+#: (``gemini-2.5-flash-image``, ``gemini-2.5-flash-preview-tts``, ``gemini-2.0-flash-lite``):
+#: such a name is not priced as the shorter one.
+_OTHER_MODEL = frozenset(
+    {"image", "tts", "audio", "native", "live", "lite", "embedding", "computer", "robotics"}
+)
 
 
 class PricingError(ValueError):
@@ -133,8 +141,8 @@ class PriceTable(msgspec.Struct, frozen=True, kw_only=True):
             if self.models[keys[key]].exact:
                 continue
             if name.startswith(key + "-") and (best is None or len(key) > len(best)):
-                rest = name[len(key) + 1 :].split("-", 1)[0]
-                if not _VERSION_PART.match(rest):
+                rest = name[len(key) + 1 :].split("-")
+                if not _VERSION_PART.match(rest[0]) and not _OTHER_MODEL.intersection(rest):
                     best = key
         return keys[best] if best is not None else None
 

@@ -19,7 +19,9 @@ from pathlib import Path
 from ..model.session import Session
 from . import claude, codex
 from .claude.resume import claude_argv
+from .copilot import sessions as copilot
 from .discovery import Discovery, FoundFile, SessionFile, SourceFile, session_order, walk
+from .gemini import sessions as gemini
 from .lines import Read
 
 #: How many first bytes of a file are read to tell whose it is.
@@ -147,12 +149,42 @@ CODEX = Reader(
     provider="openai",
 )
 
+GEMINI = Reader(
+    name="gemini",
+    label="Gemini CLI",
+    program="gemini",
+    homes=gemini.gemini_homes,
+    transcript_roots=gemini.transcript_roots,
+    suffixes=(".json", ".jsonl"),
+    read=gemini.read_data,
+    claims=gemini.claims,
+    group=gemini.group,
+    load=gemini.load,
+    assemble=gemini.assemble,
+    resume_argv=gemini.resume_argv,
+)
+
+COPILOT = Reader(
+    name="copilot",
+    label="Copilot CLI",
+    program="copilot",
+    homes=copilot.copilot_homes,
+    transcript_roots=copilot.transcript_roots,
+    suffixes=(".jsonl",),
+    read=copilot.read_data,
+    claims=copilot.claims,
+    group=copilot.group,
+    load=copilot.load,
+    assemble=copilot.assemble,
+    resume_argv=copilot.resume_argv,
+)
+
 #: Every agent cclens reads, by name. In a folder of mixed files, the agents are asked in this
 #: order whether a file is theirs; Claude Code, which takes any ``.jsonl`` file, comes last.
-READERS: dict[str, Reader] = {reader.name: reader for reader in (CODEX, CLAUDE)}
+READERS: dict[str, Reader] = {reader.name: reader for reader in (CODEX, GEMINI, COPILOT, CLAUDE)}
 
 #: The agents' names, in the order they are shown.
-AGENTS: tuple[str, ...] = ("claude", "codex")
+AGENTS: tuple[str, ...] = ("claude", "codex", "gemini", "copilot")
 
 
 def reader(name: str) -> Reader:
@@ -310,6 +342,8 @@ __all__ = [
     "AGENTS",
     "CLAUDE",
     "CODEX",
+    "COPILOT",
+    "GEMINI",
     "HEAD_BYTES",
     "READERS",
     "Reader",

@@ -11,7 +11,7 @@ Each tool's own types live in the module of its family: :mod:`.shell`, :mod:`.fi
 """
 
 from ._spec import McpToolSpec, ToolSpec
-from .decode import parse_tool_input, parse_tool_result
+from .decode import parse_input, parse_tool_input, parse_tool_result
 from .generic import (
     FreeformInput,
     FreeformResult,
@@ -39,6 +39,7 @@ __all__ = [
     "any_tool_spec",
     "is_known_tool",
     "mcp_parts",
+    "parse_input",
     "parse_tool_input",
     "parse_tool_result",
     "tool_spec",

@@ -43,6 +43,23 @@ class ToolSpec:
         return (self.name, *self.aliases)
 
 
+def first_text(*fields: str) -> Callable[[Any], str]:
+    """A :attr:`ToolSpec.summary` that says the first of ``fields`` of a typed input (its
+    attributes; a freeform input's arguments) holding text."""
+
+    def summary(value: Any) -> str:
+        arguments = getattr(value, "arguments", None)
+        for name in fields:
+            found = getattr(value, name, None)
+            if found is None and isinstance(arguments, dict):
+                found = arguments.get(name)
+            if isinstance(found, str) and found.strip():
+                return found
+        return ""
+
+    return summary
+
+
 @dataclass(frozen=True, slots=True)
 class McpToolSpec(ToolSpec):
     """The spec of one MCP tool, ``mcp__<server>__<tool>``: it knows both halves of the name."""

@@ -75,14 +75,20 @@ def parse_tool_input(name: str, raw: Any, agent: str = "claude") -> Decoded[Any]
     An unknown tool, or an input that fits none of the tool's types (not an object, a required
     field missing), gives :class:`UnknownToolInput` holding ``raw``. Never raises.
     """
-    spec = tool_spec(name, agent)
+    return parse_input(tool_spec(name, agent), raw)
+
+
+def parse_input(spec: ToolSpec, raw: Any) -> Decoded[Any]:
+    """The typed input of a call to the tool ``spec`` describes (a call whose spec depends on
+    more than its name: a Gemini CLI subagent, a Copilot CLI MCP tool), as
+    :func:`parse_tool_input` types it. Never raises."""
     input_type = spec.input_type
     if input_type is UnknownToolInput:
         return Decoded(UnknownToolInput(raw=raw), [])
     if _is_freeform(input_type, FreeformInput):
         if isinstance(raw, dict):
             return Decoded(freeform(input_type, raw), [])
-        return Decoded(UnknownToolInput(raw=raw), [f"{name}: input is not an object"])
+        return Decoded(UnknownToolInput(raw=raw), [f"{spec.name}: input is not an object"])
     return _lenient(input_type, UnknownToolInput).convert(raw)
 
 

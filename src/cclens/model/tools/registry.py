@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from . import agents, files, interaction, mcp, misc, plans, schedule, search, shell, tasks, web
 from . import codex as codex_tools
+from . import copilot as copilot_tools
+from . import gemini as gemini_tools
 from ._spec import ToolSpec
 from .generic import UnknownToolInput, UnknownToolResult
 from .mcp import mcp_parts, mcp_spec
@@ -54,9 +56,12 @@ def _unknown_spec(name: str, agent: str = "claude") -> ToolSpec:
 
 #: The tool catalogue of each agent other than Claude Code: a function giving the spec of a
 #: tool name, or ``None`` for a name the agent's catalogue does not know (an agent's tools are
-#: typed in a module of this package, :mod:`cclens.model.tools.codex` for Codex CLI).
+#: typed in a module of this package: :mod:`cclens.model.tools.codex`,
+#: :mod:`cclens.model.tools.gemini`, :mod:`cclens.model.tools.copilot`).
 AGENT_TOOLS: dict[str, Callable[[str], ToolSpec | None]] = {
     codex_tools.AGENT: codex_tools.codex_tool_spec,
+    gemini_tools.AGENT: gemini_tools.gemini_tool_spec,
+    copilot_tools.AGENT: copilot_tools.copilot_tool_spec,
 }
 
 
@@ -66,7 +71,7 @@ def tool_spec(name: str, agent: str = "claude") -> ToolSpec:
 
     An alias gives the canonical tool's spec (``Task`` gives ``Agent``'s), an MCP name an
     :class:`~cclens.model.tools.McpToolSpec`, and any other name a spec of family ``unknown``.
-    Another agent's tools come from its catalogue in :data:`AGENT_TOOLS`.
+    Another agent's tools come from its catalogue (:data:`AGENT_TOOLS`).
     """
     if agent != "claude":
         lookup = AGENT_TOOLS.get(agent)
