@@ -1,84 +1,145 @@
-"""Write the synthetic Codex rollout files of tests/data/agents/codex/synthetic (json only)."""
-# ruff: noqa: E501
+"""Write the synthetic Codex CLI rollout files of ``tests/data/agents/codex/synthetic``.
+
+The files hold every response item and persisted event kind of Codex's protocol
+(``codex-rs/protocol`` and the rollout recorder's persistence policy), a subagent thread forked
+from its parent, an orphan review thread, the mid-2025 bare form, and a file with bad lines.
+They are written with the json module only (no cclens import), so the tests read files that
+cclens did not write. The output is the same on every run.
+
+Run it from this folder to write the files again, then commit them::
+
+    cd tests/data/agents/codex && python3 make_synthetic.py synthetic
+"""
 
 import json
-import os
 import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, TypedDict
 
-OUT = sys.argv[1]
-A = "019f1000-0000-7000-8000-00000000000a"
-B = "019f1000-0000-7000-8000-00000000000b"
-C = "019f1000-0000-7000-8000-00000000000c"
-H = "5f0c2a1e-1111-4c22-9333-444455556666"
+JsonObject = dict[str, Any]
+"""A JSON object, as the json module reads and writes it."""
+
+PARENT_THREAD_ID = "019f1000-0000-7000-8000-00000000000a"
+SUBAGENT_THREAD_ID = "019f1000-0000-7000-8000-00000000000b"
+REVIEW_THREAD_ID = "019f1000-0000-7000-8000-00000000000c"
+BARE_SESSION_ID = "5f0c2a1e-1111-4c22-9333-444455556666"
+BROKEN_THREAD_ID = "019f1000-0000-7000-8000-0000000000dd"
+
+FORKED_LINE_COUNT = 19
+"""How many of the parent's lines the forked subagent thread copies: up to the repeated count."""
 
 
-def write(path, lines):
-    full = os.path.join(OUT, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        for line in lines:
-            f.write(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n")
+class RolloutLine(TypedDict):
+    """One line of a rollout file since mid-2025: when, what kind, and that kind's payload."""
+
+    timestamp: str
+    type: str
+    payload: JsonObject
 
 
-class T:
-    def __init__(self, start="2026-05-01T10:00:00"):
-        self.n = 0
+class TokenUsage(TypedDict):
+    """The token figures of a ``token_count`` event, in the order Codex writes them."""
+
+    input_tokens: int
+    cached_input_tokens: int
+    output_tokens: int
+    reasoning_output_tokens: int
+    total_tokens: int
+
+
+class Clock:
+    """Timestamps one millisecond apart after a start time, as Codex writes them."""
+
+    def __init__(self, start: str = "2026-05-01T10:00:00") -> None:
         self.start = start
+        self.milliseconds = 0
 
-    def __call__(self):
-        self.n += 1
-        return f"{self.start}.{self.n:03d}Z"
-
-
-def line(t, kind, payload):
-    return {"timestamp": t(), "type": kind, "payload": payload}
+    def next_timestamp(self) -> str:
+        """The next timestamp: the start plus one more millisecond."""
+        self.milliseconds += 1
+        return f"{self.start}.{self.milliseconds:03d}Z"
 
 
-def ev(t, payload):
-    return line(t, "event_msg", payload)
+def json_line(record: object) -> str:
+    """One record as Codex writes it on a line: compact, non-ASCII characters kept."""
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False)
 
 
-def it(t, payload):
-    return line(t, "response_item", payload)
+def write_file(output_folder: Path, relative_path: str, text: str) -> None:
+    """Write a file below the output folder, making its folders first."""
+    path = output_folder / relative_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="\n")
 
 
-def usage(i, c, o, r):
+def write_rollout(
+    output_folder: Path, relative_path: str, records: Sequence[Mapping[str, object]]
+) -> None:
+    """Write a rollout file: one JSON record a line, each line ending with a newline."""
+    write_file(
+        output_folder, relative_path, "".join(json_line(record) + "\n" for record in records)
+    )
+
+
+def rollout_line(clock: Clock, kind: str, payload: JsonObject) -> RolloutLine:
+    """A line of the given kind, stamped with the clock's next timestamp."""
+    return {"timestamp": clock.next_timestamp(), "type": kind, "payload": payload}
+
+
+def event(clock: Clock, payload: JsonObject) -> RolloutLine:
+    """An ``event_msg`` line."""
+    return rollout_line(clock, "event_msg", payload)
+
+
+def response_item(clock: Clock, payload: JsonObject) -> RolloutLine:
+    """A ``response_item`` line."""
+    return rollout_line(clock, "response_item", payload)
+
+
+def token_usage(
+    input_tokens: int, cached_input_tokens: int, output_tokens: int, reasoning_output_tokens: int
+) -> TokenUsage:
+    """Token figures whose total is the input plus the output, as Codex counts it."""
     return {
-        "input_tokens": i,
-        "cached_input_tokens": c,
-        "output_tokens": o,
-        "reasoning_output_tokens": r,
-        "total_tokens": i + o,
+        "input_tokens": input_tokens,
+        "cached_input_tokens": cached_input_tokens,
+        "output_tokens": output_tokens,
+        "reasoning_output_tokens": reasoning_output_tokens,
+        "total_tokens": input_tokens + output_tokens,
     }
 
 
-class Counts:
-    def __init__(self):
-        self.total = [0, 0, 0, 0, 0]
+class TokenCounter:
+    """A thread's ``token_count`` events: each response's usage and the thread's running total."""
 
-    def tc(self, t, i, c, o, r):
-        last = usage(i, c, o, r)
-        for k, v in enumerate((i, c, o, r, i + o)):
-            self.total[k] += v
-        tot = dict(
-            zip(
-                [
-                    "input_tokens",
-                    "cached_input_tokens",
-                    "output_tokens",
-                    "reasoning_output_tokens",
-                    "total_tokens",
-                ],
-                self.total,
-                strict=False,
-            )
+    def __init__(self, totals: TokenUsage | None = None) -> None:
+        self.totals = totals if totals is not None else token_usage(0, 0, 0, 0)
+
+    def count(
+        self,
+        clock: Clock,
+        input_tokens: int,
+        cached_input_tokens: int,
+        output_tokens: int,
+        reasoning_output_tokens: int,
+    ) -> RolloutLine:
+        """The event for one response's usage, added to the running total."""
+        last = token_usage(
+            input_tokens, cached_input_tokens, output_tokens, reasoning_output_tokens
         )
-        return ev(
-            t,
+        self.totals = token_usage(
+            self.totals["input_tokens"] + input_tokens,
+            self.totals["cached_input_tokens"] + cached_input_tokens,
+            self.totals["output_tokens"] + output_tokens,
+            self.totals["reasoning_output_tokens"] + reasoning_output_tokens,
+        )
+        return event(
+            clock,
             {
                 "type": "token_count",
                 "info": {
-                    "total_token_usage": tot,
+                    "total_token_usage": self.totals,
                     "last_token_usage": last,
                     "model_context_window": 258400,
                 },
@@ -86,27 +147,15 @@ class Counts:
             },
         )
 
-    def repeat(self, t):
-        tot = dict(
-            zip(
-                [
-                    "input_tokens",
-                    "cached_input_tokens",
-                    "output_tokens",
-                    "reasoning_output_tokens",
-                    "total_tokens",
-                ],
-                self.total,
-                strict=False,
-            )
-        )
-        return ev(
-            t,
+    def repeat_totals(self, clock: Clock) -> RolloutLine:
+        """The event Codex writes again without a new response: the total as the last usage."""
+        return event(
+            clock,
             {
                 "type": "token_count",
                 "info": {
-                    "total_token_usage": tot,
-                    "last_token_usage": tot,
+                    "total_token_usage": self.totals,
+                    "last_token_usage": self.totals,
                     "model_context_window": 258400,
                 },
                 "rate_limits": None,
@@ -121,11 +170,12 @@ PATCH = (
 )
 
 
-def thread_a():
-    t = T()
-    k = Counts()
-    meta = {
-        "id": A,
+def write_parent_thread(output_folder: Path) -> list[RolloutLine]:
+    """The parent thread: two turns using every tool kind and every persisted event kind."""
+    clock = Clock()
+    tokens = TokenCounter()
+    session_meta: JsonObject = {
+        "id": PARENT_THREAD_ID,
         "timestamp": "2026-05-01T10:00:00.000Z",
         "cwd": "/home/dev/shop",
         "originator": "codex_cli_rs",
@@ -139,7 +189,7 @@ def thread_a():
             "repository_url": "git@example.com:dev/shop.git",
         },
     }
-    ctx = {
+    turn_context: JsonObject = {
         "turn_id": "turn-1",
         "cwd": "/home/dev/shop",
         "approval_policy": "on-request",
@@ -148,10 +198,10 @@ def thread_a():
         "effort": "medium",
         "summary": "auto",
     }
-    L = [
-        line(t, "session_meta", meta),
-        it(
-            t,
+    lines: list[RolloutLine] = [
+        rollout_line(clock, "session_meta", session_meta),
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "developer",
@@ -163,23 +213,26 @@ def thread_a():
                 ],
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "user",
                 "content": [
                     {
                         "type": "input_text",
-                        "text": "<environment_context>\n  <cwd>/home/dev/shop</cwd>\n</environment_context>",
+                        "text": (
+                            "<environment_context>\n  <cwd>/home/dev/shop</cwd>\n"
+                            "</environment_context>"
+                        ),
                     }
                 ],
             },
         ),
-        ev(t, {"type": "task_started", "turn_id": "turn-1", "model_context_window": 258400}),
-        line(t, "turn_context", ctx),
-        it(
-            t,
+        event(clock, {"type": "task_started", "turn_id": "turn-1", "model_context_window": 258400}),
+        rollout_line(clock, "turn_context", turn_context),
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "user",
@@ -189,8 +242,8 @@ def thread_a():
                 ],
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "user_message",
                 "message": "Fix the greeting and add notes",
@@ -199,19 +252,17 @@ def thread_a():
                 "text_elements": [],
             },
         ),
-        k.tc(t, 0, 0, 0, 0)
-        if False
-        else ev(
-            t,
+        event(
+            clock,
             {
                 "type": "token_count",
                 "info": None,
                 "rate_limits": {"primary": {"used_percent": 0.0}},
             },
         ),
-        ev(t, {"type": "agent_reasoning", "text": "**Looking at the code**"}),
-        it(
-            t,
+        event(clock, {"type": "agent_reasoning", "text": "**Looking at the code**"}),
+        response_item(
+            clock,
             {
                 "type": "reasoning",
                 "summary": [{"type": "summary_text", "text": "**Looking at the code**"}],
@@ -219,16 +270,16 @@ def thread_a():
                 "encrypted_content": "gAAAAAencrypted",
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "agent_message",
                 "message": "I will read the file first.",
                 "phase": "commentary",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "assistant",
@@ -236,8 +287,8 @@ def thread_a():
                 "phase": "commentary",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "shell",
@@ -251,8 +302,8 @@ def thread_a():
                 "call_id": "call_shell_ok",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "shell_command",
@@ -260,9 +311,9 @@ def thread_a():
                 "call_id": "call_shell_fail",
             },
         ),
-        k.tc(t, 1200, 1000, 80, 40),
-        it(
-            t,
+        tokens.count(clock, 1200, 1000, 80, 40),
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_shell_ok",
@@ -274,18 +325,20 @@ def thread_a():
                 ),
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_shell_fail",
-                "output": "Exit code: 128\nWall time: 0.2 seconds\nOutput:\nfatal: not a git repository\n",
+                "output": (
+                    "Exit code: 128\nWall time: 0.2 seconds\nOutput:\nfatal: not a git repository\n"
+                ),
             },
         ),
-        line(t, "turn_context", ctx),
-        k.repeat(t),
-        it(
-            t,
+        rollout_line(clock, "turn_context", turn_context),
+        tokens.repeat_totals(clock),
+        response_item(
+            clock,
             {
                 "type": "reasoning",
                 "summary": [],
@@ -293,8 +346,8 @@ def thread_a():
                 "encrypted_content": "gAAAAAencrypted2",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "custom_tool_call",
                 "status": "completed",
@@ -303,20 +356,24 @@ def thread_a():
                 "input": PATCH,
             },
         ),
-        k.tc(t, 1500, 1200, 200, 100),
-        ev(
-            t,
+        tokens.count(clock, 1500, 1200, 200, 100),
+        event(
+            clock,
             {
                 "type": "patch_apply_end",
                 "call_id": "call_patch",
                 "turn_id": "turn-1",
-                "stdout": "Success. Updated the following files:\nM src/app.py\nA NOTES.md\nD old.txt\n",
+                "stdout": (
+                    "Success. Updated the following files:\nM src/app.py\nA NOTES.md\nD old.txt\n"
+                ),
                 "stderr": "",
                 "success": True,
                 "changes": {
                     "/home/dev/shop/src/app.py": {
                         "type": "update",
-                        "unified_diff": "@@ -1,2 +1,2 @@\n def main():\n-    print('hi')\n+    print('hello')\n",
+                        "unified_diff": (
+                            "@@ -1,2 +1,2 @@\n def main():\n-    print('hi')\n+    print('hello')\n"
+                        ),
                         "move_path": None,
                     },
                     "/home/dev/shop/NOTES.md": {"type": "add", "content": "# Notes\nfirst line\n"},
@@ -324,21 +381,24 @@ def thread_a():
                 },
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "custom_tool_call_output",
                 "call_id": "call_patch",
                 "output": json.dumps(
                     {
-                        "output": "Success. Updated the following files:\nM src/app.py\nA NOTES.md\nD old.txt\n",
+                        "output": (
+                            "Success. Updated the following files:\nM src/app.py\nA NOTES.md\n"
+                            "D old.txt\n"
+                        ),
                         "metadata": {"exit_code": 0, "duration_seconds": 0.0},
                     }
                 ),
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "update_plan",
@@ -355,8 +415,8 @@ def thread_a():
                 "call_id": "call_plan",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "local_shell_call",
                 "call_id": "call_local",
@@ -371,8 +431,8 @@ def thread_a():
                 },
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "web_search_call",
                 "id": "ws_1",
@@ -380,18 +440,21 @@ def thread_a():
                 "action": {"type": "search", "query": "python print unicode"},
             },
         ),
-        k.tc(t, 2000, 1500, 150, 60),
-        it(t, {"type": "function_call_output", "call_id": "call_plan", "output": "Plan updated"}),
-        it(
-            t,
+        tokens.count(clock, 2000, 1500, 150, 60),
+        response_item(
+            clock,
+            {"type": "function_call_output", "call_id": "call_plan", "output": "Plan updated"},
+        ),
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_local",
                 "output": "total 8\n-rw-r--r-- 1 dev dev 40 app.py\n",
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "web_search_end",
                 "call_id": "ws_1",
@@ -405,8 +468,8 @@ def thread_a():
                 ],
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "view_image",
@@ -414,8 +477,8 @@ def thread_a():
                 "call_id": "call_image",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "exec_command",
@@ -425,8 +488,8 @@ def thread_a():
                 "call_id": "call_exec",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "docs__search",
@@ -434,8 +497,8 @@ def thread_a():
                 "call_id": "call_mcp_ok",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "docs__fetch",
@@ -443,8 +506,8 @@ def thread_a():
                 "call_id": "call_mcp_err",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "tool_search_call",
                 "call_id": "call_search",
@@ -453,8 +516,8 @@ def thread_a():
                 "arguments": {"query": "calendar"},
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "image_generation_call",
                 "id": "ig_1",
@@ -463,17 +526,17 @@ def thread_a():
                 "result": "iVBORw0KGgo=",
             },
         ),
-        k.tc(t, 2500, 2000, 300, 120),
-        ev(
-            t,
+        tokens.count(clock, 2500, 2000, 300, 120),
+        event(
+            clock,
             {
                 "type": "view_image_tool_call",
                 "call_id": "call_image",
                 "path": "/home/dev/shop/screen.png",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_image",
@@ -482,8 +545,8 @@ def thread_a():
                 ],
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "exec_command_end",
                 "call_id": "call_exec",
@@ -501,16 +564,19 @@ def thread_a():
                 "status": "failed",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_exec",
-                "output": "Chunk ID: 1a2b3c\nWall time: 2.5000 seconds\nProcess exited with code 1\nOriginal token count: 3\nOutput:\n1 failed\n",
+                "output": (
+                    "Chunk ID: 1a2b3c\nWall time: 2.5000 seconds\nProcess exited with code 1\n"
+                    "Original token count: 3\nOutput:\n1 failed\n"
+                ),
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "mcp_tool_call_end",
                 "call_id": "call_mcp_ok",
@@ -525,16 +591,16 @@ def thread_a():
                 },
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_mcp_ok",
                 "output": json.dumps([{"type": "text", "text": "Use 'hello'."}]),
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "mcp_tool_call_end",
                 "call_id": "call_mcp_err",
@@ -543,16 +609,16 @@ def thread_a():
                 "result": {"Err": "tool call failed: not found"},
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_mcp_err",
                 "output": "err: tool call failed: not found",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "tool_search_output",
                 "call_id": "call_search",
@@ -561,8 +627,8 @@ def thread_a():
                 "tools": [{"type": "function", "name": "calendar__list"}],
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "image_generation_end",
                 "call_id": "ig_1",
@@ -572,8 +638,8 @@ def thread_a():
                 "saved_path": "/home/dev/shop/cart.png",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "spawn_agent",
@@ -581,14 +647,14 @@ def thread_a():
                 "call_id": "call_spawn",
             },
         ),
-        k.tc(t, 2800, 2500, 90, 30),
-        ev(
-            t,
+        tokens.count(clock, 2800, 2500, 90, 30),
+        event(
+            clock,
             {
                 "type": "collab_agent_spawn_end",
                 "call_id": "call_spawn",
-                "sender_thread_id": A,
-                "new_thread_id": B,
+                "sender_thread_id": PARENT_THREAD_ID,
+                "new_thread_id": SUBAGENT_THREAD_ID,
                 "new_agent_nickname": "Euclid",
                 "new_agent_role": "explorer",
                 "prompt": "Review the tests",
@@ -596,24 +662,24 @@ def thread_a():
                 "status": "pending_init",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_spawn",
-                "output": json.dumps({"agent_id": B, "nickname": "Euclid"}),
+                "output": json.dumps({"agent_id": SUBAGENT_THREAD_ID, "nickname": "Euclid"}),
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "agent_message",
                 "message": "Done: the greeting is fixed.",
                 "phase": "final_answer",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "assistant",
@@ -621,9 +687,9 @@ def thread_a():
                 "phase": "final_answer",
             },
         ),
-        k.tc(t, 3000, 2800, 60, 0),
-        ev(
-            t,
+        tokens.count(clock, 3000, 2800, 60, 0),
+        event(
+            clock,
             {
                 "type": "task_complete",
                 "turn_id": "turn-1",
@@ -631,9 +697,16 @@ def thread_a():
                 "duration_ms": 65000,
             },
         ),
-        ev(t, {"type": "thread_name_updated", "thread_id": A, "thread_name": "Greeting fix"}),
-        it(
-            t,
+        event(
+            clock,
+            {
+                "type": "thread_name_updated",
+                "thread_id": PARENT_THREAD_ID,
+                "thread_name": "Greeting fix",
+            },
+        ),
+        response_item(
+            clock,
             {
                 "type": "ghost_snapshot",
                 "ghost_commit": {
@@ -644,19 +717,19 @@ def thread_a():
                 },
             },
         ),
-        ev(t, {"type": "task_started", "turn_id": "turn-2", "model_context_window": 258400}),
-        line(t, "turn_context", dict(ctx, turn_id="turn-2")),
-        it(
-            t,
+        event(clock, {"type": "task_started", "turn_id": "turn-2", "model_context_window": 258400}),
+        rollout_line(clock, "turn_context", dict(turn_context, turn_id="turn-2")),
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "user",
                 "content": [{"type": "input_text", "text": "Now run the whole suite"}],
             },
         ),
-        ev(t, {"type": "user_message", "message": "Now run the whole suite", "images": []}),
-        it(
-            t,
+        event(clock, {"type": "user_message", "message": "Now run the whole suite", "images": []}),
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "shell",
@@ -664,8 +737,8 @@ def thread_a():
                 "call_id": "call_aborted",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "shell",
@@ -673,27 +746,27 @@ def thread_a():
                 "call_id": "call_rejected",
             },
         ),
-        k.tc(t, 3200, 3000, 40, 0),
-        it(
-            t,
+        tokens.count(clock, 3200, 3000, 40, 0),
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_rejected",
                 "output": "exec command rejected by user",
             },
         ),
-        ev(t, {"type": "turn_aborted", "reason": "interrupted", "turn_id": "turn-2"}),
-        it(
-            t,
+        event(clock, {"type": "turn_aborted", "reason": "interrupted", "turn_id": "turn-2"}),
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "user",
                 "content": [{"type": "input_text", "text": "Compact please"}],
             },
         ),
-        ev(t, {"type": "user_message", "message": "Compact please", "images": []}),
-        line(
-            t,
+        event(clock, {"type": "user_message", "message": "Compact please", "images": []}),
+        rollout_line(
+            clock,
             "compacted",
             {
                 "message": "The user fixed a greeting, added notes, and ran the tests (1 failed).",
@@ -708,17 +781,17 @@ def thread_a():
                 ],
             },
         ),
-        ev(t, {"type": "context_compacted"}),
-        ev(
-            t,
+        event(clock, {"type": "context_compacted"}),
+        event(
+            clock,
             {
                 "type": "entered_review_mode",
                 "target": {"type": "uncommittedChanges"},
                 "user_facing_hint": "current changes",
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "exited_review_mode",
                 "review_output": {
@@ -727,68 +800,71 @@ def thread_a():
                 },
             },
         ),
-        ev(
-            t,
+        event(
+            clock,
             {
                 "type": "error",
                 "message": "stream disconnected before completion",
                 "codex_error_info": {"response_stream_disconnected": {"http_status_code": 502}},
             },
         ),
-        ev(t, {"type": "warning", "message": "Heads up: the context is nearly full"}),
-        ev(t, {"type": "undo_completed", "success": True, "message": "Undid the last turn"}),
-        ev(t, {"type": "thread_rolled_back", "num_turns": 1}),
-        ev(
-            t,
+        event(clock, {"type": "warning", "message": "Heads up: the context is nearly full"}),
+        event(clock, {"type": "undo_completed", "success": True, "message": "Undid the last turn"}),
+        event(clock, {"type": "thread_rolled_back", "num_turns": 1}),
+        event(
+            clock,
             {
                 "type": "item_completed",
-                "thread_id": A,
+                "thread_id": PARENT_THREAD_ID,
                 "turn_id": "turn-2",
                 "item": {"type": "Plan", "id": "p1", "text": "- step"},
             },
         ),
-        ev(t, {"type": "agent_reasoning_raw_content", "text": "raw thoughts"}),
-        line(
-            t,
+        event(clock, {"type": "agent_reasoning_raw_content", "text": "raw thoughts"}),
+        rollout_line(
+            clock,
             "world_state",
             {
                 "full": True,
                 "state": {"agents_md": {"directory": "/home/dev/shop", "text": "Be brief."}},
             },
         ),
-        it(t, {"type": "compaction", "encrypted_content": "gAAAAAcompacted"}),
-        it(
-            t,
+        response_item(clock, {"type": "compaction", "encrypted_content": "gAAAAAcompacted"}),
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "user",
                 "content": [{"type": "input_text", "text": "Thanks"}],
             },
         ),
-        ev(t, {"type": "user_message", "message": "Thanks", "images": []}),
-        it(
-            t,
+        event(clock, {"type": "user_message", "message": "Thanks", "images": []}),
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "assistant",
                 "content": [{"type": "output_text", "text": "You're welcome."}],
             },
         ),
-        k.tc(t, 900, 0, 10, 0),
-        ev(t, {"type": "stream_error", "message": "reconnecting 1/5"}),
+        tokens.count(clock, 900, 0, 10, 0),
+        event(clock, {"type": "stream_error", "message": "reconnecting 1/5"}),
     ]
-    write(f"sessions/2026/05/01/rollout-2026-05-01T10-00-00-{A}.jsonl", L)
-    return L, meta
+    write_rollout(
+        output_folder,
+        f"sessions/2026/05/01/rollout-2026-05-01T10-00-00-{PARENT_THREAD_ID}.jsonl",
+        lines,
+    )
+    return lines
 
 
-def thread_b(parent_lines, parent_meta):
+def write_subagent_thread(output_folder: Path, parent_lines: Sequence[RolloutLine]) -> None:
     """A subagent thread spawned with the parent's history (forked): its own session_meta, the
     parent's session_meta and lines copied, then its own work."""
-    t = T("2026-05-01T10:05:00")
-    k = Counts()
-    meta = {
-        "id": B,
-        "forked_from_id": A,
+    clock = Clock("2026-05-01T10:05:00")
+    session_meta: JsonObject = {
+        "id": SUBAGENT_THREAD_ID,
+        "forked_from_id": PARENT_THREAD_ID,
         "timestamp": "2026-05-01T10:05:00.000Z",
         "cwd": "/home/dev/shop",
         "originator": "codex_cli_rs",
@@ -796,7 +872,7 @@ def thread_b(parent_lines, parent_meta):
         "source": {
             "subagent": {
                 "thread_spawn": {
-                    "parent_thread_id": A,
+                    "parent_thread_id": PARENT_THREAD_ID,
                     "depth": 1,
                     "agent_nickname": "Euclid",
                     "agent_role": "explorer",
@@ -807,17 +883,21 @@ def thread_b(parent_lines, parent_meta):
         "agent_role": "explorer",
         "model_provider": "openai",
     }
-    copied = [dict(row, timestamp=t()) for row in parent_lines[:19]]  # up to the repeated count
-    # totals continue from the parent's at the fork
-    k.total = list(
-        json.loads(json.dumps(copied[-1]["payload"]["info"]["total_token_usage"])).values()
-    )
-    L = [
-        line(t, "session_meta", meta),
+    # The copies take the first timestamps, before the thread's own session_meta.
+    copied: list[RolloutLine] = [
+        {"timestamp": clock.next_timestamp(), "type": line["type"], "payload": line["payload"]}
+        for line in parent_lines[:FORKED_LINE_COUNT]
+    ]
+    # The running total goes on from the parent's at the fork.
+    tokens = TokenCounter(copied[-1]["payload"]["info"]["total_token_usage"])
+    lines: list[RolloutLine] = [
+        rollout_line(clock, "session_meta", session_meta),
         *copied,
-        ev(t, {"type": "task_started", "turn_id": "turn-b1", "model_context_window": 258400}),
-        line(
-            t,
+        event(
+            clock, {"type": "task_started", "turn_id": "turn-b1", "model_context_window": 258400}
+        ),
+        rollout_line(
+            clock,
             "turn_context",
             {
                 "turn_id": "turn-b1",
@@ -829,18 +909,18 @@ def thread_b(parent_lines, parent_meta):
                 "summary": "auto",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "user",
                 "content": [{"type": "input_text", "text": "Review the tests"}],
             },
         ),
-        ev(t, {"type": "user_message", "message": "Review the tests", "images": []}),
-        k.repeat(t),
-        it(
-            t,
+        event(clock, {"type": "user_message", "message": "Review the tests", "images": []}),
+        tokens.repeat_totals(clock),
+        response_item(
+            clock,
             {
                 "type": "function_call",
                 "name": "shell_command",
@@ -848,17 +928,17 @@ def thread_b(parent_lines, parent_meta):
                 "call_id": "call_b_shell",
             },
         ),
-        k.tc(t, 4000, 3500, 50, 20),
-        it(
-            t,
+        tokens.count(clock, 4000, 3500, 50, 20),
+        response_item(
+            clock,
             {
                 "type": "function_call_output",
                 "call_id": "call_b_shell",
                 "output": "Exit code: 0\nWall time: 1.1 seconds\nOutput:\n3 tests collected\n",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "assistant",
@@ -867,9 +947,9 @@ def thread_b(parent_lines, parent_meta):
                 ],
             },
         ),
-        k.tc(t, 4100, 4000, 30, 0),
-        ev(
-            t,
+        tokens.count(clock, 4100, 4000, 30, 0),
+        event(
+            clock,
             {
                 "type": "task_complete",
                 "turn_id": "turn-b1",
@@ -877,15 +957,19 @@ def thread_b(parent_lines, parent_meta):
             },
         ),
     ]
-    write(f"sessions/2026/05/01/rollout-2026-05-01T10-05-00-{B}.jsonl", L)
+    write_rollout(
+        output_folder,
+        f"sessions/2026/05/01/rollout-2026-05-01T10-05-00-{SUBAGENT_THREAD_ID}.jsonl",
+        lines,
+    )
 
 
-def thread_c():
+def write_review_thread(output_folder: Path) -> None:
     """A review thread whose parent thread is not among the files (an orphan)."""
-    t = T("2026-05-02T09:00:00")
-    k = Counts()
-    meta = {
-        "id": C,
+    clock = Clock("2026-05-02T09:00:00")
+    tokens = TokenCounter()
+    session_meta: JsonObject = {
+        "id": REVIEW_THREAD_ID,
         "timestamp": "2026-05-02T09:00:00.000Z",
         "cwd": "/home/dev/shop",
         "originator": "codex_cli_rs",
@@ -894,10 +978,10 @@ def thread_c():
         "parent_thread_id": "019f0fff-0000-7000-8000-0000000000ff",
         "model_provider": "openai",
     }
-    L = [
-        line(t, "session_meta", meta),
-        line(
-            t,
+    lines: list[RolloutLine] = [
+        rollout_line(clock, "session_meta", session_meta),
+        rollout_line(
+            clock,
             "turn_context",
             {
                 "cwd": "/home/dev/shop",
@@ -908,17 +992,17 @@ def thread_c():
                 "summary": "auto",
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "user",
                 "content": [{"type": "input_text", "text": "Review the current changes"}],
             },
         ),
-        k.tc(t, 5000, 0, 400, 300),
-        it(
-            t,
+        tokens.count(clock, 5000, 0, 400, 300),
+        response_item(
+            clock,
             {
                 "type": "reasoning",
                 "summary": [{"type": "summary_text", "text": "**Reviewing**"}],
@@ -926,8 +1010,8 @@ def thread_c():
                 "encrypted_content": None,
             },
         ),
-        it(
-            t,
+        response_item(
+            clock,
             {
                 "type": "message",
                 "role": "assistant",
@@ -935,14 +1019,18 @@ def thread_c():
             },
         ),
     ]
-    write(f"archived_sessions/rollout-2026-05-02T09-00-00-{C}.jsonl", L)
+    write_rollout(
+        output_folder,
+        f"archived_sessions/rollout-2026-05-02T09-00-00-{REVIEW_THREAD_ID}.jsonl",
+        lines,
+    )
 
 
-def bare():
+def write_bare_session(output_folder: Path) -> None:
     """The mid-2025 form: a bare header, bare items, state markers (no token counts)."""
-    L = [
+    records: list[JsonObject] = [
         {
-            "id": H,
+            "id": BARE_SESSION_ID,
             "timestamp": "2025-07-20T08:00:00.000Z",
             "instructions": "Be concise.",
             "git": {
@@ -970,7 +1058,9 @@ def bare():
             "content": [
                 {
                     "type": "input_text",
-                    "text": "<environment_context>\n  <cwd>/home/dev/old</cwd>\n</environment_context>",
+                    "text": (
+                        "<environment_context>\n  <cwd>/home/dev/old</cwd>\n</environment_context>"
+                    ),
                 }
             ],
         },
@@ -998,7 +1088,9 @@ def bare():
         {
             "type": "function_call_output",
             "call_id": "call_bare_ls",
-            "output": '{"output":"a.txt\\nb.txt\\n","metadata":{"exit_code":0,"duration_seconds":0.0}}',
+            "output": (
+                '{"output":"a.txt\\nb.txt\\n","metadata":{"exit_code":0,"duration_seconds":0.0}}'
+            ),
         },
         {"record_type": "state"},
         {
@@ -1009,62 +1101,70 @@ def bare():
         },
         {"record_type": "state"},
     ]
-    write(f"sessions/2025/07/20/rollout-2025-07-20T08-00-00-{H}.jsonl", L)
+    write_rollout(
+        output_folder,
+        f"sessions/2025/07/20/rollout-2025-07-20T08-00-00-{BARE_SESSION_ID}.jsonl",
+        records,
+    )
 
 
-def broken():
+def write_broken_session(output_folder: Path) -> None:
     """Bad lines among good ones: not JSON, not an object, a kind nobody knows, a last line
     still being written."""
-    t = T("2026-05-03T12:00:00")
-    ident = "019f1000-0000-7000-8000-0000000000dd"
-    rows = [
-        json.dumps(
-            line(
-                t,
+    clock = Clock("2026-05-03T12:00:00")
+    lines: list[str] = [
+        json_line(
+            rollout_line(
+                clock,
                 "session_meta",
                 {
-                    "id": ident,
+                    "id": BROKEN_THREAD_ID,
                     "cwd": "/home/dev/shop",
                     "cli_version": "0.130.0",
                     "source": "exec",
                     "originator": "codex_exec",
                 },
-            ),
-            separators=(",", ":"),
+            )
         ),
         "{not json",
         "[1, 2, 3]",
-        json.dumps(
-            line(t, "event_msg", {"type": "brand_new_event", "value": 1}), separators=(",", ":")
-        ),
-        json.dumps(
-            line(t, "response_item", {"type": "brand_new_item", "value": 2}), separators=(",", ":")
-        ),
-        json.dumps(line(t, "future_line", {"x": 1}), separators=(",", ":")),
-        json.dumps(
-            it(
-                t,
+        json_line(rollout_line(clock, "event_msg", {"type": "brand_new_event", "value": 1})),
+        json_line(rollout_line(clock, "response_item", {"type": "brand_new_item", "value": 2})),
+        json_line(rollout_line(clock, "future_line", {"x": 1})),
+        json_line(
+            response_item(
+                clock,
                 {
                     "type": "message",
                     "role": "user",
                     "content": [{"type": "input_text", "text": "hello"}],
                 },
-            ),
-            separators=(",", ":"),
+            )
         ),
     ]
-    full = os.path.join(OUT, f"sessions/2026/05/03/rollout-2026-05-03T12-00-00-{ident}.jsonl")
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(
-            "\n".join(rows)
-            + "\n"
-            + '{"timestamp":"2026-05-03T12:00:09.000Z","type":"event_msg","payload":{"type":"agent_mes'
-        )
+    still_being_written = (
+        '{"timestamp":"2026-05-03T12:00:09.000Z","type":"event_msg","payload":{"type":"agent_mes'
+    )
+    write_file(
+        output_folder,
+        f"sessions/2026/05/03/rollout-2026-05-03T12-00-00-{BROKEN_THREAD_ID}.jsonl",
+        "\n".join(lines) + "\n" + still_being_written,
+    )
 
 
-lines, meta = thread_a()
-thread_b(lines, meta)
-thread_c()
-bare()
-broken()
+def main(arguments: Sequence[str]) -> int:
+    """Write every synthetic file below the folder given; status 2 without exactly one folder."""
+    if len(arguments) != 1:
+        print("usage: python3 make_synthetic.py OUTPUT_FOLDER", file=sys.stderr)
+        return 2
+    output_folder = Path(arguments[0])
+    parent_lines = write_parent_thread(output_folder)
+    write_subagent_thread(output_folder, parent_lines)
+    write_review_thread(output_folder)
+    write_bare_session(output_folder)
+    write_broken_session(output_folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
