@@ -4,6 +4,7 @@ agent (Gemini's ``glob`` is not Claude Code's ``Glob``, nor another agent's ``gl
 
 from __future__ import annotations
 
+import html as html_module
 import json
 import re
 from pathlib import Path
@@ -77,8 +78,9 @@ def test_folded_headers_name_the_argument_that_matters() -> None:
     summaries: dict[str, str] = {}
     for call in _calls():
         html = str(renderer.tool(call))
-        match = re.search(r'class="tool-summary[^"]*"[^>]*>(.*?)</', html, re.S)
-        summaries.setdefault(call.name, match.group(1).strip() if match else "")
+        match = re.search(r'<span class="tool-summary[^"]*"[^>]*>(.*?)</span>', html, re.S)
+        said = html_module.unescape(re.sub(r"<[^>]+>", " ", match.group(1))) if match else ""
+        summaries.setdefault(call.name, " ".join(said.split()))
     assert summaries["run_shell_command"]
     assert summaries["search_file_content"] == "rose"  # the pattern, not the folder
     assert summaries["list_directory"] == "/home/dev/demo-app"

@@ -69,7 +69,21 @@ def _view(
 
 #: Views whose (cheap) ``prepare`` words the header's summary: run for folded calls too. Every
 #: other view's row says what :mod:`.summaries` gives (see :mod:`cclens.render.summary`).
-_HEADLINES = frozenset({"team-create", "team-delete", "artifact", "projects"})
+_HEADLINES = frozenset(
+    {
+        "team-create",
+        "team-delete",
+        "artifact",
+        "projects",
+        # Gemini CLI's and Copilot CLI's tools whose argument that matters has a name the
+        # fallback summary does not know.
+        "gemini-read-many-files",
+        "gemini-ask-user",
+        "gemini-todos",
+        "gemini-subagent",
+        "copilot-todos",
+    }
+)
 
 
 #: Every view, with the tool names it draws.
