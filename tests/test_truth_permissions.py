@@ -15,7 +15,7 @@ from cclens.cli import main
 from cclens.web.server import start
 from cclens.web.settings import Settings
 
-from .test_cli_permissions import OTHER, SESSION, Transcript
+from .test_cli_permissions import OTHER, Transcript
 
 
 def _project(tmp_path: Path) -> tuple[Path, Path]:
