@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from cclens.index import Index
-from cclens.index.connection import connect
+from cclens.index.storage.connection import connect
 
 from .test_usage import PROJECT, SESSION, assistant, prompt, usage, write
 

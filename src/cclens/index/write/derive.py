@@ -541,7 +541,10 @@ def _occurrences(view: ViewFile, runs: Mapping[int, str]) -> Iterator[Occurrence
 
 
 def _prompt_claims(view: ViewFile, built: _Built, inline: bool) -> Iterator[Claim]:
-    """The prompts of the session's own transcript (not its inline subagents')."""
+    """The prompts of the session's own transcript (not its inline subagents'; none in an
+    orphan subagent's transcript, as :func:`cclens.figures.figures.session_prompts` says)."""
+    if _agent(view) is not None:
+        return
     for item in built.items:
         if item.role != USER or item.kind not in TURN_STARTS:
             continue
