@@ -391,6 +391,9 @@ class Session:
     orphan: bool = False
     #: For an orphan: the id of the session that spawned it, when its records or folder say.
     parent_session_id: str | None = None
+    #: A subagent known only from the ``agent_progress`` records mirroring its messages into
+    #: the transcript that spawned it (its own file is gone): its ``path`` is that transcript.
+    mirrored: bool = False
 
     @property
     def main_line(self) -> list[Item]:

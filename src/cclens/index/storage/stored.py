@@ -18,6 +18,7 @@ import msgspec
 from ...model.entries import ReadResult
 from ...readers.claude import Session, SubagentFile
 from ...readers.claude.assemble import assemble_entries, attach_subagent, attach_subagents
+from ...readers.claude.links import link_files
 from ...readers.claude.read import read_data
 from .compression import decompress
 from .versions import kept_for, list_versions, version_bytes
@@ -100,6 +101,7 @@ def build_session(stored: StoredSession) -> Session:
         info = main.subagent_file()
         session.agent_id, session.agent_meta = info.agent_id, info.meta
         session.orphan, session.parent_session_id = True, info.parent_session_id
+        link_files(session)
         return session
     attach_subagents(session, [])  # the file's own sidechains
     for stored_file in stored.files:
@@ -123,6 +125,7 @@ def build_session(stored: StoredSession) -> Session:
         # its file; this is the same function attach_subagents uses for files.
         attach_subagent(session, agent, info)
         session.subagents.append(agent)
+    link_files(session)
     return session
 
 
