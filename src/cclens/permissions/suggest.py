@@ -658,8 +658,8 @@ def merge_same(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
         key = (suggestion.rule, suggestion.update.destination)
         found = merged.get(key)
         if found is None:
-            paths = (suggestion.settings_path,) if suggestion.settings_path else ()
-            merged[key] = msgspec.structs.replace(suggestion, settings_paths=paths)
+            first: tuple[str, ...] = (suggestion.settings_path,) if suggestion.settings_path else ()
+            merged[key] = msgspec.structs.replace(suggestion, settings_paths=first)
             continue
         examples = tuple(dict.fromkeys((*found.examples, *suggestion.examples)))[:_MAX_EXAMPLES]
         paths = found.settings_paths
