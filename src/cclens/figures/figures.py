@@ -145,12 +145,16 @@ class Figures(msgspec.Struct, kw_only=True):
 
     def add_response(self, item: PricedResponse) -> None:
         """Count one priced response."""
+        self.count_response(item.response.tokens, item.priced.cost)
+
+    def count_response(self, tokens: TokenCounts, cost: float | None) -> None:
+        """Count one response that used ``tokens`` and cost ``cost`` (``None``: unpriced)."""
         self.responses += 1
-        self.tokens = self.tokens + item.response.tokens
-        if item.priced.cost is None:
+        self.tokens = self.tokens + tokens
+        if cost is None:
             self.unpriced_responses += 1
         else:
-            self.cost = (self.cost or 0.0) + item.priced.cost
+            self.cost = (self.cost or 0.0) + cost
 
 
 @dataclass(slots=True)
