@@ -22,6 +22,7 @@ from ..export import (
 )
 from ..export.bulk import ExportedSession, Progress, SessionHeading
 from ..export.transform import transform_session
+from ..formats import plural
 from ..formats import size as human_size
 from ..readers.claude import SessionFile, claude_dirs, discover
 from ..redact import Redactor
@@ -223,7 +224,7 @@ def _export_all(
     written = len(result.sessions) - len(result.failed)
     size = sum(s.written for s in result.sessions)
     click.echo(
-        f"Wrote {written} of {len(result.sessions)} sessions ({human_size(size)}) to "
+        f"Wrote {written:,} of {plural(len(result.sessions), 'session')} ({human_size(size)}) to "
         f"{output.resolve()}; index: {result.index.resolve()}",
         err=True,
     )

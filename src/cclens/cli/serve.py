@@ -14,6 +14,7 @@ from types import FrameType
 import click
 
 from ..index import IndexUnusable
+from ._serving import serving
 from .index import claude_dir_option, db_option, resolve_db, resolve_roots
 
 
@@ -117,7 +118,8 @@ def command(
         if open_browser:
             threading.Timer(0.5, _open, [address]).start()
         try:
-            stopped_by = run(settings, sock)
+            with serving(path, url(settings)):
+                stopped_by = run(settings, sock)
         except IndexUnusable as error:
             raise click.ClickException(str(error)) from error
         finally:
