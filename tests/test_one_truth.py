@@ -454,6 +454,11 @@ def test_the_pages(client: httpx.Client, truth: Seen) -> None:
 
     dashboard = client.get("/stats").text
     (cards,) = _elements(dashboard, "section.cards")
+    # Some responses of the corpus have no price: the dashboard says its dollars are partial.
+    unpriced = client.get("/api/stats").json()["total"]["unpriced_responses"]
+    (partial,) = _elements(dashboard, "data-unpriced")
+    assert unpriced > 0 and int(partial["data-unpriced"]) == unpriced
+    assert "Dollar totals are partial" in dashboard
     tools = {
         row["data-tool"]: _tool_row(
             int(row["data-calls"]),
