@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +89,25 @@ def test_the_pages_suggest_each_rule_once(tmp_path: Path) -> None:
     (git,) = [s for s in row["suggestions"] if s["rule"] == "Bash(git status)"]
     assert git["prompts_saved"] == 6
     assert page.count('<code class="rule">Bash(git status)</code>') == 1
+
+
+def test_the_first_visit_finds_the_audit_ready(corpus: Path, tmp_path: Path) -> None:
+    # The server audits every project once the first update is done: the first visit to
+    # /permissions is drawn with the figures, not behind a placeholder.
+    running = start(
+        Settings(db_path=tmp_path / "index.db", claude_dirs=[corpus], port=0, watch=False)
+    )
+    try:
+        state = running.app.state.cclens
+        assert state.indexer.ready.wait(120)
+        deadline = time.monotonic() + 120
+        while state.permissions.cached_overview() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        with httpx.Client(base_url=running.url, timeout=60) as client:
+            started = time.perf_counter()
+            page = client.get("/permissions").text
+            seconds = time.perf_counter() - started
+    finally:
+        running.stop()
+    assert ("data-pending" not in page and "data-project" in page) or "suggestion" in page
+    assert seconds < 2.0, seconds

@@ -156,6 +156,7 @@ def create_app(settings: Settings) -> Starlette:
         broker.bind(asyncio.get_running_loop())
         indexer.start()
         search.learn_when_indexed(state)
+        permissions_pages.audit_when_indexed(state)
         try:
             yield
         finally:
