@@ -169,7 +169,8 @@ class Tree:
     def assistant(self, record: dict[str, Any], path: Path, line: int) -> None:
         for block in _blocks(record):
             if block.get("type") == "tool_use":
-                name = block.get("name") if isinstance(block.get("name"), str) else ""
+                raw = block.get("name")
+                name = raw if isinstance(raw, str) else ""
                 key = _real(block.get("id")) or f"{path}:{line}:{name}"
                 self.calls.setdefault(key, name)
 
@@ -257,9 +258,10 @@ def _mirrored(record: dict[str, Any]) -> dict[str, Any] | None:
     data = record.get("data")
     if record.get("type") != "progress" or not isinstance(data, dict):
         return None
-    if data.get("type") != "agent_progress" or not isinstance(data.get("message"), dict):
+    message = data.get("message")
+    if data.get("type") != "agent_progress" or not isinstance(message, dict):
         return None
-    return data["message"]
+    return message
 
 
 def _tree_of(path: Path, lines: list[tuple[int, dict[str, Any]]], orphan: bool) -> str:

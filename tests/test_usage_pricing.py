@@ -230,7 +230,7 @@ def test_off_peak_hours_and_older_responses() -> None:
     table = bundled_price_table()
     million = TokenCounts(input=1_000_000, output=1_000_000, cache_read=1_000_000)
     peak = response_cost(table, "deepseek-chat", million, when=FRIDAY_PEAK)
-    assert peak.cost == pytest.approx(0.30 + 1.20 + 0.006)
+    assert peak.cost is not None and peak.cost == pytest.approx(0.30 + 1.20 + 0.006)
     for quiet in (FRIDAY_NIGHT, SATURDAY):
         cheap = response_cost(table, "deepseek-chat", million, when=quiet)
         assert (

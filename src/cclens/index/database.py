@@ -17,8 +17,8 @@ from ..figures.inventory import CallFact
 from ..figures.usage import Response
 from ..readers.claude import Session
 from .read import queries, session_list, usage_query
-from .read.session_counts import session_counts
 from .read.queries import ProjectSummary, SessionSummary, Totals
+from .read.session_counts import session_counts
 from .read.session_list import SessionFilters, SessionPage
 from .read.usage_query import QUARTER_HOUR, BucketSum, CallRow, UsageSelection
 from .storage.connection import (
