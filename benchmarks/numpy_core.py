@@ -1,4 +1,4 @@
-"""Is numpy worth its 73 MB in a plain install? The search's array work, with numpy and without.
+"""Is numpy worth its 74 MB in a plain install? The search's array work, with numpy and without.
 
 ``cclens search`` ranks every matching text of a query: it sorts the hits by rank (newest first
 among equals), keeps the best piece of each text, then counts them by project, kind, tool,
