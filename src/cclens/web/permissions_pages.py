@@ -24,7 +24,7 @@ from ..permissions import Suggestion, merge_suggestions, rank
 from ..reports.permission_audit import AuditedCall
 from .api import JSONResponse
 from .pages import not_found, page
-from .permission_store import PermissionsRow, ProjectPermissions
+from .permission_store import AuditStopped, PermissionsRow, ProjectPermissions
 from .state import AppState, app_state
 from .templating import path_part
 
@@ -89,7 +89,7 @@ def audit_when_indexed(state: AppState) -> threading.Thread:
         while not state.indexer.ready.wait(0.5):
             if state.stopping.is_set():
                 return
-        with suppress(sqlite3.Error, IndexUnusable):
+        with suppress(sqlite3.Error, IndexUnusable, AuditStopped):
             # Queued on the pages' own worker: a visit meanwhile waits for this same audit.
             state.permissions_worker.within(0, state.permissions.overview)
 
