@@ -3,8 +3,9 @@
 Each command runs as a real process whose standard output is a pseudo-terminal 80 columns
 wide (its error stream, where diagnostics name long paths, is a pipe), then with its output
 piped and ``COLUMNS=80``. Every line it prints must fit in 80 cells (wide characters count
-twice), and the tables keep their totals: ``stats --by model`` once printed 294 columns and
-lost its total and cost columns at the edge of the terminal.
+twice; a path longer than a line is printed whole on a line of its own, to be copied), and
+the tables keep their totals: ``stats --by model`` once printed 294 columns and lost its total
+and cost columns at the edge of the terminal.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from cclens.cli.main import COMMANDS as COMMAND_MODULES
+
 from .test_usage import SESSION
 
 pytestmark = pytest.mark.slow
@@ -32,24 +35,8 @@ WIDTH = 80
 _ESCAPES = re.compile(
     r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]"
 )
-COMMANDS = (
-    "serve",
-    "index",
-    "sessions",
-    "search",
-    "resume",
-    "show",
-    "export",
-    "restore",
-    "stats",
-    "statusline",
-    "mcp",
-    "permissions",
-    "tools",
-    "check",
-    "dataset",
-    "otel",
-)
+#: Every command, as ``cclens --help`` lists them.
+COMMANDS = tuple(COMMAND_MODULES)
 GROUPINGS = ("day", "week", "month", "project", "session", "model", "tool", "block")
 
 
@@ -105,7 +92,9 @@ def piped(*args: str, stdin: str | None = None) -> tuple[int, str]:
 
 
 def too_wide(text: str) -> list[str]:
-    return [line for line in text.splitlines() if cell_len(line) > WIDTH]
+    """The lines wider than the terminal; a line of one word is not (a path longer than a line
+    is printed whole, on its own line, so that it can be copied)."""
+    return [line for line in text.splitlines() if cell_len(line) > WIDTH and len(line.split()) > 1]
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +127,8 @@ def _runs(corpus: Path, db: Path) -> list[tuple[str, ...]]:
         ("tools", str(corpus)),
         ("check", str(corpus)),
         ("permissions", "--claude-dir", str(corpus)),
+        ("limits", "--db", str(db)),
+        ("setup", "--check", "--db", str(db)),
     ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,3 +158,18 @@ def fitted_table(
         extra = [notes[position]] if notes is not None else []
         table.add_row(*[c.cells[position] for c in kept], *extra, style=styles[position])
     return table, dropped
+
+
+def print_wrapped(out: Console, text: str) -> None:
+    """Print ``text`` wrapped to the terminal at spaces, its continuation lines indented; a
+    word longer than a line (a path, a URL) is kept whole, so it can still be copied."""
+    for line in text.splitlines() or [""]:
+        lead = line[: len(line) - len(line.lstrip(" "))]
+        wrapped = textwrap.fill(
+            line,
+            width=out.width,
+            subsequent_indent=lead + "  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        out.print(wrapped or line, markup=False, highlight=False, soft_wrap=True)

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ..formats import plural, size
 from ..reports.check import CheckReport, check
-from ._output import console, json_option, print_json
+from ._output import console, json_option, print_json, print_wrapped
 
 
 @click.command("check")
@@ -70,11 +70,11 @@ def _print(report: CheckReport) -> None:
     if report.malformed:
         out.print("[bold]Malformed lines[/]")
         for line in report.malformed:
-            out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, overflow="fold")
+            print_wrapped(out, f"{line.file}:{line.line}: {line.reason}")
     if report.partial:
         out.print("[bold]Lines read in part[/] (what did not fit is kept as it is)")
         for line in report.partial:
-            out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, overflow="fold")
+            print_wrapped(out, f"{line.file}:{line.line}: {line.reason}")
     unknown = report.unknown
     if unknown.record_types or unknown.content_blocks or unknown.tools:
         for title, counts in (

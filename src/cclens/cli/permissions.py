@@ -12,7 +12,7 @@ from ..formats import local_time, plural
 from ..permissions import merge_suggestions
 from ..reports.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
 from ..times import parse_time
-from ._output import console, json_option, print_json
+from ._output import console, json_option, print_json, print_wrapped
 
 _SHOWN_SUGGESTIONS = 20
 _DESTINATION_NAMES = {
@@ -113,11 +113,10 @@ def _print(audit: PermissionAudit) -> None:
             out.print("[bold]Rejected by the user[/]")
             for call in project.rejected:
                 when = local_time(parse_time(call.timestamp)) or "?"
-                out.print(
+                print_wrapped(
+                    out,
                     f"  {when}  {call.tool}: {_one_line(call.subject)}  → today: "
                     f"{call.behavior} ({call.explanation})",
-                    markup=False,
-                    overflow="fold",
                 )
         if project.suggestions:
             out.print(_suggestions(project))
