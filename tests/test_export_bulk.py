@@ -175,7 +175,7 @@ def test_cli_all_uses_the_roots_without_paths(tmp_path: Path) -> None:
     sample(tmp_path / "claude")
     out = tmp_path / "site"
     code, _, stderr = run("export", "--all", "--root", str(tmp_path / "claude"), "-o", str(out))
-    assert code == 0 and "Wrote 1 of 1 sessions" in stderr
+    assert code == 0 and "Wrote 1 of 1 session " in stderr
     assert (out / "-home-user-project" / "0d5e55a1-0000-4000-8000-000000000001.html").is_file()
 
 

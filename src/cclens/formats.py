@@ -102,6 +102,12 @@ def clock(moment: datetime | None) -> str:
     return moment.strftime("%H:%M:%S") + (" UTC" if offset is not None and not offset else "")
 
 
+def local_time(moment: datetime | None) -> str:
+    """A moment in this machine's time zone, to the minute: ``2025-06-01 14:30`` (empty for
+    ``None``); what every command prints."""
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M") if moment is not None else ""
+
+
 def short_model(model: str) -> str:
     """A model id without its vendor prefix and date: ``claude-sonnet-4-5-20250929`` is
     ``sonnet-4-5`` (lists show the full id on hover)."""
@@ -129,6 +135,7 @@ __all__ = [
     "clock",
     "compact",
     "duration",
+    "local_time",
     "number",
     "plural",
     "short_model",

@@ -7,10 +7,10 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from ..formats import size
+from ..formats import plural, size
 from ..reports.check import CheckReport, check
 from ._folders import dir_option, required_folders
-from ._output import console, json_option, print_json
+from ._output import console, json_option, print_json, print_wrapped
 
 
 @click.command("check")
@@ -60,24 +60,25 @@ def _counts(title: str, counts: dict[str, int]) -> Table:
 def _print(report: CheckReport) -> None:
     out = console()
     out.print(
-        f"Read [bold]{report.files:,}[/] files ({size(report.bytes)}, "
-        f"{report.lines:,} non-empty lines): [bold]{report.records:,}[/] records, "
-        f"[bold]{len(report.malformed):,}[/] malformed lines."
+        f"Read {plural(report.files, 'file')} ({size(report.bytes)}, "
+        f"{plural(report.lines, 'non-empty line')}): {plural(report.records, 'record')}, "
+        f"{plural(len(report.malformed), 'malformed line')}."
     )
     out.print(
         f"Sessions: {report.sessions:,}. Subagent files: {report.subagents.files:,}, "
         f"{report.subagents.attached:,} attached to the call that spawned them, "
-        f"{report.subagents.orphans:,} without their session (each counted as a session)."
+        f"{report.subagents.orphans:,} without their session (each counted as a session).",
+        markup=False,
     )
     out.print(_counts("Records by type", report.record_types))
     if report.malformed:
         out.print("[bold]Malformed lines[/]")
         for line in report.malformed:
-            out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, soft_wrap=True)
+            print_wrapped(out, f"{line.file}:{line.line}: {line.reason}")
     if report.partial:
         out.print("[bold]Lines read in part[/] (what did not fit is kept as it is)")
         for line in report.partial:
-            out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, soft_wrap=True)
+            print_wrapped(out, f"{line.file}:{line.line}: {line.reason}")
     unknown = report.unknown
     if unknown.record_types or unknown.content_blocks or unknown.tools:
         for title, counts in (

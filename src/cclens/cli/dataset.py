@@ -17,6 +17,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from ..dataset import SessionFilter, parse_since
+from ..formats import plural
 from ..model.entries import Diagnostic, malformed
 from ..readers.agents import homes
 from ._folders import folder_option, required_folders
@@ -186,18 +187,17 @@ def command(
     else:
         out = console()
         out.print(
-            f"Wrote {report.sessions:,} sessions to {report.root} as machine "
-            f"[bold]{report.machine}[/] ({len(report.files):,} files).",
-            soft_wrap=True,
+            f"Wrote {plural(report.sessions, 'session')} to {report.root} as machine "
+            f"[bold]{report.machine}[/] ({plural(len(report.files), 'file')}).",
         )
         out.print(_table(report.rows))
         out.print(redaction_summary(redaction))
         if skipped := malformed(report.diagnostics):
-            out.print(f"{skipped:,} malformed lines were skipped (see stderr).")
+            out.print(f"{plural(skipped, 'malformed line')} skipped (see stderr).")
         if selection.orphans:
             out.print(
-                f"{selection.orphans:,} subagent files without their session were written as "
-                "sessions of their own."
+                f"{plural(selection.orphans, 'subagent file')} without their session written "
+                "as sessions of their own."
             )
     report_problems(report.diagnostics, selection.errors)
     if selection.errors:

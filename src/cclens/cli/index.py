@@ -20,7 +20,7 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from ..formats import size
+from ..formats import plural, size
 from ..index import (
     Index,
     IndexUnusable,
@@ -235,15 +235,14 @@ def command(
     report_problems(report)
     out = console()
     out.print(
-        f"Read {report.files_read:,} of {report.files_seen:,} files "
+        f"Read {report.files_read:,} of {plural(report.files_seen, 'file')} "
         f"({size(report.bytes_read)}) in {report.seconds:.2f} s: "
         f"{len(report.added):,} new, {len(report.updated):,} updated, "
         f"{len(report.archived):,} archived sessions."
     )
     out.print(
-        f"The index at {path} holds {totals.sessions:,} sessions "
-        f"({totals.archived:,} archived) in {totals.projects:,} projects, "
+        f"The index at {path} holds {plural(totals.sessions, 'session')} "
+        f"({totals.archived:,} archived) in {plural(totals.projects, 'project')}, "
         f"{size(totals.stored_bytes)} of transcripts.",
         markup=False,
-        soft_wrap=True,
     )

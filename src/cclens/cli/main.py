@@ -179,12 +179,19 @@ def _shortened(line: str, limit: int) -> str:
     return line[: limit - 3].rsplit(" ", 1)[0].rstrip(",;") + "..."
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="cclens")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """See, search, measure and share everything your coding agents did.
 
     cclens reads the transcripts Claude Code writes under ~/.claude/projects (or
     $CLAUDE_CONFIG_DIR) and Codex CLI under ~/.codex/sessions (or $CODEX_HOME), or those
     under --dir DIR, and never writes there.
     """
+    if ctx.invoked_subcommand is None:  # `cclens` alone: what it can do, not a mistake
+        click.echo(ctx.get_help())

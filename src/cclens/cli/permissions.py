@@ -8,11 +8,13 @@ import click
 import msgspec
 from rich.table import Table
 
+from ..formats import local_time, plural
 from ..permissions import merge_suggestions
 from ..readers.claude import claude_dirs
 from ..reports.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
+from ..times import parse_time
 from ._folders import given
-from ._output import console, json_option, print_json
+from ._output import console, json_option, print_json, print_wrapped
 
 _SHOWN_SUGGESTIONS = 20
 _DESTINATION_NAMES = {
@@ -96,7 +98,8 @@ def _print(audit: PermissionAudit) -> None:
         out.print()
         out.rule(project.project_dir or project.project)
         out.print(
-            f"{len(project.sessions):,} sessions, {len(project.calls):,} tool calls, "
+            f"{plural(len(project.sessions), 'session')}, "
+            f"{plural(len(project.calls), 'tool call')}, "
             f"{asked:,} that today's rules would still ask about, "
             f"{len(project.rejected):,} rejected by the user.",
             markup=False,
@@ -111,17 +114,20 @@ def _print(audit: PermissionAudit) -> None:
         if project.rejected:
             out.print("[bold]Rejected by the user[/]")
             for call in project.rejected:
-                out.print(
-                    f"  {call.timestamp or '?'}  {call.tool}: {call.subject}  → today: "
+                when = local_time(parse_time(call.timestamp)) or "?"
+                print_wrapped(
+                    out,
+                    f"  {when}  {call.tool}: {_one_line(call.subject)}  → today: "
                     f"{call.behavior} ({call.explanation})",
-                    markup=False,
                 )
         if project.suggestions:
             out.print(_suggestions(project))
             updates = merge_suggestions(project.suggestions[:_SHOWN_SUGGESTIONS])
             out.print("As PermissionUpdate objects:")
             for update in updates:
-                out.print(msgspec.json.encode(update).decode(), markup=False, soft_wrap=True)
+                # Indented, one rule a line: it fits the terminal and pastes as it is.
+                text = msgspec.json.format(msgspec.json.encode(update), indent=2).decode()
+                out.print(text, markup=False, overflow="fold")
 
 
 @click.command("permissions")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..formats import plural
 from ..index import SessionVersion, WriteRefused, refuse_inside
 from ._output import console, json_option, print_json, writable_folder
 from .index import claude_dir_option, db_option, open_index, resolve_db, resolve_roots
@@ -122,8 +123,7 @@ def _print_versions(key: str, versions: list[SessionVersion], as_json: bool) -> 
         )
         changed = f"; then {', '.join(version.changed)} changed" if version.changed else ""
         out.print(
-            f"{key} version {version.number}: {when}, {version.size:,} bytes, "
-            f"{version.lines:,} lines{changed}",
+            f"{key} version {version.number}: {when}, {plural(version.size, 'byte')}, "
+            f"{plural(version.lines, 'line')}{changed}",
             markup=False,
-            soft_wrap=True,
         )

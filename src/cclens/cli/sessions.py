@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..figures.period import DateError, Period, parse_date
-from ..formats import compact, duration, usd
+from ..formats import compact, duration, local_time, plural, usd
 from ..index import SESSION_SORTS, ListError, SessionFilters, SessionPage, SessionSummary
 from ..readers.agents import AGENTS
 from ._output import console, json_option, print_json
@@ -61,7 +61,7 @@ _COLUMNS: list[tuple[str, int, Callable[[SessionSummary], str | Text], dict[str,
 
 
 def _local(moment: datetime | None) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M") if moment else ""
+    return local_time(moment)
 
 
 def _title(session: SessionSummary) -> Text:
@@ -109,7 +109,7 @@ def _table(page: SessionPage, width: int) -> Table:
 def _footer(page: SessionPage) -> str:
     if not page.total:
         return "No sessions match."
-    shown = f"{page.offset + 1:,}–{page.offset + len(page):,} of {page.total:,} sessions"
+    shown = f"{page.offset + 1:,}–{page.offset + len(page):,} of {plural(page.total, 'session')}"
     more = f"; --offset {page.offset + len(page)} for more" if page.more else ""
     return f"{shown}, by {page.sort.replace('_', ' ')} ({page.order}){more}."
 
@@ -147,7 +147,9 @@ def _footer(page: SessionPage) -> str:
     type=click.Choice(list(SESSION_SORTS)),
     default="last_activity",
     show_default=True,
-    help="What to sort by.",
+    metavar="FIELD",
+    # The choices in the text, where they wrap: as a metavar they made one 126-column line.
+    help=f"What to sort by: {', '.join(SESSION_SORTS)}.",
 )
 @click.option(
     "--order",

@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..formats import compact, duration, plural, utc_time
+from ..figures.counts import SessionCounts
+from ..formats import duration, utc_time
 from ..model import format_json, to_builtins
 from ..model.blocks import (
     ImageBlock,
@@ -385,8 +386,8 @@ class _Writer:
             self.subagent(agent, level)
 
 
-def _header(session: Session) -> Iterator[str]:
-    header = session_header(session)
+def _header(session: Session, counts: SessionCounts | None) -> Iterator[str]:
+    header = session_header(session, counts)
     yield f"# {neutralize_html(_one_line(header.title, 200))}"
     facts = [
         f"- **Session:** `{header.session_id}` (resume with `{header.resume_command}`)",
@@ -407,19 +408,7 @@ def _header(session: Session) -> Iterator[str]:
     if header.versions:
         versions = neutralize_html(", ".join(header.versions))
         facts.append(f"- **{header.agent_label}:** {versions}")
-    tokens = header.tokens
-    if tokens.responses:
-        facts.append(
-            f"- **Tokens:** {compact(tokens.total)} "
-            f"(input {compact(tokens.input)}, output {compact(tokens.output)}, "
-            f"cache read {compact(tokens.cache_read)}, "
-            f"cache write {compact(tokens.cache_write)})"
-        )
-    facts.append(
-        f"- **Activity:** {plural(header.prompts, 'prompt')}, "
-        f"{plural(header.responses, 'response')}, {plural(header.tool_calls, 'tool call')} "
-        f"({header.tool_errors} failed), {plural(header.subagents, 'subagent')}"
-    )
+    facts += [f"- **{label}:** {neutralize_html(text)}" for label, text in header.facts()]
     yield "\n".join(facts)
     for diagnostic in header.diagnostics:
         said = "was read in part" if diagnostic.partial else "could not be read"
@@ -432,10 +421,13 @@ def export_markdown(
     *,
     transform: Transform | None = None,
     json_transform: JsonTransform | None = None,
+    counts: SessionCounts | None = None,
 ) -> str:
-    """``session`` as GitHub-flavoured Markdown, after ``transform``/``json_transform``."""
+    """``session`` as GitHub-flavoured Markdown, after ``transform``/``json_transform``;
+    ``counts``: its figures as the index counts them (see
+    :func:`cclens.render.context.session_header`)."""
     session = transform_session(session, transform, json_transform=json_transform)
     writer = _Writer(agents.speaker(session.agent))
-    writer.parts.extend(_header(session))
+    writer.parts.extend(_header(session, counts))
     writer.session(session, 2)
     return "\n\n".join(writer.parts) + "\n"

@@ -127,6 +127,7 @@ def price_responses(responses: Iterable[Response], table: PriceTable) -> list[Pr
                 response.tokens,
                 speed=response.speed,
                 inference_geo=response.inference_geo,
+                when=response.timestamp,
             ),
         )
         for response in responses

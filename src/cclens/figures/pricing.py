@@ -22,8 +22,11 @@ has this shape (``--pricing FILE`` takes the same)::
 Only ``input`` and ``output`` are required; cache prices default to Anthropic's multipliers of
 the input price (1.25x for 5-minute writes, 2x for 1-hour writes, 0.1x for reads). An entry may
 say where its prices come from and when they were read (``source``, ``as_of``) when that is not
-the table's, and ``"exact": true`` to be matched by its own id only (with a date suffix), never
-by the prefix rule below (OpenAI's ``gpt-5.4`` must not price ``gpt-5.4-pro``).
+the table's, ``"exact": true`` to be matched by its own id only (with a date suffix), never by
+the prefix rule below (OpenAI's ``gpt-5.4`` must not price ``gpt-5.4-pro``), from when they hold
+(``since``, an ISO time: an earlier response is unpriced, never priced at later rates) and its
+cheaper hours (``off_peak``: ``{"multiplier": 0.5, "peak_utc": [[1, 4], [6, 10]],
+"weekdays_only": true}``: outside the peak hours, UTC, and at weekends, the rates are halved).
 ``long_context`` prices every token of a response whose prompt (input, cache writes and reads)
 is above ``above`` tokens; ``fast`` prices responses served in fast mode (``usage.speed`` is
 ``"fast"``); ``inference_geo`` multiplies the cost of responses run in that geography.
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -93,8 +97,30 @@ class Rates(msgspec.Struct, frozen=True, kw_only=True):
         ) / _PER
 
 
+class OffPeak(msgspec.Struct, frozen=True, kw_only=True):
+    """Cheaper hours: outside the ``peak`` hours (UTC, ``[start, end)`` pairs; on
+    ``weekdays_only``, every hour of Saturday and Sunday too), the rates are multiplied by
+    ``multiplier``."""
+
+    multiplier: float
+    peak: tuple[tuple[int, int], ...]
+    weekdays_only: bool = False
+
+    def applies(self, when: datetime) -> bool:
+        """Whether ``when`` falls in the cheaper hours."""
+        moment = when.astimezone(UTC)
+        if self.weekdays_only and moment.weekday() >= 5:
+            return True
+        return not any(start <= moment.hour < end for start, end in self.peak)
+
+
 class ModelPrice(msgspec.Struct, frozen=True, kw_only=True):
-    """One table entry: standard rates, and the long-context and fast-mode rates if any."""
+    """One table entry: standard rates, and the long-context and fast-mode rates if any.
+
+    ``since``: the rates hold from this moment (a response before it has no price here);
+    ``off_peak``: cheaper hours; ``as_of`` and ``source``: when and where the entry's prices
+    were read, when it says (else the table's).
+    """
 
     rates: Rates
     #: Prompts above this many tokens are priced at ``long_context`` rates.
@@ -104,9 +130,11 @@ class ModelPrice(msgspec.Struct, frozen=True, kw_only=True):
     aliases: tuple[str, ...] = ()
     #: Matched only by its own id (and aliases, dated snapshots): never by the prefix rule.
     exact: bool = False
+    since: datetime | None = None
+    off_peak: OffPeak | None = None
     #: Where this entry's prices come from and when they were read, when not the table's.
-    source: str = ""
     as_of: str = ""
+    source: str = ""
 
 
 class PriceTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -197,13 +225,24 @@ def response_cost(
     *,
     speed: str | None = None,
     inference_geo: str | None = None,
+    when: datetime | None = None,
 ) -> PricedCost:
     """What one API response cost: its model's rates (fast or long-context when they apply)
-    times its tokens, times the table's multiplier for its inference geography."""
+    times its tokens, times the table's multiplier for its inference geography; ``when`` the
+    response was made, for entries whose price depends on it (``since``, ``off_peak``)."""
     key = table.match(model)
     if key is None:
         return PricedCost(cost=None, price=None, reason=f"no price for {model or 'no model'}")
     entry = table.models[key]
+    if entry.since is not None or entry.off_peak is not None:
+        if when is None:
+            return PricedCost(cost=None, price=None, reason=f"no time to price {key} by")
+        if entry.since is not None and when < entry.since:
+            return PricedCost(
+                cost=None,
+                price=None,
+                reason=f"no price for {key} before {entry.since:%Y-%m-%d %H:%M} UTC",
+            )
     rates = entry.rates
     label = key
     if speed == "fast":
@@ -217,6 +256,9 @@ def response_cost(
     ):
         rates, label = entry.long_context, f"{key} (long context)"
     multiplier = table.inference_geo.get(inference_geo or "", 1.0)
+    if entry.off_peak is not None and when is not None and entry.off_peak.applies(when):
+        multiplier *= entry.off_peak.multiplier
+        label += " (off-peak)"
     return PricedCost(cost=rates.cost(tokens) * multiplier, price=label)
 
 
@@ -278,8 +320,53 @@ def _model_price(raw: Any, where: str) -> ModelPrice:
         fast=_rates(fast, f"{where}.fast") if fast is not None else None,
         aliases=tuple(aliases),
         exact=exact,
-        source=str(raw.get("source", "")),
-        as_of=str(raw.get("as_of", "")),
+        since=_moment(raw.get("since"), f"{where}.since"),
+        off_peak=_off_peak(raw.get("off_peak"), f"{where}.off_peak"),
+        as_of=_text(raw.get("as_of"), f"{where}.as_of"),
+        source=_text(raw.get("source"), f"{where}.source"),
+    )
+
+
+def _text(raw: Any, where: str) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise PricingError(f"{where}: expected text, not {raw!r}")
+    return raw
+
+
+def _moment(raw: Any, where: str) -> datetime | None:
+    if raw is None:
+        return None
+    try:
+        found = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+    except ValueError:
+        found = None
+    if found is None:
+        raise PricingError(f"{where}: expected an ISO 8601 time (2026-09-10T04:00:00Z)")
+    return found if found.tzinfo is not None else found.replace(tzinfo=UTC)
+
+
+def _off_peak(raw: Any, where: str) -> OffPeak | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise PricingError(f"{where}: expected an object with multiplier and peak_utc")
+    multiplier = _number(raw, "multiplier", where, required=True)
+    peak = raw.get("peak_utc")
+    if not isinstance(peak, list) or not all(
+        isinstance(pair, list)
+        and len(pair) == 2
+        and all(isinstance(hour, int) and not isinstance(hour, bool) for hour in pair)
+        and 0 <= pair[0] < pair[1] <= 24
+        for pair in peak
+    ):
+        raise PricingError(f"{where}: 'peak_utc' must list [start, end] UTC hours")
+    assert multiplier is not None
+    return OffPeak(
+        multiplier=multiplier,
+        peak=tuple((int(a), int(b)) for a, b in peak),
+        weekdays_only=bool(raw.get("weekdays_only", False)),
     )
 
 
@@ -351,6 +438,7 @@ __all__ = [
     "CACHE_WRITE_1H_MULTIPLIER",
     "CACHE_WRITE_5M_MULTIPLIER",
     "ModelPrice",
+    "OffPeak",
     "PriceTable",
     "PricedCost",
     "PricingError",

@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..figures.aggregate import ToolPart
+from ..figures.counts import SessionCounts
 from ..figures.inventory import CallFact
 from ..figures.usage import Response
 from ..readers.claude import Session
 from .read import queries, session_list, usage_query
 from .read.queries import ProjectSummary, SessionSummary, Totals
+from .read.session_counts import session_counts
 from .read.session_list import SessionFilters, SessionPage
 from .read.usage_query import QUARTER_HOUR, BucketSum, CallRow, UsageSelection
 from .storage.connection import (
@@ -281,6 +283,13 @@ class Index:
         """One session's summary by its key."""
         with self.connection() as connection:
             return queries.get_session(connection, key)
+
+    def counts(self, key: str) -> SessionCounts | None:
+        """What the session ``key`` counts, its subagents' part of it and what it carries over
+        from other sessions: its header's figures on every surface (see
+        :mod:`cclens.figures.counts`); ``None`` when the index has no such session."""
+        with self.connection() as connection:
+            return session_counts(connection, key)
 
     def find(self, text: str) -> list[SessionSummary]:
         """Sessions named by a key, session id, transcript path or id prefix."""

@@ -53,7 +53,9 @@ DOCUMENT_KINDS: tuple[DocumentKind, ...] = (
 #: its own branch).
 #: 4: titles (tips, summaries), prices and the first prompt as the sessions view reads them.
 #: 5: each claim keeps its time, model, cost and tools, for the usage figures (migration 7).
-#: 6: each character of a script written without spaces is a token of its own (migration 19).
+#: 6: each character of a script written without spaces is a token of its own (migration 19);
+#: an orphan subagent counts no prompt; the calls of subagents known only from the
+#: ``agent_progress`` records mirroring them count; calls pair with results in other files.
 EXTRACT_VERSION = 6
 #: The longest text kept for one message part (a 1 MB tool output is still searchable whole).
 MAX_TEXT = 1_000_000

@@ -400,6 +400,9 @@ class Session:
     #: them itself (its records are not the entries: ``None`` counts the entries' types).
     line_kinds: dict[str, int] | None = None
     unknown_kinds: dict[str, int] | None = None
+    #: A subagent known only from the ``agent_progress`` records mirroring its messages into
+    #: the transcript that spawned it (its own file is gone): its ``path`` is that transcript.
+    mirrored: bool = False
 
     @property
     def main_line(self) -> list[Item]:

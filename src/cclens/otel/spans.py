@@ -518,6 +518,7 @@ class _Trace:
             tokens,
             speed=response.speed,
             inference_geo=response.inference_geo,
+            when=response.timestamp,
         )
         if priced.cost is not None:
             attributes["cclens.usage.cost_usd"] = priced.cost

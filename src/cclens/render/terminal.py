@@ -23,7 +23,8 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from ..formats import clock, compact, duration, plural, utc_time
+from ..figures.counts import SessionCounts
+from ..formats import clock, duration, plural, utc_time
 from ..model.blocks import ImageBlock, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
 from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
 from ..readers import agents
@@ -45,11 +46,14 @@ def clean(text: str) -> str:
 @dataclass(frozen=True)
 class TerminalOptions:
     """``details``: show noisy records; ``result_lines``: lines of each tool result shown (0 for
-    all); ``subagents``: draw subagent conversations in full rather than as one line."""
+    all); ``subagents``: draw subagent conversations in full rather than as one line;
+    ``counts``: the session's figures as the index counts them (see
+    :func:`cclens.render.context.session_header`)."""
 
     details: bool = False
     result_lines: int = 12
     subagents: bool = False
+    counts: SessionCounts | None = None
 
 
 _STATUS_STYLE = {
@@ -66,8 +70,8 @@ _STATUS_TEXT = {
 }
 
 
-def _header(session: Session) -> RenderableType:
-    header = session_header(session)
+def _header(session: Session, counts: SessionCounts | None) -> RenderableType:
+    header = session_header(session, counts)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim")
     grid.add_column()
@@ -90,20 +94,8 @@ def _header(session: Session) -> RenderableType:
         row("Models", ", ".join(header.models))
     if header.versions:
         row(header.agent_label, ", ".join(header.versions))
-    tokens = header.tokens
-    if tokens.responses:
-        row(
-            "Tokens",
-            f"{compact(tokens.total)} (in {compact(tokens.input)}, out "
-            f"{compact(tokens.output)}, cache read {compact(tokens.cache_read)}, "
-            f"cache write {compact(tokens.cache_write)})",
-        )
-    row(
-        "Activity",
-        f"{plural(header.prompts, 'prompt')}, {plural(header.responses, 'response')}, "
-        f"{plural(header.tool_calls, 'tool call')} ({header.tool_errors} failed), "
-        f"{plural(header.subagents, 'subagent')}",
-    )
+    for label, text in header.facts():
+        row(label, text)
     row("Resume", header.resume_command)
     for diagnostic in header.diagnostics:
         label = "Read in part" if diagnostic.partial else "Unreadable"
@@ -255,7 +247,7 @@ def session_renderables(
     session: Session, options: TerminalOptions = TerminalOptions()
 ) -> Iterator[RenderableType]:
     """``session`` as Rich renderables, header first, in reading order."""
-    yield _header(session)
+    yield _header(session, options.counts)
     yield from _items(session, options, 0)
     if session.branches:
         count = len(session.branches)

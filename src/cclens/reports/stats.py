@@ -8,6 +8,7 @@ timestamps.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -166,16 +167,23 @@ def index_selection(
     project: str | None,
     sessions: Sequence[str] | None = None,
     agent: str | None = None,
+    *,
+    at: datetime | None = None,
 ) -> UsageSelection:
     """What the index selects for ``period``, ``project`` (see :func:`project_matches`) and
-    ``agent``."""
+    ``agent``; with ``at``, only what was recorded at that moment or before."""
     projects = None
     if project is not None:
         projects = tuple(s for s in index.usage_projects() if project_matches(s, project))
-    start, end = period.start, period.end
+    start = period.start
+    end = period.end.timestamp() if period.end is not None else None
+    if at is not None:
+        # The selection's end is exclusive: what was recorded at ``at`` itself stood then.
+        moment = math.nextafter(at.timestamp(), math.inf)
+        end = moment if end is None else min(end, moment)
     return UsageSelection(
         start=start.timestamp() if start is not None else None,
-        end=end.timestamp() if end is not None else None,
+        end=end,
         projects=projects,
         sessions=tuple(sessions) if sessions is not None else None,
         agent=agent,
@@ -230,9 +238,11 @@ def summarize_index(
     prices: PriceTable | None = None,
     now: datetime | None = None,
     agent: str | None = None,
+    at: datetime | None = None,
 ) -> UsageSummary:
     """What :func:`summarize` gives over every session the index holds (archived ones too;
-    only ``agent``'s when given).
+    only ``agent``'s when given); with ``at``, as it stood at that moment (what was recorded
+    later is left out).
 
     The index stores each response as the analytics count it, priced with the bundled table:
     with that table, the figures are summed in SQLite per quarter hour (per minute for
@@ -242,7 +252,7 @@ def summarize_index(
     uses.
     """
     period = period or Period()
-    selection = index_selection(index, period, project, agent=agent)
+    selection = index_selection(index, period, project, agent=agent, at=at)
     prompts, statuses = index.usage_counts(selection)
     tool_calls = CallCounts()
     for status in STATUSES:

@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, Response
 from ..index import ProjectSummary, SessionSummary
 from ..reports.limits import WindowUse, session_use
 from .api import JSONResponse
-from .session_view import changed_items, page_state, parse_state, summary_figures, top_level
+from .session_view import changed_items, page_state, parse_state, top_level
 from .state import AppState, app_state
 
 
@@ -67,7 +67,7 @@ def session(request: Request) -> Response:
     state = app_state(request)
     key = request.path_params["key"]
     summary = state.index.session(key)
-    rendered = state.rendered(key, summary.revision, summary_figures(summary)) if summary else None
+    rendered = state.rendered(key, summary.revision) if summary else None
     if summary is None or rendered is None:
         return not_found(state, f"session {key}")
     shown = rendered.session

@@ -484,6 +484,15 @@ def applied(connection: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
+def _applied_numbers(connection: sqlite3.Connection) -> set[int]:
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    if not exists:
+        return set()
+    return {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+
+
 def pending(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
     """The migrations up to ``target`` the database has not had, in order.
 
@@ -491,12 +500,7 @@ def pending(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Mig
     later one before an earlier one existed: every known number missing from the
     ``migrations`` table is pending, not only those after the highest applied.
     """
-    exists = connection.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
-    ).fetchone()
-    done: set[int] = set()
-    if exists:
-        done = {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+    done = _applied_numbers(connection)
     return [m for m in MIGRATIONS if m.number not in done and m.number <= target]
 
 
@@ -504,12 +508,18 @@ def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Mig
     """Apply the :func:`pending` migrations up to ``target``; return those applied.
 
     Each runs in its own transaction together with its ``migrations`` row, so a failure leaves
-    the database at the previous step.
+    the database at the previous step; under that transaction's write lock a migration another
+    connection has applied meanwhile (two processes opening a new index at once) is skipped.
     """
     done: list[Migration] = []
     for migration in pending(connection, target=target):
         connection.execute("BEGIN IMMEDIATE")
         try:
+            # Another process opening the same new or older file may have applied it since
+            # the list was made: under the write lock, the migrations table says for sure.
+            if migration.number in _applied_numbers(connection):
+                connection.execute("ROLLBACK")
+                continue
             if migration.number == 1:
                 connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.execute(

@@ -35,6 +35,7 @@ from .discover import (
     orphan_identity,
     subagents_for,
 )
+from .links import link_files
 from .read import read_data, read_file
 from .sources import assemble_reads, assemble_sources
 from .titles import sibling_summaries
@@ -63,6 +64,7 @@ def load_session(path: Path | str, *, subagents: bool = True, siblings: bool = T
     session.mtime = _mtime(path)
     if subagents:
         attach_subagents(session, subagents_for(path))
+    link_files(session)
     if siblings:
         apply_summaries(session, sibling_summaries(path))
     return session
@@ -85,6 +87,7 @@ def load_orphan(file: SessionFile) -> Session:
     session.orphan = True
     session.parent_session_id = info.parent_session_id
     session.mtime = file.mtime
+    link_files(session)
     return session
 
 
@@ -110,6 +113,7 @@ def load(file: SessionFile, *, subagents: bool = True, siblings: bool = True) ->
     session.mtime = file.mtime
     if subagents:
         attach_subagents(session, file.subagents)
+    link_files(session)
     if siblings:
         apply_summaries(session, sibling_summaries(file.path))
     return session

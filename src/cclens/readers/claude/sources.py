@@ -11,6 +11,7 @@ from ...model.entries import ReadResult
 from ...model.session import Session
 from ..discovery import SourceFile, SubagentFile
 from .assemble import assemble_entries, attach_subagent, attach_subagents
+from .links import link_files
 from .read import read_data
 
 
@@ -63,6 +64,7 @@ def assemble_reads(
         info = subagent_info(main)
         session.agent_id, session.agent_meta = info.agent_id, info.meta
         session.orphan, session.parent_session_id = True, info.parent_session_id
+        link_files(session)
         return session
     attach_subagents(session, [])  # the file's own sidechains
     for source, read in reads:
@@ -82,6 +84,7 @@ def assemble_reads(
         agent.agent_meta = info.meta
         attach_subagent(session, agent, info)
         session.subagents.append(agent)
+    link_files(session)
     return session
 
 
