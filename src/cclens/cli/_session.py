@@ -72,6 +72,11 @@ def find_session(
             found = _in_index(index, session)
         if found is not None:
             return found
+        if not roots:  # no agent folder (said already): the index was the only place to look
+            raise click.ClickException(
+                f"no indexed session matches {session!r}; `cclens search` or the web app shows "
+                "the sessions the index holds"
+            )
     return FoundSession(load_session_argument(session, tuple(roots)), None)
 
 
