@@ -116,6 +116,22 @@ def test_malformed_lines_are_reported_with_file_and_line(corpus: Path, index: In
     assert len(edge) == 2 and all(s.messages > 0 for s in edge)
 
 
+def test_a_shared_id_takes_the_same_key_wherever_the_folder_lies(tmp_path: Path) -> None:
+    """Two files with one session id: the second's key is made from its path inside the folder
+    given, so a copy of the folder elsewhere (another machine, CI) gives the same keys."""
+    line = b'{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"hi"}}\n'
+    keys = []
+    for place in ("one", "two/deeper"):
+        root = tmp_path / place
+        for project in ("a", "b"):
+            (root / project).mkdir(parents=True)
+            (root / project / "same.jsonl").write_bytes(line)
+        with Index(tmp_path / place.replace("/", "-") / "index.db") as index:
+            index.update([root], workers=1)
+            keys.append(sorted(summary.key for summary in index.find("same")))
+    assert keys[0] == keys[1] and keys[0][0] == "same" and keys[0][1].startswith("same-")
+
+
 def test_nothing_is_written_under_the_claude_dir(
     claude_dir: Path, index: Index, tmp_path: Path
 ) -> None:

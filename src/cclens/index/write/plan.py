@@ -75,6 +75,9 @@ class SessionTask:
     key: str | None = None
     #: The agent that wrote the session (see :mod:`cclens.readers.agents`).
     agent: str = "claude"
+    #: The session's path inside the folder it was found in: a new session whose id another
+    #: file holds takes its key from it, the same on every machine (see ``assign_keys``).
+    inside: str = ""
 
     @property
     def to_read(self) -> int:
@@ -292,6 +295,16 @@ class _Candidate:
     project: str
     files: list[FileTask]
     agent: str = "claude"
+    #: The path inside the folder it was found in (the key's suffix, see ``SessionTask.inside``).
+    inside: str = ""
+
+
+def _inside(path: Path, roots: list[Path]) -> str:
+    """The path of a file inside the first of the folders given that holds it."""
+    for root in roots:
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    return path.as_posix()
 
 
 def _candidates(roots: list[Path], plan: Plan) -> list[_Candidate]:
@@ -300,7 +313,14 @@ def _candidates(roots: list[Path], plan: Plan) -> list[_Candidate]:
     found = agents.discover(*roots)
     plan.errors.extend(found.errors)
     return [
-        _Candidate(str(s.path), s.session_id, s.project, _session_files(s), s.agent)
+        _Candidate(
+            str(s.path),
+            s.session_id,
+            s.project,
+            _session_files(s),
+            s.agent,
+            _inside(s.path, roots),
+        )
         for s in found.sessions
     ]
 
@@ -379,6 +399,7 @@ def _session_task(
             files,
             True,
             agent=candidate.agent,
+            inside=candidate.inside,
         )
     return SessionTask(
         "",

@@ -61,22 +61,28 @@ def assign_keys(connection: sqlite3.Connection, tasks: Iterable[SessionTask]) ->
     """Give each new session its key, before any work is done.
 
     The key is the session id, or (when another file already has that id) the id with a suffix
-    made from the file's path. Tasks are taken in path order, so the same files always get the
-    same keys whichever worker finishes first.
+    made from the file's path inside the folder it was found in, so the same files get the same
+    keys on every machine; the full path settles what that leaves equal. Tasks are taken in path
+    order, so the same files always get the same keys whichever worker finishes first.
     """
     chosen: set[str] = set()
     for task in sorted((t for t in tasks if t.session_row is None), key=lambda t: t.path):
-        digest = hashlib.sha1(task.path.encode(), usedforsecurity=False).hexdigest()
+        digest = _digest(task.inside or task.path)
         for candidate in (
             task.session_id,
             f"{task.session_id}-{digest[:8]}",
             f"{task.session_id}-{digest}",
+            f"{task.session_id}-{_digest(task.path)}",
         ):
             taken = connection.execute("SELECT 1 FROM sessions WHERE key = ?", (candidate,))
             if candidate not in chosen and taken.fetchone() is None:
                 task.key = candidate
                 chosen.add(candidate)
                 break
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
 
 
 def _file_values(
