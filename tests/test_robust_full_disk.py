@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cclens.atomic import replace_file, write_file
+from cclens.files import replace_file, write_file
 
 from .test_cli_exits import COMMAND, _environment, run
 from .test_index import SMALL, WITH_SUBAGENTS

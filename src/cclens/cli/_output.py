@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -30,6 +30,28 @@ def print_json(value: Any) -> None:
 def console(stderr: bool = False) -> Console:
     """A Rich console; tables are not wrapped when the output is not a terminal."""
     return Console(stderr=stderr, soft_wrap=not sys.stdout.isatty(), highlight=False)
+
+
+#: The exit status of a command some of whose inputs could not be read (README, "Exit status").
+UNREADABLE_EXIT = 2
+
+
+def report_unreadable(problems: Iterable[str | tuple[Path, str]]) -> bool:
+    """Name each input that could not be read, one line each on stderr (``cclens: cannot read
+    PATH: why``); whether there was any.
+
+    The rule every command follows: what can be read is read, each path that cannot (missing,
+    not a regular file, a dangling link, refused, or a file cclens failed on) is one such
+    line, and a command that reads transcripts (check, tools, stats PATH, permissions, index,
+    export, dataset, otel) then exits with :data:`UNREADABLE_EXIT`; one that answers from the
+    index (sessions, search, stats, restore, resume) only names them.
+    """
+    found = False
+    for problem in problems:
+        text = problem if isinstance(problem, str) else f"{problem[0]}: {problem[1]}"
+        click.echo(f"cclens: cannot read {text}", err=True)
+        found = True
+    return found
 
 
 def writable_folder(path: Path, what: str) -> None:

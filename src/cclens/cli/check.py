@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ..formats import size
 from ..reports.check import CheckReport, check
-from ._output import console, json_option, print_json
+from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
 
 
 @click.command("check")
@@ -38,10 +38,8 @@ def command(paths: tuple[Path, ...], as_json: bool) -> None:
         print_json(report)
     else:
         _print(report)
-    if report.unreadable:
-        for problem in report.unreadable:
-            click.echo(f"cclens: cannot read {problem}", err=True)
-        raise SystemExit(2)
+    if report_unreadable(report.unreadable):
+        raise SystemExit(UNREADABLE_EXIT)
 
 
 def _counts(title: str, counts: dict[str, int]) -> Table:

@@ -27,7 +27,7 @@ from ..readers.claude import SessionFile, claude_dirs, discover
 from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
-from ._output import writable_folder
+from ._output import UNREADABLE_EXIT, report_unreadable, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 from ._session import load_session_argument
 
@@ -155,8 +155,7 @@ def _export_all(
             "$CLAUDE_CONFIG_DIR): give the folders to export"
         )
     found = discover(*roots)
-    for path, reason in found.errors:
-        click.echo(f"cclens: {path}: {reason}", err=True)
+    unreadable = report_unreadable(found.errors)
     if not found.sessions:
         raise click.ClickException("no session found under " + ", ".join(map(str, roots)))
     try:
@@ -188,8 +187,8 @@ def _export_all(
         f"{output.resolve()}; index: {result.index.resolve()}",
         err=True,
     )
-    if result.failed:
-        raise SystemExit(1)
+    if result.failed or unreadable:
+        raise SystemExit(UNREADABLE_EXIT)
 
 
 @contextmanager

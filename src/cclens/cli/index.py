@@ -31,7 +31,7 @@ from ..index import (
     refuse_inside,
 )
 from ..readers.claude import claude_dirs
-from ._output import console, json_option, print_json
+from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
 
 F = TypeVar("F", bound=Callable[..., Any])
 _SHOWN_PROBLEMS = 20
@@ -165,14 +165,16 @@ def update(
         raise SystemExit(143 if isinstance(stop, _Terminated) else 130) from None
 
 
-def report_problems(report: UpdateReport) -> None:
-    """Malformed lines and unreadable paths, on stderr, a few at most."""
-    problems = [f"{path}: {reason}" for path, reason in report.errors]
-    problems += [str(diagnostic) for diagnostic in report.diagnostics]
+def report_problems(report: UpdateReport) -> bool:
+    """Unreadable paths (every one), then malformed lines (a few at most), on stderr; whether
+    a path could not be read."""
+    unreadable = report_unreadable(report.errors)
+    problems = [str(diagnostic) for diagnostic in report.diagnostics]
     for problem in problems[:_SHOWN_PROBLEMS]:
         click.echo(f"cclens: {problem}", err=True)
     if len(problems) > _SHOWN_PROBLEMS:
         click.echo(f"cclens: … and {len(problems) - _SHOWN_PROBLEMS} more", err=True)
+    return unreadable
 
 
 @click.command("index")
@@ -234,12 +236,15 @@ def command(
                 "archived": report.archived,
                 "problems": [str(d) for d in report.diagnostics]
                 + [f"{path}: {reason}" for path, reason in report.errors],
+                "unreadable": [f"{path}: {reason}" for path, reason in report.errors],
                 "seconds": round(report.seconds, 3),
                 "totals": totals,
             }
         )
+        if report_unreadable(report.errors):
+            raise SystemExit(UNREADABLE_EXIT)
         return
-    report_problems(report)
+    unreadable = report_problems(report)
     out = console()
     out.print(
         f"Read {report.files_read:,} of {report.files_seen:,} files "
@@ -254,3 +259,5 @@ def command(
         markup=False,
         soft_wrap=True,
     )
+    if unreadable:
+        raise SystemExit(UNREADABLE_EXIT)

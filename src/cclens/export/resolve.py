@@ -54,7 +54,7 @@ def resolve_session(key: str, roots: Sequence[Path | str] = ()) -> Session:
     cannot be read.
     """
     path = Path(key).expanduser()
-    if path.is_file():
+    if path.exists() and not path.is_dir():  # a FIFO or a device too: named as unreadable
         return load_session(path)
     if key.endswith(".jsonl") or "/" in key or "\\" in key:
         raise SessionNotFound(f"no such file: {key}")

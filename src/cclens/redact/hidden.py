@@ -43,7 +43,7 @@ _REACH: Final = 600
 #: Insertions looked at in one text at most: a text made of escape sequences (a captured
 #: progress bar) costs a bounded amount, the rest of its secrets found by the plain scan.
 _MAX_INSERTIONS: Final = 20_000
-_FAST_CHECK: Final = re.compile(f"[\x1b\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e]|\n")
+_FAST_CHECK: Final = re.compile("[\x1b\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e]|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,9 @@ def _insertions(text: str) -> list[_Insertion]:
     return found[:_MAX_INSERTIONS]
 
 
-def _windows(insertions: list[_Insertion], size: int) -> Iterator[tuple[int, int, list[_Insertion]]]:
+def _windows(
+    insertions: list[_Insertion], size: int
+) -> Iterator[tuple[int, int, list[_Insertion]]]:
     """Stretches of the text around the insertions, each with the insertions inside it."""
     group: list[_Insertion] = []
     low = high = 0
@@ -130,7 +132,9 @@ def hidden_findings(text: str, scan: Scan, entropy: Guess) -> list[Finding]:
             if not crossed or (finding in guessed and all(crossed)):
                 continue
             found.append(
-                Finding(_back(starts, finding.start), _back(starts, finding.end - 1) + 1, finding.kind)
+                Finding(
+                    _back(starts, finding.start), _back(starts, finding.end - 1) + 1, finding.kind
+                )
             )
     found.sort()
     return found

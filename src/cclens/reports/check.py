@@ -20,7 +20,7 @@ from ..model.entries import Diagnostic, Entry
 from ..model.records import AssistantRecord, UnknownRecord, UserRecord
 from ..model.tools import is_known_tool
 from ..readers.claude import Discovery, Session, discover, load, read_file
-from ..readers.claude.isolate import each_isolated, isolated
+from ..readers.claude.isolate import each_isolated, isolated, unreadable_reasons
 
 
 class MalformedLine(msgspec.Struct):
@@ -166,9 +166,7 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
     for path in found.orphan_journals:
         isolated(partial(tally.add_file, path), path, problems)
     unreadable = [f"{path}: {reason}" for path, reason in found.errors]
-    unreadable += [
-        f"{problem.path}: {problem.reason.removeprefix('cannot read: ')}" for problem in problems
-    ]
+    unreadable += unreadable_reasons(problems)
     unreadable += tally.unreadable
 
     usage = tool_usage(sessions)

@@ -24,6 +24,7 @@ from ..figures.blocks import BLOCK_LENGTH, active_block, five_hour_blocks
 from ..figures.pricing import bundled_price_table, response_cost
 from ..figures.tokens import TokenCounts
 from ..figures.usage import Occurrence, Owner, Response, ResponseCollector
+from ..files import open_regular
 from ..index.read.live_usage import (
     COPY,
     MERGED,
@@ -78,7 +79,7 @@ def context_window_of(model: str | None, given: int | None = None) -> int:
 def _tail(path: Path, stored: StoredFile | None) -> tuple[bytes, int, int]:
     """The bytes of ``path`` after what the index stored (all of it when the file was rewritten
     or never indexed), where they start, and the line number they start after."""
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         if stored is not None and stored.offset:
             head = handle.read(len(stored.head))
             size = path.stat().st_size

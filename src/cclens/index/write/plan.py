@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...files import read_regular
 from ...readers.claude import SessionFile, discover
 from ..extract import EXTRACT_VERSION
 
@@ -132,8 +133,7 @@ def _relative(path: Path, folder: Path) -> str:
 
 def _head_matches(path: str, head: bytes) -> bool:
     try:
-        with open(path, "rb") as handle:
-            return handle.read(len(head)) == head
+        return read_regular(path, len(head)) == head
     except OSError:
         return False
 
@@ -385,6 +385,8 @@ def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
             found[str(root)] = (stat.st_size, stat.st_mtime_ns)
         elif root.is_dir():
             pending.append(str(root))
+        elif root.is_symlink() or root.exists():
+            return None  # a FIFO, a device, a dangling link: discovery names it
     while pending:
         folder = pending.pop()
         try:
@@ -392,7 +394,9 @@ def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
                 for entry in entries:
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(entry.path)
-                    elif entry.name.endswith(".jsonl") and entry.is_file():
+                    elif entry.name.endswith(".jsonl") and not entry.is_file():
+                        return None  # a FIFO, a device, a dangling link: discovery names it
+                    elif entry.name.endswith(".jsonl"):
                         if entry.name == "journal.jsonl" and f"{os.sep}workflows{os.sep}" in (
                             entry.path
                         ):

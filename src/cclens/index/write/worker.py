@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...files import read_regular
 from ...model.entries import Diagnostic, ReadResult
 from ...readers.claude.assemble import failed_session
 from ...readers.claude.isolate import failure
@@ -82,8 +83,7 @@ def _read_file(task: FileTask, outcome: FileOutcome, problems: list[Diagnostic])
     """Every byte of the file now (the part stored before is checked against its hash)."""
     path = Path(task.path)
     try:
-        with path.open("rb") as handle:
-            return handle.read()
+        return read_regular(path)
     except OSError as error:
         problems.append(Diagnostic(path, 0, f"cannot read: {error.strerror or error}"))
         outcome.failed = True
@@ -104,7 +104,7 @@ def _sidecar(task: FileTask) -> bytes | None:
         return None
     path = Path(task.path)
     try:
-        return path.with_name(path.name.removesuffix(".jsonl") + ".meta.json").read_bytes()
+        return read_regular(path.with_name(path.name.removesuffix(".jsonl") + ".meta.json"))
     except OSError:
         return None
 

@@ -26,6 +26,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from ...files import read_regular, regular_stat
+
 SubagentLayout = Literal["sibling", "nested", "workflow"]
 
 _AGENT_PREFIX = "agent-"
@@ -133,7 +135,7 @@ def _transcript_root(root: Path) -> Path:
 def _read_meta(path: Path) -> dict[str, Any] | None:
     meta_path = path.with_name(path.name[: -len(".jsonl")] + ".meta.json")
     try:
-        meta = msgspec.json.decode(meta_path.read_bytes())
+        meta = msgspec.json.decode(read_regular(meta_path))
     except (OSError, msgspec.DecodeError, UnicodeDecodeError):
         return None
     return meta if isinstance(meta, dict) else None
@@ -142,8 +144,7 @@ def _read_meta(path: Path) -> dict[str, Any] | None:
 def _first_session_id(path: Path) -> str | None:
     """The ``sessionId`` of the first record that has one (read from the head of the file)."""
     try:
-        with path.open("rb") as handle:
-            head = handle.read(_HEAD_BYTES)
+        head = read_regular(path, _HEAD_BYTES)
     except OSError:
         return None
     for line in head.splitlines():
@@ -219,27 +220,28 @@ def discover(*roots: Path | str) -> Discovery:
     subagents: list[SubagentFile] = []
     journals: list[Path] = []
     for root in paths:
-        if root.is_file():
-            files: Iterable[tuple[Path, tuple[str, ...]]] = [(root, (root.name,))]
-            base = root.parent
-        elif root.is_dir():
+        files: Iterable[tuple[Path, tuple[str, ...]]]
+        if root.is_dir():
             base = _transcript_root(root)
             files = _walk(base, found.errors)
+        elif root.exists() or root.is_symlink():  # a file, or what only poses as one
+            files = [(root, (root.name,))]
+            base = root.parent
         else:
             found.errors.append((root, "no such file or directory"))
             continue
         for path, relative in files:
+            try:  # a FIFO, a device or a dangling link is named, never opened
+                stat = regular_stat(path)
+            except OSError as error:
+                found.errors.append((path, error.strerror or str(error)))
+                continue
             kind, info = _classify(path, base, relative)
             if kind == "journal":
                 journals.append(path)
             elif info is not None:
                 subagents.append(info)
             elif path not in sessions:
-                try:
-                    stat = path.stat()
-                except OSError as error:
-                    found.errors.append((path, error.strerror or str(error)))
-                    continue
                 sessions[path] = SessionFile(
                     path, path.stem, path.parent.name, stat.st_size, stat.st_mtime_ns / 1e9
                 )

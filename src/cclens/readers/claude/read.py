@@ -8,6 +8,7 @@ from typing import BinaryIO
 
 import msgspec
 
+from ...files import open_regular
 from ...model import (
     LARGE_LINE,
     LargeLine,
@@ -98,7 +99,7 @@ def read_file(path: Path, start_offset: int = 0, start_line: int = 0) -> ReadRes
     later read picks it up. Raises ``OSError`` only when the file itself cannot be read. The
     file is read a line at a time (a huge line in chunks): memory never holds the whole file.
     """
-    with path.open("rb") as handle, paused():
+    with open_regular(path) as handle, paused():
         if start_offset:
             handle.seek(start_offset)
         return _read_lines(path, handle, start_offset, start_line)
