@@ -122,3 +122,25 @@ def test_an_index_that_stopped_before_the_cut_line_takes_it_now(
         assert _restored(index, key, tmp_path / "before") == whole[:line_end]
         index.update([claude_dir])
         assert _restored(index, key, tmp_path / "after") == whole[:cut]
+
+
+def test_the_status_line_reads_a_stored_cut_line_again_whole(
+    claude_dir: Path, tmp_path: Path
+) -> None:
+    """The status line reads what the index has not seen from the last complete line stored:
+    the cut line, stored in part, is read again whole once completed."""
+    from cclens.index.read.live_usage import StoredFile
+    from cclens.reports.live import _tail
+
+    path = transcript(claude_dir, SMALL)
+    whole = path.read_bytes()
+    cut = _cut(whole, 5, 40)
+    line_start = whole.rindex(b"\n", 0, cut) + 1
+    stored = StoredFile(1, SMALL, "p", cut, 4, whole[:100])
+    tail, start, lines = _tail(path, stored)
+    assert (tail, start, lines) == (whole[line_start:], line_start, 4)
+    # A line longer than the window looked back through.
+    long = tmp_path / "long.jsonl"
+    long.write_bytes(b'{"a":1}\n' + b"x" * 200_000)
+    tail, start, _ = _tail(long, StoredFile(1, "s", "p", 150_000, 1, b'{"a":1}\n'))
+    assert start == 8 and tail == b"x" * 200_000

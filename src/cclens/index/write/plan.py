@@ -149,7 +149,10 @@ def _decide(task: FileTask, known: _Known | None, heads: Callable[[int], bytes])
     task.file_id = known.file_id
     task.stored, task.stored_lines = known.stored, known.lines
     task.digest = known.digest
-    if task.size == known.size and task.mtime_ns == known.mtime_ns and not known.missing:
+    unchanged = task.size == known.size and task.mtime_ns == known.mtime_ns
+    # Stored short of the size: an index written before incomplete last lines were stored
+    # (they are now), whose tail is taken now.
+    if unchanged and not known.missing and known.stored >= task.size:
         return
     task.read = True
     if task.size < known.stored or not _head_matches(task.path, heads(known.file_id)):
@@ -416,7 +419,8 @@ def _quick_plan(
     for path, (size, mtime_ns) in scan.items():
         known = stored.files[path]
         seen.add(path)
-        if known.missing or (size, mtime_ns) != (known.size, known.mtime_ns):
+        changed = (size, mtime_ns) != (known.size, known.mtime_ns) or known.stored < size
+        if known.missing or changed:
             changed_rows.add(known.session_row)
     plan.files_seen = len(scan)
     for row in sorted(changed_rows):

@@ -162,24 +162,28 @@ def _process_file(
         reset = result.rewritten = True
         prefix = b""
     result.meta = meta
-    base = 0 if reset else task.stored
+    stored = 0 if reset else task.stored
+    # Every byte on disk is stored, a half-written last line included (a crash or a full disk
+    # leaves one, and Claude Code may delete the file before it is completed). Records are
+    # read from the start of that line: when it is completed, it is read whole.
+    base = prefix.rfind(b"\n") + 1
+    prefix = prefix[:base]
     new_read: ViewRead | None = None
     new = b""
     if data is not None:
         new = data[base:] if base else data
         new_read = read_view(Path(task.path), new, base, 0 if reset else task.stored_lines)
-        # The records end before a half-written last line; so do the bytes stored.
-        raw = new[: new_read.end_offset - base]
+        raw = data[stored:]
         outcome.diagnostics.extend(new_read.diagnostics)
         outcome.bytes_read += len(raw)
         if raw:
             result.chunk = compress(raw)
-            result.chunk_start, result.chunk_size = base, len(raw)
-        result.offset = base + len(raw)
+            result.chunk_start, result.chunk_size = stored, len(raw)
+        result.offset = len(data)
         result.lines = (0 if reset else task.stored_lines) + new_read.newlines
-        result.digest = content_digest(memoryview(data)[: result.offset])
-        if base < HEAD_BYTES:
-            result.head = (prefix + raw[:HEAD_BYTES])[:HEAD_BYTES]
+        result.digest = content_digest(data)
+        if stored < HEAD_BYTES:
+            result.head = data[:HEAD_BYTES]
         result.meta = _sidecar(task) or meta
     if task.file_id is not None and not reset and not rederive:
         since[task.path] = task.stored_lines
@@ -194,8 +198,8 @@ def _process_file(
         kept = _Bytes(path, task.role, b"", new)
     else:
         before = read_view(path, prefix)
-        view = ViewFile(path, task.role, _joined(before, new_read, len(prefix)), prefix + new)
-        kept = _Bytes(path, task.role, prefix, new, task.stored, task.stored_lines)
+        view = ViewFile(path, task.role, _joined(before, new_read, base), prefix + new)
+        kept = _Bytes(path, task.role, prefix, new, base, task.stored_lines)
     return view, kept
 
 
