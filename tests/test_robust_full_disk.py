@@ -109,7 +109,7 @@ def test_a_failed_restore_keeps_the_old_files(session: Path, tmp_path: Path) -> 
     out.mkdir()
     (out / session.name).write_bytes(OLD)
     result = limited(
-        10_000, "restore", WITH_SUBAGENTS, "-o", str(out), "--force", "--db", str(db)
+        150_000, "restore", WITH_SUBAGENTS, "-o", str(out), "--force", "--db", str(db)
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert "cannot write" in result.stderr

@@ -22,6 +22,7 @@ from ..export import (
 )
 from ..export.bulk import ExportedSession, Progress
 from ..export.transform import transform_session
+from ..files import replace_file
 from ..formats import size as human_size
 from ..readers.claude import SessionFile, claude_dirs, discover
 from ..redact import Redactor
@@ -276,8 +277,8 @@ def _export_one(
         raise click.ClickException(f"{output} is a folder; give a file name (or use --all)")
     writable_folder(output.parent, "the session")
     written = 0
-    try:
-        with output.open("wb") as handle:
+    try:  # to a temporary file renamed over OUTPUT: a failed write leaves the old file whole
+        with replace_file(output) as handle:
             for piece in pieces:
                 written += handle.write(piece)
     except OSError as error:

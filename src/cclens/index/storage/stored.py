@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from ...files import write_file
 from ...model.entries import ReadResult
 from ...readers.claude import Session, SubagentFile
 from ...readers.claude.assemble import assemble_entries, attach_subagent, attach_subagents
@@ -246,6 +247,6 @@ def restore_files(
     written: list[Path] = []
     for target, data in planned:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        write_file(target, data)
         written.append(target)
     return written
