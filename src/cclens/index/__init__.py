@@ -20,6 +20,7 @@ from .._lazy import lazy_names
 if TYPE_CHECKING:
     from .database import Index
     from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
+    from .read.bounds import MAX_FILTER_LENGTH, FilterTooLong
     from .read.queries import ProjectSummary, SessionSummary, Totals
     from .read.query import (
         MAX_PHRASE_WORDS,
@@ -80,6 +81,8 @@ _PLACES: dict[str, str] = {
     "default_db_path": ".storage.location",
     "protected_dirs": ".storage.location",
     "refuse_inside": ".storage.location",
+    "MAX_FILTER_LENGTH": ".read.bounds",
+    "FilterTooLong": ".read.bounds",
     "ProjectSummary": ".read.queries",
     "SessionSummary": ".read.queries",
     "Totals": ".read.queries",
@@ -124,6 +127,7 @@ __all__ = [
     "FACETS",
     "MATCH_END",
     "MATCH_START",
+    "MAX_FILTER_LENGTH",
     "MAX_PHRASE_WORDS",
     "MAX_SHOWN",
     "MAX_TERMS",
@@ -134,6 +138,7 @@ __all__ = [
     "Budget",
     "DocumentKind",
     "FacetValue",
+    "FilterTooLong",
     "Index",
     "IndexReadOnly",
     "IndexUnusable",

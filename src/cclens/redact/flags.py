@@ -47,7 +47,11 @@ _WRAPPERS: Final = frozenset({"sudo", "env", "time", "exec", "command", "nohup",
 _WRAPPER_OPTIONS: Final = frozenset({"-u", "-g", "-C", "-D", "-h", "-U", "-r", "-t"})
 _ASSIGNMENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 # A value: quoted, or a run of characters a shell word holds unquoted.
-_VALUE: Final = r"""(?:'(?P<single>[^'\n]{1,512})'|"(?P<double>[^"\n]{1,512})"|(?P<bare>[^\s'"`;&|<>()]{1,512}))"""
+_VALUE: Final = (
+    r"(?:'(?P<single>[^'\n]{1,512})'"
+    r'|"(?P<double>[^"\n]{1,512})"'
+    r"""|(?P<bare>[^\s'"`;&|<>()]{1,512}))"""
+)
 
 
 def _words(hit: Hit) -> list[str]:
@@ -55,11 +59,9 @@ def _words(hit: Hit) -> list[str]:
     text = hit.text
     start = max(hit.floor, hit.start - _LOOK_BACK)
     segment = text[start : hit.start]
-    last = None
-    for last in _SEGMENT_START.finditer(segment):
-        pass
-    if last is not None:
-        segment = segment[last.end() :]
+    ends = [found.end() for found in _SEGMENT_START.finditer(segment)]
+    if ends:
+        segment = segment[ends[-1] :]
     words = segment.split()
     wrapped = False
     while words:

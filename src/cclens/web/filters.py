@@ -17,6 +17,7 @@ from starlette.datastructures import QueryParams
 
 from ..figures.period import DateError, Period, parse_date
 from ..index import ProjectSummary
+from ..index.read.bounds import check_length
 
 TimeGrouping: TypeAlias = Literal["day", "week", "month"]
 TIME_GROUPINGS: tuple[TimeGrouping, ...] = ("day", "week", "month")
@@ -72,6 +73,7 @@ def usage_filters(params: QueryParams) -> UsageFilters:
     since, until = params.get("since", "").strip(), params.get("until", "").strip()
     day_parameter("since", since)  # raise now, so the caller can say what is wrong
     day_parameter("until", until)
+    check_length("project", params.get("project"))
     return UsageFilters(
         project=params.get("project", "").strip(), since=since, until=until, by=grouping
     )

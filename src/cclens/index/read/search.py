@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..extract import DOCUMENT_KINDS
+from .bounds import check_length
 from .queries import project_name
 from .query import ParsedQuery, SearchError, parse_query
 from .search_facts import NO_MONTH, DocumentFacts, Gathered, Ints, month_label
@@ -158,6 +159,10 @@ class SearchFilters:
     session: str | None = None
     #: Only the main conversations, or only subagents' (``None``: both).
     origin: Origin | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("project", "tool", "session"):
+            check_length(name, getattr(self, name))
 
 
 def _epoch(moment: datetime) -> float:
