@@ -186,6 +186,7 @@ def create_app(settings: Settings) -> Starlette:
                 policy=policy,
                 token=settings.token,
                 port=settings.port,
+                every_interface=settings.every_interface,
             ),
         ],
         exception_handlers={
