@@ -30,6 +30,7 @@ from ..index import (
     move_aside,
     refuse_inside,
 )
+from ..index.storage.locking import UpdateLockError, sole_user, update_lock
 from ..readers.claude import claude_dirs
 from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
 
@@ -177,6 +178,31 @@ def report_problems(report: UpdateReport) -> bool:
     return unreadable
 
 
+def _rebuild(path: Path) -> None:
+    """Move the index aside, under the update lock (a running update is waited for), and only
+    when no other process has it open: one that had would go on writing to the moved file."""
+    told = False
+
+    def waiting(seconds: float) -> None:
+        nonlocal told
+        if not told:
+            told = True
+            click.echo(f"cclens: another cclens is updating {path}; waiting for it", err=True)
+
+    try:
+        with update_lock(path, waiting), sole_user(path) as alone:
+            if not alone:
+                raise click.ClickException(
+                    f"the index {path} is in use by another cclens (serve, mcp or a command "
+                    "still running); stop it, then run `cclens index --rebuild` again"
+                )
+            moved = move_aside(path)
+    except UpdateLockError as error:
+        raise click.ClickException(f"cannot rebuild {path}: {error.strerror}") from error
+    if moved is not None:
+        click.echo(f"cclens: moved the old index aside to {moved}", err=True)
+
+
 @click.command("index")
 @claude_dir_option
 @db_option
@@ -211,9 +237,7 @@ def command(
     roots = resolve_roots(claude_dir)
     path = resolve_db(db, roots)
     if rebuild:
-        moved = move_aside(path)
-        if moved is not None:
-            click.echo(f"cclens: moved the old index aside to {moved}", err=True)
+        _rebuild(path)
     if not roots:
         click.echo(
             "cclens: no Claude Code folder found ($CLAUDE_CONFIG_DIR, ~/.claude, "

@@ -26,8 +26,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from filelock import FileLock, Timeout
+
+try:
+    import fcntl
+except ImportError:  # Windows: no shared locks; a rebuild only waits for updates there
+    fcntl = None  # type: ignore[assignment]
 
 #: How often a waiting update checks whether the lock was released (and whether to give up).
 POLL_SECONDS = 0.25
@@ -68,6 +74,65 @@ def update_lock(db_path: Path, waiting: Callable[[float], None] | None = None) -
         yield
     finally:
         lock.release()
+
+
+def users_path(db_path: Path) -> Path:
+    """The file every process that has the index at ``db_path`` open holds a shared lock on."""
+    return db_path.with_name(db_path.name + ".users")
+
+
+class Holder:
+    """A shared hold on the index file for as long as this process has it open.
+
+    ``index --rebuild`` moves the file aside: a process that has it open (``serve``, ``mcp``)
+    would go on writing to the moved file, and sessions would land in two files. Every
+    :class:`~cclens.index.Index` holds a shared ``flock`` on :func:`users_path` until it is
+    closed (released by the system when the process dies), and :func:`sole_user` tells a
+    rebuild whether anyone else does. Where the lock file cannot be made (a read-only folder:
+    nothing can be rebuilt there either) or on a system without ``flock``, nothing is held.
+    """
+
+    def __init__(self, db_path: Path) -> None:
+        self._file: BinaryIO | None = None
+        if fcntl is None:
+            return
+        try:
+            handle = open(users_path(db_path), "ab")  # noqa: SIM115 - held until release()
+        except OSError:
+            return
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_SH)
+        except OSError:
+            handle.close()
+            return
+        self._file = handle
+
+    def release(self) -> None:
+        """Let go of the hold (closing the file releases the lock)."""
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+@contextmanager
+def sole_user(db_path: Path) -> Iterator[bool]:
+    """Whether no other process has the index at ``db_path`` open (see :class:`Holder`); when
+    none has, none can open it until the block ends."""
+    if fcntl is None:
+        yield True
+        return
+    try:
+        handle = open(users_path(db_path), "ab")  # noqa: SIM115 - closed below
+    except OSError:
+        yield True  # no lock file can be made: nobody holds one either
+        return
+    with handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        yield True
 
 
 def end_with_parent(parent: int) -> None:
