@@ -68,12 +68,12 @@ def test_a_timestamp_far_in_the_future_is_not_used(tmp_path: Path) -> None:
     assert session.duration is not None and session.duration < timedelta(minutes=1)
     flagged = [d for d in session.diagnostics if "9999" in d.reason]
     assert flagged and flagged[0].line == 3 and flagged[0].partial
+    later = path.with_name("later.jsonl")  # a session active after it, in July
+    later.write_text(json.dumps(_user("v1", "2025-07-01T09:00:00Z", "x")) + "\n")
     with Index(tmp_path / "index.db") as index:
         index.update([tmp_path / "claude"])
-        other = _write(tmp_path / "claude2", [json.dumps(_user("v1", "2025-07-01T09:00:00Z", "x"))])
-        index.update([tmp_path / "claude", other.parent.parent.parent])
         listed = list(index.sessions())
-    assert listed[0].session_id != SESSION  # not pinned to the top by year 9999
+    assert [summary.session_id for summary in listed] == ["later", SESSION]  # not pinned
     mine = next(summary for summary in listed if summary.session_id == SESSION)
     assert mine.ended is not None and mine.ended.year == 2025
 
@@ -106,4 +106,5 @@ def test_two_type_keys_are_read_as_json_parsers_read_them(tmp_path: Path) -> Non
 
 def test_the_exit_code_rule_is_documented() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "cannot be read" in readme and "exit status 2" in readme
+    assert "#### Exit status: inputs that cannot be read" in readme
+    assert "`cclens: cannot read PATH: why`" in readme and "exit status 2" in readme

@@ -81,7 +81,7 @@ class StatsReport(msgspec.Struct, kw_only=True):
     #: ``--token-limit`` as a number of tokens (``--by block``), or ``null``.
     token_limit: int | None = None
     #: Paths that could not be read, as ``path: reason`` (the rest was read).
-    unreadable: list[str] = field(default_factory=list)
+    unreadable: list[str] = msgspec.field(default_factory=list)
 
 
 @dataclass(slots=True)

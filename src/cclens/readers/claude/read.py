@@ -11,14 +11,20 @@ import msgspec
 from ...files import open_regular
 from ...model import (
     LARGE_LINE,
+    RECORD_TYPES,
+    AnyRecord,
+    Decoded,
     LargeLine,
+    convert_record,
     decode_large_record,
     decode_record,
     has_lone_surrogate,
     read_large_line,
+    replace_lone_surrogates,
 )
 from ...model.entries import Diagnostic, Entry, ReadResult
 from ...model.records import UnknownRecord
+from ...times import is_in_the_future
 from ._gc import paused
 
 _BOM = b"\xef\xbb\xbf"
@@ -56,11 +62,16 @@ def _decode(
 ) -> Entry | Diagnostic:
     """:func:`decode_line` over ``data``, whose first ``length`` bytes are the line's JSON (what
     follows is its line end: JSON allows that whitespace, and a huge line is not copied)."""
+    repairs: list[str] = []
     try:
         decoded = decode_large_record(data) if isinstance(data, LargeLine) else decode_record(data)
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         text = data.skeleton if isinstance(data, LargeLine) else data
-        return Diagnostic(path, number, _reason(text, error), offset, _start(data, length))
+        repaired = _without_lone_surrogates(text, error)
+        if repaired is None:
+            return Diagnostic(path, number, _reason(text, error), offset, _start(data, length))
+        decoded = repaired
+        repairs.append(_SURROGATE_REPAIRED)
     except Exception as error:  # a defect in cclens must cost one line, not the file
         reason = f"cclens could not read this line ({type(error).__name__}: {error})"
         return Diagnostic(path, number, reason, offset, _start(data, length))
@@ -71,9 +82,43 @@ def _decode(
         shown = names.get(kind, "null" if record.raw is None else kind)
         reason = f"not a JSON object ({shown})"
         return Diagnostic(path, number, reason, offset, _start(data, length))
-    problems = tuple(decoded.problems)
+    if isinstance(record, UnknownRecord) and _known_type_written_twice(record, data):
+        # {"type":"user","type":"assistant",…}: read as JSON parsers read it, the last one.
+        kind = record.raw["type"]  # type: ignore[index]
+        decoded = convert_record(record.raw)
+        record = decoded.value
+        repairs.append(f"the key `type` is written twice; the last ({kind!r}) is read")
+    timestamp = getattr(record, "timestamp", None)
+    if is_in_the_future(timestamp):
+        repairs.append(f"timestamp {timestamp} is in the future; its time is not used")
+    problems = (*decoded.problems, *repairs)
     excerpt = _start(data, length) if problems else ""
     return Entry(record, number, offset, length, tuple(decoded.notes), problems, excerpt)
+
+
+_SURROGATE_REPAIRED = "a lone UTF-16 surrogate escape was read as U+FFFD (\ufffd)"
+
+
+def _without_lone_surrogates(text: bytes, error: Exception) -> Decoded[AnyRecord] | None:
+    """The record of a line that failed only for lone surrogate escapes (``\\ud800``, half a
+    character), each read as the replacement character; ``None`` otherwise."""
+    if isinstance(error, UnicodeDecodeError) or not has_lone_surrogate(text):
+        return None
+    try:
+        return decode_record(replace_lone_surrogates(text))
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+
+
+def _known_type_written_twice(record: UnknownRecord, data: bytes | LargeLine) -> bool:
+    """Whether a record read as unknown has a known ``type`` after all: the key is written
+    twice (the first decides the typed reading, the last the plain one)."""
+    raw = record.raw
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    if not isinstance(kind, str) or kind not in RECORD_TYPES:
+        return False
+    text = data.skeleton if isinstance(data, LargeLine) else data
+    return text.count(b'"type"') > 1
 
 
 def _start(data: bytes | LargeLine, length: int) -> str:
