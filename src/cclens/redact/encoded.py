@@ -11,10 +11,12 @@ digits are everywhere.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from typing import Final
 
+from cclens.redact.entropy import candidate_runs
 from cclens.redact.scanner import KEEP, Finding
 
 #: The shortest provider credential is 20 characters: 40 hex digits.
@@ -23,8 +25,8 @@ _LONGEST: Final = 8192
 _RUN: Final = re.compile(
     rf"(?<![0-9A-Za-z_])(?:0[xX])?(?P<run>[0-9A-Fa-f]{{{_SHORTEST},{_LONGEST}}})(?![0-9A-Za-z_])"
 )
-_ANY_RUN: Final = re.compile(rf"[0-9A-Fa-f]{{{_SHORTEST}}}")
-_PRINTABLE: Final = frozenset(range(0x20, 0x7F)) | {0x09, 0x0A, 0x0D}
+#: Hex of printable ASCII: every byte from 0x20 to 0x7E. A hash fails this at once.
+_TEXT_HEX: Final = re.compile(r"(?:[2-7][0-9A-Fa-f])+")
 
 Scan = Callable[[str], list[Finding]]
 
@@ -32,25 +34,28 @@ Scan = Callable[[str], list[Finding]]
 def find_hex_secrets(text: str, findings: list[Finding], scan: Scan) -> list[Finding]:
     """Hex runs of ``text`` that hold a secret ``scan`` finds once decoded, and that no
     finding of ``findings`` (sorted) already touches; sorted."""
-    if _ANY_RUN.search(text) is None:
-        return []
     found: list[Finding] = []
-    taken = [(finding.start, finding.end) for finding in findings]
-    for match in _RUN.finditer(text):
+    starts = [finding.start for finding in findings]
+    # Hex runs are runs of base64 characters: looked for only inside those (found in C).
+    matches = (
+        match
+        for low, high in candidate_runs(text)
+        if high - low >= _SHORTEST
+        for match in _RUN.finditer(text, low, high)
+    )
+    for match in matches:
+        run = match.group("run")
+        if _TEXT_HEX.fullmatch(run) is None:
+            continue
         start, end = match.span("run")
-        if len(match.group("run")) % 2 or _overlaps(taken, start, end):
-            continue
-        data = bytes.fromhex(match.group("run"))
-        if not _PRINTABLE.issuperset(data):
-            continue
-        inner = [finding for finding in scan(data.decode("ascii")) if finding.kind != KEEP]
+        at = bisect.bisect_left(starts, end) - 1
+        if at >= 0 and findings[at].end > start:
+            continue  # a finding already touches it
+        decoded = bytes.fromhex(run).decode("ascii")
+        inner = [finding for finding in scan(decoded) if finding.kind != KEEP]
         if inner:
             found.append(Finding(start, end, inner[0].kind))
     return found
-
-
-def _overlaps(taken: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(low < end and start < high for low, high in taken)
 
 
 __all__ = ["find_hex_secrets"]
