@@ -143,8 +143,14 @@ def test_check_reports_every_bad_line_by_file_and_line(claude: Path, tmp_path: P
     assert code == 2  # the special files: named, and every other line read
     report = json.loads(out)
     assert sorted(Path(u.split(": ")[0]).name for u in report["unreadable"]) == sorted(SPECIAL)
-    assert report["records"] + len(report["malformed"]) == report["lines"]
-    reported = {(Path(m["file"]), m["line"]) for m in report["malformed"]}
+    malformed_lines = sum(1 + m.get("repeats", 0) for m in report["malformed"])
+    assert report["records"] + malformed_lines == report["lines"]
+    # Lines just like the one before are reported with it (``repeats``).
+    reported = {
+        (Path(m["file"]), m["line"] + extra)
+        for m in report["malformed"]
+        for extra in range(m.get("repeats", 0) + 1)
+    }
     for path in [*_sessions(claude), *claude.rglob("agent-*.jsonl")]:
         for number in expected_malformed(path.read_bytes()):
             assert (path, number) in reported, (path, number)
@@ -307,8 +313,26 @@ def test_any_object_decodes_and_keeps_its_json(kind: str, fields: dict[str, obje
 def test_any_bytes_are_read_line_by_line(lines: list[bytes]) -> None:
     data = b"\n".join(line.replace(b"\n", b" ") for line in lines) + b"\n"
     result = read_data(Path("fuzz.jsonl"), data)
-    numbers = [entry.line for entry in result.entries] + [
-        d.line for d in result.diagnostics if not d.partial
+    # Every line is an entry or a diagnostic, once; a line just like the one before is folded
+    # into it (``repeats``).
+    numbers = [entry.line + n for entry in result.entries for n in range(entry.repeats + 1)]
+    malformed = [
+        d.line + n for d in result.diagnostics if not d.partial for n in range(d.repeats + 1)
     ]
-    assert len(numbers) == len(set(numbers)) == result.lines
-    assert expected_malformed(data) <= {d.line for d in result.diagnostics if not d.partial}
+    assert len(numbers + malformed) == len(set(numbers + malformed)) == result.lines
+    assert expected_malformed(data) <= set(malformed)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from([b"{}", b"[]", b'{"type":"user","uuid":5}', b"x", b""]), max_size=30)
+)
+def test_repeated_lines_are_read_alike_by_both_readers(lines: list[bytes]) -> None:
+    """The model's reader and the index's view fold the same runs of identical lines."""
+    from cclens.index.write.view import read_view
+
+    data = b"\n".join(lines) + b"\n"
+    full, view = read_data(Path("r.jsonl"), data), read_view(Path("r.jsonl"), data)
+    assert [entry.line for entry in full.entries] == [entry[0] for entry in view.entries]
+    assert [str(d) for d in full.diagnostics] == [str(d) for d in view.diagnostics]
+    assert (full.lines, full.end_offset) == (view.lines, view.end_offset)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.console import Console
 from rich.table import Table
 
 from ..formats import size
-from ..reports.check import CheckReport, check
+from ..reports.check import CheckReport, MalformedLine, check
 from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
 
 
@@ -42,6 +43,20 @@ def command(paths: tuple[Path, ...], as_json: bool) -> None:
         raise SystemExit(UNREADABLE_EXIT)
 
 
+#: Lines listed in the text report (``--json`` lists every one).
+_SHOWN_LINES = 100
+
+
+def _lines(out: Console, lines: list[MalformedLine]) -> None:
+    """The first :data:`_SHOWN_LINES` of ``lines``, ``file:line: reason`` each (``file:a-b``
+    for identical lines reported together), then how many more there are."""
+    for line in lines[:_SHOWN_LINES]:
+        where = f"{line.line}-{line.line + line.repeats}" if line.repeats else str(line.line)
+        out.print(f"{line.file}:{where}: {line.reason}", markup=False, soft_wrap=True)
+    if len(lines) > _SHOWN_LINES:
+        out.print(f"… and {len(lines) - _SHOWN_LINES:,} more (--json lists them all)")
+
+
 def _counts(title: str, counts: dict[str, int]) -> Table:
     table = Table(title=title, title_justify="left")
     table.add_column("kind")
@@ -56,7 +71,7 @@ def _print(report: CheckReport) -> None:
     out.print(
         f"Read [bold]{report.files:,}[/] files ({size(report.bytes)}, "
         f"{report.lines:,} non-empty lines): [bold]{report.records:,}[/] records, "
-        f"[bold]{len(report.malformed):,}[/] malformed lines."
+        f"[bold]{sum(1 + line.repeats for line in report.malformed):,}[/] malformed lines."
     )
     out.print(
         f"Sessions: {report.sessions:,}. Subagent files: {report.subagents.files:,}, "
@@ -66,12 +81,10 @@ def _print(report: CheckReport) -> None:
     out.print(_counts("Records by type", report.record_types))
     if report.malformed:
         out.print("[bold]Malformed lines[/]")
-        for line in report.malformed:
-            out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, soft_wrap=True)
+        _lines(out, report.malformed)
     if report.partial:
         out.print("[bold]Lines read in part[/] (what did not fit is kept as it is)")
-        for line in report.partial:
-            out.print(f"{line.file}:{line.line}: {line.reason}", markup=False, soft_wrap=True)
+        _lines(out, report.partial)
     unknown = report.unknown
     if unknown.record_types or unknown.content_blocks or unknown.tools:
         for title, counts in (

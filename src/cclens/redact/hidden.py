@@ -106,10 +106,7 @@ def _noise(text: str) -> list[_Insertion]:
 
 def _between_tokens(text: str, start: int, end: int) -> bool:
     return (
-        start > 0
-        and end < len(text)
-        and text[start - 1] in _TOKEN_SET
-        and text[end] in _TOKEN_SET
+        start > 0 and end < len(text) and text[start - 1] in _TOKEN_SET and text[end] in _TOKEN_SET
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -67,7 +68,7 @@ def _decode(
         decoded = decode_large_record(data) if isinstance(data, LargeLine) else decode_record(data)
     except (msgspec.DecodeError, UnicodeDecodeError) as error:
         text = data.skeleton if isinstance(data, LargeLine) else data
-        repaired = _without_lone_surrogates(text, error)
+        repaired = _without_lone_surrogates(data, error)
         if repaired is None:
             return Diagnostic(path, number, _reason(text, error), offset, _start(data, length))
         decoded = repaired
@@ -75,6 +76,8 @@ def _decode(
     except Exception as error:  # a defect in cclens must cost one line, not the file
         reason = f"cclens could not read this line ({type(error).__name__}: {error})"
         return Diagnostic(path, number, reason, offset, _start(data, length))
+    if isinstance(data, LargeLine) and data.repaired and _SURROGATE_REPAIRED not in repairs:
+        repairs.append(_SURROGATE_REPAIRED)  # in a long string, read in parts
     record = decoded.value
     if isinstance(record, UnknownRecord) and not isinstance(record.raw, dict):
         kind = type(record.raw).__name__
@@ -99,12 +102,19 @@ def _decode(
 _SURROGATE_REPAIRED = "a lone UTF-16 surrogate escape was read as U+FFFD (\ufffd)"
 
 
-def _without_lone_surrogates(text: bytes, error: Exception) -> Decoded[AnyRecord] | None:
+def _without_lone_surrogates(
+    data: bytes | LargeLine, error: Exception
+) -> Decoded[AnyRecord] | None:
     """The record of a line that failed only for lone surrogate escapes (``\\ud800``, half a
     character), each read as the replacement character; ``None`` otherwise."""
+    text = data.skeleton if isinstance(data, LargeLine) else data
     if isinstance(error, UnicodeDecodeError) or not has_lone_surrogate(text):
         return None
     try:
+        if isinstance(data, LargeLine):  # in a short string, left in the skeleton
+            if data.error is not None:
+                return None
+            return decode_large_record(replace(data, skeleton=replace_lone_surrogates(text)))
         return decode_record(replace_lone_surrogates(text))
     except (msgspec.DecodeError, UnicodeDecodeError):
         return None
@@ -159,6 +169,23 @@ def read_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
         return _read_lines(path, io.BytesIO(data), start_offset, start_line)
 
 
+#: Lines longer than this are never compared with the one before (a real line is unique).
+FOLDED_LINE = 4096
+
+
+def _fold(entries: list[Entry], diagnostics: list[Diagnostic], repeats: int) -> None:
+    """Fold ``repeats`` lines, the same as the last one read, into its outcome: its entry (and
+    the partial diagnostic of its problems) or its diagnostic."""
+    last_diagnostic = diagnostics[-1] if diagnostics else None
+    if entries and (last_diagnostic is None or entries[-1].line >= last_diagnostic.line):
+        entry = entries[-1]
+        entry.repeats += repeats
+        if last_diagnostic is None or last_diagnostic.line != entry.line:
+            return
+    assert last_diagnostic is not None
+    diagnostics[-1] = replace(last_diagnostic, repeats=last_diagnostic.repeats + repeats)
+
+
 def _read_lines(path: Path, handle: BinaryIO, start_offset: int, start_line: int) -> ReadResult:
     """Read the lines of ``handle``: the bytes of ``path`` from ``start_offset``.
 
@@ -178,9 +205,23 @@ def _read_lines(path: Path, handle: BinaryIO, start_offset: int, start_line: int
     lines = 0
     readline = handle.readline
     limit = LARGE_LINE
+    # The last line read, while lines just like it are folded into its outcome (see
+    # Entry.repeats), and how many were.
+    previous: bytes | None = None
+    repeats = 0
     while read := readline(limit):
         number += 1
         offset = position
+        if read == previous:
+            position += len(read)
+            lines += 1
+            repeats += 1
+            end_offset = position
+            continue
+        if repeats:
+            _fold(entries, diagnostics, repeats)
+            repeats = 0
+        previous = None
         line: bytes | LargeLine = read
         if len(read) == limit and read[-1] != 10:  # no newline yet: a huge line
             line = large = read_large_line(read, handle)
@@ -211,7 +252,11 @@ def _read_lines(path: Path, handle: BinaryIO, start_offset: int, start_line: int
             entries.append(outcome)
             if outcome.problems:
                 diagnostics.append(problem_diagnostic(path, outcome))
+        if newline and line is read and len(read) <= FOLDED_LINE:
+            previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
+    if repeats:
+        _fold(entries, diagnostics, repeats)
     result.lines = lines
     result.end_offset = end_offset
     result.bytes = end_offset - start_offset
