@@ -9,6 +9,7 @@ kind; ordinary text with the same insertions stays as it is.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -34,8 +35,8 @@ def _split(value: str, at: int, insertion: str) -> str:
     return value[:at] + insertion + value[at:]
 
 
-def _cases() -> list[object]:
-    cases = []
+def _cases() -> list[Any]:
+    cases: list[Any] = []
     for index, secret in enumerate(PROVIDERS):
         for name, insertion in INSERTIONS.items():
             cases.append(pytest.param(secret, insertion, id=f"{secret.kind}-{index}-{name}"))
@@ -140,7 +141,7 @@ def test_hex_encoded_keys_are_redacted(secret: fake.FakeSecret) -> None:
 
 def test_the_no_secrets_message_is_true_for_split_secrets() -> None:
     """What the exports print comes from the counts: a split secret is counted."""
-    from cclens.cli._redaction import redaction_summary  # noqa: PLC0415
+    from cclens.cli._redaction import redaction_summary
 
     secret = PROVIDERS[0].value
     redactor = Redactor()

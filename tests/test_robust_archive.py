@@ -111,13 +111,17 @@ def test_an_index_that_stopped_before_the_cut_line_takes_it_now(
         key = index.find(SMALL)[0].key
     line_end = whole.rindex(b"\n", 0, cut) + 1
     with sqlite3.connect(db) as connection:  # what the previous version left
-        (file_id,) = connection.execute("SELECT id FROM files WHERE path = ?", (str(path),)).fetchone()
+        (file_id,) = connection.execute(
+            "SELECT id FROM files WHERE path = ?", (str(path),)
+        ).fetchone()
         connection.execute("DELETE FROM chunks WHERE file = ?", (file_id,))
         connection.execute(
             "INSERT INTO chunks(file, start, size, data) VALUES (?, 0, ?, ?)",
             (file_id, line_end, compress(whole[:line_end])),
         )
-        connection.execute("UPDATE files SET offset = ?, lines = 4 WHERE id = ?", (line_end, file_id))
+        connection.execute(
+            "UPDATE files SET offset = ?, lines = 4 WHERE id = ?", (line_end, file_id)
+        )
     with Index(db) as index:
         assert _restored(index, key, tmp_path / "before") == whole[:line_end]
         index.update([claude_dir])

@@ -108,9 +108,7 @@ def test_a_failed_restore_keeps_the_old_files(session: Path, tmp_path: Path) -> 
     out = tmp_path / "restored"
     out.mkdir()
     (out / session.name).write_bytes(OLD)
-    result = limited(
-        150_000, "restore", WITH_SUBAGENTS, "-o", str(out), "--force", "--db", str(db)
-    )
+    result = limited(150_000, "restore", WITH_SUBAGENTS, "-o", str(out), "--force", "--db", str(db))
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     assert "cannot write" in result.stderr
     assert (out / session.name).read_bytes() == OLD

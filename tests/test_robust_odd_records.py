@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cclens.index import Index
+from cclens.model.messages import Message
 from cclens.model.records import AssistantRecord, UserRecord
 from cclens.readers.claude import load_session, read_file
 from cclens.times import parse_time
@@ -81,11 +82,13 @@ def test_a_timestamp_far_in_the_future_is_not_used(tmp_path: Path) -> None:
 def test_a_lone_surrogate_keeps_the_record(tmp_path: Path) -> None:
     line = json.dumps(_user("u1", "2025-06-01T09:00:00Z", "before ATURN after"))
     line = line.replace("ATURN", "\\ud800")
-    path = _write(tmp_path, [line, json.dumps(_assistant("a1", "u1", "2025-06-01T09:00:05Z", "ok"))])
+    path = _write(
+        tmp_path, [line, json.dumps(_assistant("a1", "u1", "2025-06-01T09:00:05Z", "ok"))]
+    )
     read = read_file(path)
     assert len(read.entries) == 2
     record = read.entries[0].record
-    assert isinstance(record, UserRecord)
+    assert isinstance(record, UserRecord) and isinstance(record.message, Message)
     text = str(record.message.content)
     assert "before" in text and "after" in text and "\ud800" not in text and "\ufffd" in text
     flagged = [d for d in read.diagnostics if d.line == 1]

@@ -25,7 +25,6 @@ from cclens.web import RunningServer, Settings, start
 from cclens.web.security import token_cookie_name
 
 from .test_cli_exits import assert_one_line_error, run
-from .test_index import SMALL
 from .test_index_layout import make_claude_dir
 from .test_mcp import _client
 from .test_web import running
@@ -250,7 +249,9 @@ def _raw(server: RunningServer, request: str) -> tuple[int, dict[str, str]]:
 def test_cr_lf_in_a_path_is_a_clean_answer(guarded: RunningServer, server: RunningServer) -> None:
     for running_server, extra in ((guarded, f"&token={TOKEN}"), (server, "")):
         for path in ("/a%0d%0aSet-Cookie:%20x=1", "/search%0A", "/%0d%0a"):
-            request = f"GET {path}?q=1{extra} HTTP/1.1\r\nHost: 127.0.0.1:{running_server.settings.port}"
+            request = (
+                f"GET {path}?q=1{extra} HTTP/1.1\r\nHost: 127.0.0.1:{running_server.settings.port}"
+            )
             status, headers = _raw(running_server, request)
             assert status in (303, 400, 404), (path, status)
             assert "set-cookie" not in headers or headers["set-cookie"].startswith("cclens-token")
@@ -268,7 +269,10 @@ def test_the_machines_own_address_is_a_host(guarded: RunningServer) -> None:
     with httpx.Client(base_url=_url(guarded), timeout=30) as client:
         refused = client.get(
             "/api/status",
-            headers={"Authorization": f"Bearer {TOKEN}", "Host": f"evil.example:{guarded.settings.port}"},
+            headers={
+                "Authorization": f"Bearer {TOKEN}",
+                "Host": f"evil.example:{guarded.settings.port}",
+            },
         )
         assert refused.status_code == 400
 
@@ -287,8 +291,17 @@ def _own_address() -> str | None:
 def test_search_json_of_a_hostile_query_on_the_command_line(indexed: tuple[Path, Path]) -> None:
     _, db = indexed
     result = subprocess.run(
-        [sys.executable, "-c", "from cclens.cli import main; main()", "search", "--json"]
-        + ["--no-update", "--db", str(db), HOSTILE_QUERIES[0]],
+        [
+            sys.executable,
+            "-c",
+            "from cclens.cli import main; main()",
+            "search",
+            "--json",
+            "--no-update",
+            "--db",
+            str(db),
+            HOSTILE_QUERIES[0],
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -140,7 +140,7 @@ def _did_the_rest(command: str, stdout: str, out: Path, db: Path) -> bool:
     if command == "tools":
         return "Read" in stdout or "Bash" in stdout
     if command == "stats":
-        return json.loads(stdout)["total"]["tokens"]["total"] > 0
+        return bool(json.loads(stdout)["total"]["tokens"]["total"] > 0)
     if command == "permissions":
         return bool(json.loads(stdout)["projects"])
     if command == "dataset":
@@ -208,8 +208,16 @@ def test_serve_indexes_the_other_sessions_and_stops(
     claude_dir: Path, tmp_path: Path, stop: signal.Signals
 ) -> None:
     process = subprocess.Popen(
-        [*COMMAND, "serve", "--port", "0", "--claude-dir", str(claude_dir)]
-        + ["--db", str(tmp_path / "index.db")],
+        [
+            *COMMAND,
+            "serve",
+            "--port",
+            "0",
+            "--claude-dir",
+            str(claude_dir),
+            "--db",
+            str(tmp_path / "index.db"),
+        ],
         stderr=subprocess.PIPE,
         text=True,
         env=_environment(TMPDIR=str(tmp_path)),
@@ -237,7 +245,7 @@ def test_serve_indexes_the_other_sessions_and_stops(
 
 def test_the_library_never_opens_a_special_file(claude_dir: Path) -> None:
     """Discovery lists them as errors; nothing blocks in this process either."""
-    from cclens import discover  # noqa: PLC0415 - the public entry point
+    from cclens import discover
 
     started = time.monotonic()
     found = discover(claude_dir)

@@ -6,6 +6,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -280,7 +281,9 @@ class Redactor:
     def _count(self, kind: str) -> None:
         self._found.append(kind)
 
-    def _replace(self, text: str, findings: list[Finding], widened: set[int] = frozenset()) -> str:
+    def _replace(
+        self, text: str, findings: list[Finding], widened: AbstractSet[int] = frozenset()
+    ) -> str:
         """``text`` with each finding replaced by its marker; after the marker of a secret that
         spanned ANSI sequences or line breaks (``widened``), those are put back, so the
         terminal's colours and the lines stay as they were."""

@@ -87,7 +87,7 @@ def _decode(
         return Diagnostic(path, number, reason, offset, _start(data, length))
     if isinstance(record, UnknownRecord) and _known_type_written_twice(record, data):
         # {"type":"user","type":"assistant",…}: read as JSON parsers read it, the last one.
-        kind = record.raw["type"]  # type: ignore[index]
+        kind = record.raw["type"]
         decoded = convert_record(record.raw)
         record = decoded.value
         repairs.append(f"the key `type` is written twice; the last ({kind!r}) is read")
