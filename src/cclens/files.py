@@ -114,12 +114,16 @@ _SUFFIX = ".tmp"
 
 
 @contextlib.contextmanager
-def replace_file(path: Path | str, mode: int = 0o666) -> Iterator[BinaryIO]:
+def replace_file(
+    path: Path | str, mode: int = 0o666, *, durable: bool = False
+) -> Iterator[BinaryIO]:
     """A binary handle on a temporary file that becomes ``path`` when the block ends.
 
     If the block raises (or writing or closing the file fails), the temporary file is removed
     and ``path`` is left as it was. The new file gets ``mode`` less the process's umask (what
-    ``open()`` would give), or the mode of the file it replaces.
+    ``open()`` would give), or the mode of the file it replaces. ``durable``: the bytes reach
+    the disk before the rename (``fsync``), for a file a crash must not leave empty (a
+    settings file); exports, rewritten at will, skip that cost.
     """
     target = Path(path)
     descriptor, temporary = tempfile.mkstemp(
@@ -130,6 +134,8 @@ def replace_file(path: Path | str, mode: int = 0o666) -> Iterator[BinaryIO]:
             yield handle
             handle.flush()
             os.fchmod(handle.fileno(), _mode_for(target, mode))
+            if durable:
+                os.fsync(handle.fileno())
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -137,9 +143,9 @@ def replace_file(path: Path | str, mode: int = 0o666) -> Iterator[BinaryIO]:
         raise
 
 
-def write_file(path: Path | str, data: bytes) -> None:
+def write_file(path: Path | str, data: bytes, *, durable: bool = False) -> None:
     """Write ``data`` to ``path`` through :func:`replace_file`."""
-    with replace_file(path) as handle:
+    with replace_file(path, durable=durable) as handle:
         handle.write(data)
 
 
