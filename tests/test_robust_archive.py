@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cclens.index import Index
-from cclens.index.storage.stored import compress
+from cclens.index.storage.compression import compress
 
 from .test_index import SMALL, transcript
 from .test_index_layout import make_claude_dir
