@@ -5,7 +5,9 @@ shared corpus, the fake secrets and generated text, and asserts the same output 
 counts of each kind. It is a frozen copy of ``scanner.py`` (the single combined expression),
 ``entropy.find_high_entropy`` (candidates by ``finditer``) and ``engine.py`` (one string at a
 time, no memo), over the rule modules the two engines share. Do not "fix" it: it is the
-definition the fast engine must agree with.
+definition the fast engine must agree with. (The passes over a scan's findings added later,
+hex-encoded keys and secrets cut by what terminals insert, are the engine's own pure functions
+in ``encoded.py`` and ``hidden.py``; here they run over this scanner and this entropy pass.)
 """
 
 # ruff: noqa
