@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,3 +33,13 @@ def corpus_index(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
     with Index(tmp_path_factory.mktemp("corpus-index") / "index.db") as opened:
         opened.update([corpus])
         yield opened
+
+
+@pytest.fixture(autouse=True)
+def _index_of_its_own(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Commands that use the index by default (``sessions``, ``show``, ``export`` of an id…)
+    write a test's own file, never the index in the user's data folder."""
+    if "CCLENS_DB" not in os.environ:
+        monkeypatch.setenv("CCLENS_DB", str(tmp_path_factory.mktemp("index") / "index.db"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -47,7 +48,13 @@ def _serve(corpus: Path, tmp_path: Path, token: str | None = None) -> RunningSer
         token=token,
     )
     server = start(settings)
-    assert server.app.state.cclens.indexer.ready.wait(60)
+    state = server.app.state.cclens
+    assert state.indexer.ready.wait(60)
+    # The work the server does on its own once indexed (the permission audit) is done before
+    # another site's page comes.
+    deadline = time.monotonic() + 60
+    while state.permissions.cached_overview() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
     return server
 
 

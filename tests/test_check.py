@@ -124,7 +124,10 @@ def test_check_text_output_and_malformed_lines_do_not_fail(corpus: Path) -> None
 def test_unreadable_path_fails(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(tmp_path / "missing")])
     assert result.exit_code == 2
-    assert "cannot read" in result.output
+    assert result.output == (
+        f"cclens: {tmp_path / 'missing'}: no such file or folder; give an agent's folder "
+        "(~/.claude, ~/.codex) or a folder holding transcripts\n"
+    )
 
 
 def test_tools_inventory(corpus: Path) -> None:

@@ -337,6 +337,6 @@ def test_human_output(claude: tuple[Path, Path, list[Path]]) -> None:
         "Rejected by the user",
         "ls -la /etc",
         "Bash(npm install)",
-        '"type":"addRules"',
+        '"type": "addRules"',  # indented: it fits the terminal and pastes as it is
     ):
         assert expected in text, expected

@@ -524,7 +524,7 @@ def test_command_reports_a_missing_folder(tmp_path: Path) -> None:
         main, ["dataset", str(tmp_path / "out"), "--claude-dir", str(tmp_path / "missing")]
     )
     assert result.exit_code == 2
-    assert "missing: no such file or directory" in result.stderr
+    assert "missing: no such file or folder" in result.stderr
 
 
 def test_command_names_an_existing_file_it_cannot_read(synthetic: Path, tmp_path: Path) -> None:

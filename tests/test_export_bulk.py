@@ -175,7 +175,7 @@ def test_cli_all_uses_the_roots_without_paths(tmp_path: Path) -> None:
     sample(tmp_path / "claude")
     out = tmp_path / "site"
     code, _, stderr = run("export", "--all", "--root", str(tmp_path / "claude"), "-o", str(out))
-    assert code == 0 and "Wrote 1 of 1 sessions" in stderr
+    assert code == 0 and "Wrote 1 of 1 session " in stderr
     assert (out / "-home-user-project" / "0d5e55a1-0000-4000-8000-000000000001.html").is_file()
 
 
@@ -186,7 +186,7 @@ def test_cli_all_refuses_what_it_cannot_do(tmp_path: Path, monkeypatch: pytest.M
     code, _, stderr = run("export", "--all", str(path.parent), "-o", "x", "-f", "md")
     assert code == 2 and "HTML only" in stderr
     code, _, stderr = run("export", "--all", str(tmp_path / "empty"), "-o", str(tmp_path / "o"))
-    assert code == 2 and "no session found" in stderr and "no such file" in stderr
+    assert code == 2 and "no such file or folder" in stderr and stderr.count("\n") == 1
     code, _, stderr = run("export", "-o", str(tmp_path / "o.html"))
     assert code == 2 and "give one SESSION" in stderr
     afile = tmp_path / "a-file"

@@ -450,13 +450,15 @@ def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     connection = sqlite3.connect(path, isolation_level=None)
     connection.execute("DROP TABLE documents_text")
     connection.execute("DROP TABLE documents")
+    connection.execute("DROP TABLE IF EXISTS vectors")
     connection.execute("DROP TABLE counted")
     connection.execute("DROP TABLE session_tips")
     connection.execute("DROP TABLE session_summaries")
     connection.execute("DROP INDEX sessions_by_activity")
+    connection.execute("DROP INDEX sessions_by_agent")
     for column in (
         *("prompts", "responses", "cache_write_1h_tokens", "cost", "unpriced"),
-        *("own_title", "own_title_source", "version", "version_key"),
+        *("own_title", "own_title_source", "version", "version_key", "agent"),
     ):
         connection.execute(f"ALTER TABLE sessions DROP COLUMN {column}")
     connection.execute("DROP TABLE version_chunks")

@@ -7,12 +7,15 @@ HTML pages, the Parquet dataset read with DuckDB, and the spans a real OTLP/HTTP
 and compared with the definitions (:mod:`cclens.figures.figures`), and so with each other.
 The index's own answers too: ``stats`` from the index (every grouping, 5-hour blocks
 included), ``/api/blocks``, the status line and the MCP tools' usage and session figures.
-Per session too, wherever a surface has sessions: the index's lists and pages, the dataset.
+Per session too, wherever a surface has sessions: the index's lists and pages, the dataset,
+``cclens show`` in the terminal, the Markdown, HTML and JSON exports and the index page of
+``export --all``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -451,6 +454,11 @@ def test_the_pages(client: httpx.Client, truth: Seen) -> None:
 
     dashboard = client.get("/stats").text
     (cards,) = _elements(dashboard, "section.cards")
+    # Some responses of the corpus have no price: the dashboard says its dollars are partial.
+    unpriced = client.get("/api/stats").json()["total"]["unpriced_responses"]
+    (partial,) = _elements(dashboard, "data-unpriced")
+    assert unpriced > 0 and int(partial["data-unpriced"]) == unpriced
+    assert "Dollar totals are partial" in dashboard
     tools = {
         row["data-tool"]: _tool_row(
             int(row["data-calls"]),
@@ -508,6 +516,72 @@ def test_the_pages(client: httpx.Client, truth: Seen) -> None:
     }
     assert audited == listed_calls
     assert sum(audited.values()) == (truth.statuses or {})["calls"]
+
+
+# One session at a time: the terminal, the exports and the export's index page ------------
+
+_ACTIVITY = re.compile(
+    r"([\d,]+) prompts?, ([\d,]+) responses?, ([\d,]+) tool calls? \(([\d,]+) failed\)"
+)
+
+
+def _activity(text: str) -> dict[str, int]:
+    """The counts of a header's Activity line (the terminal and Markdown draw it)."""
+    found = _ACTIVITY.search(" ".join(line.strip("│ ") for line in text.splitlines()))
+    assert found is not None, text[:1500]
+    prompts, responses, calls, failed = (int(group.replace(",", "")) for group in found.groups())
+    return {"prompts": prompts, "responses": responses, "calls": calls, "failed": failed}
+
+
+def _output(*args: str) -> str:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_show_and_the_exports(index_db: Path, truth: Seen) -> None:
+    index = ("--db", str(index_db), "--no-update")
+    terminal: dict[str, dict[str, int]] = {}
+    markdown: dict[str, dict[str, int]] = {}
+    pages: dict[str, dict[str, int]] = {}
+    documents: dict[str, dict[str, int]] = {}
+    for path in truth.by_session:
+        terminal[path] = _activity(_output("show", path, "--no-pager", *index))
+        markdown[path] = _activity(_output("export", path, "-f", "md", "-o", "-", *index))
+        (header,) = _elements(_output("export", path, "-o", "-", *index), "header.session-head")
+        pages[path] = _data_figures(header)
+        figures = json.loads(_output("export", path, "-f", "json", "-o", "-", *index))["counts"]
+        documents[path] = {
+            "prompts": figures["figures"]["prompts"],
+            "responses": figures["figures"]["responses"],
+            "calls": figures["figures"]["tool_calls"]["calls"],
+            "failed": figures["figures"]["tool_calls"]["failed"],
+            **{kind: figures["figures"]["tokens"][kind] for kind in KINDS},
+        }
+    assert_same(Seen(by_session=terminal), truth, "cclens show")
+    assert_same(Seen(by_session=markdown), truth, "export -f md")
+    assert_same(Seen(by_session=pages), truth, "export (HTML data attributes)")
+    assert_same(Seen(by_session=documents), truth, "export -f json")
+
+
+def test_the_export_index(corpus: Path, index_db: Path, tmp_path: Path, truth: Seen) -> None:
+    out = tmp_path / "site"
+    _output("export", "--all", str(corpus), "-o", str(out), "--db", str(index_db), "--no-update")
+    rows = _elements((out / "index.html").read_text(encoding="utf-8"), "data-path")
+    by_session = {
+        row["data-path"]: {
+            "prompts": int(row["data-prompts"]),
+            "responses": int(row["data-responses"]),
+            "calls": int(row["data-tool-calls"]),
+            "failed": int(row["data-failed"]),
+        }
+        for row in rows
+    }
+    assert sorted(by_session) == sorted(truth.by_session)
+    assert_same(Seen(by_session=by_session), truth, "export --all (index page)")
+    with Index(index_db) as index:
+        titles = {summary.path: summary.title for summary in index.sessions()}
+    assert {row["data-path"]: row["data-title"] for row in rows} == titles
 
 
 # The dataset, read with DuckDB -----------------------------------------------------------

@@ -142,7 +142,7 @@ def test_no_suggested_rule_is_invalid() -> None:
     assert suggest([bash("printf 'a\nb'")] * 2, home=HOME) == []
 
 
-def test_the_same_rule_for_the_same_file_is_one_suggestion() -> None:
+def test_the_same_rule_is_one_suggestion() -> None:
     first = suggest([bash("ls -la"), bash("ls src")], home=HOME)
     second = suggest([bash("ls docs"), bash("ls -1"), bash("ls")], home=HOME)
     path = PROJECT + "/.claude/settings.json"
@@ -150,8 +150,13 @@ def test_the_same_rule_for_the_same_file_is_one_suggestion() -> None:
     assert [(s.rule, s.prompts_saved) for s in merged] == [("Bash(ls:*)", 5)]
     assert len(merged[0].examples) == 3
     assert merged[0].rule_line == '"Bash(ls:*)"'
+    # Suggested for the settings of two working directories: one suggestion naming both.
+    here = msgspec.structs.replace(first[0], settings_path=path)
     elsewhere = msgspec.structs.replace(second[0], settings_path="/other/.claude/settings.json")
-    assert len(merge_same([*first, elsewhere])) == 2
+    (both,) = merge_same([here, elsewhere])
+    assert both.prompts_saved == 5
+    assert both.settings_path == "/other/.claude/settings.json"  # the one saving most
+    assert both.settings_paths == ("/other/.claude/settings.json", path)
 
 
 @pytest.mark.parametrize(

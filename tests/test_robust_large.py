@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cclens.model._large as large
-import cclens.readers.claude.read as read
+import cclens.readers.lines as read
 from cclens.model import LARGE_LINE, to_builtins
 from cclens.model.entries import ReadResult
 from cclens.readers.claude import read_data, read_file

@@ -253,3 +253,25 @@ def test_the_library_never_opens_a_special_file(claude_dir: Path) -> None:
     assert {s.session_id for s in found.sessions} >= {SMALL}
     named = {path.name for path, reason in found.errors if REASON in reason}
     assert named >= {*SPECIAL, "agent-fifo.jsonl", "agent-sub.jsonl"}
+
+
+def test_every_agents_discovery_names_special_files(tmp_path: Path) -> None:
+    """Codex, Gemini and Copilot files go through the same walk: named like theirs, a FIFO is
+    an unreadable path, never opened."""
+    from cclens.readers import agents
+
+    names = [
+        "sessions/2025/06/01/rollout-2025-06-01T09-00-00-x.jsonl",  # Codex
+        "tmp/abc/chats/session-2025-06-01T09-00-x.json",  # Gemini
+        "session-state/events.jsonl",  # Copilot
+    ]
+    for name in names:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(path)
+    started = time.monotonic()
+    found = agents.discover(tmp_path)
+    assert time.monotonic() - started < 10
+    named = {path.name for path, reason in found.errors if REASON in reason}
+    assert named == {Path(name).name for name in names}
+    assert not found.sessions

@@ -155,16 +155,18 @@ def test_hits_name_the_finest_element_and_the_terms(index: Index) -> None:
 def test_the_json_form_is_one_shape(index: Index) -> None:
     found = index.search_results("sidechain", limit=2, per_session=2).as_json()
     assert set(found) == {
-        "query", "terms", "total", "offset", "limit", "per_session", "groups", "facets", "seconds"
+        "query", "terms", "total", "offset", "limit", "per_session", "groups", "facets", "seconds",
+        "mode",
     }  # fmt: skip
     assert found["terms"] == ["sidechain"] and found["total"]["hits"] > 0
     group = found["groups"][0]
     assert set(group) == {
-        "session", "title", "project", "project_id", "archived", "hits", "rank", "url", "shown"
+        "session", "agent", "title", "project", "project_id", "archived", "hits", "rank", "url",
+        "shown",
     }  # fmt: skip
     hit = group["shown"][0]
     assert hit["project"] == group["project"] and hit["project_id"] == group["project_id"]
-    assert set(found["facets"]) == {"project", "kind", "tool", "error", "origin", "month"}
+    assert set(found["facets"]) == {"project", "agent", "kind", "tool", "error", "origin", "month"}
     json.dumps(found)
 
 
@@ -520,7 +522,8 @@ def test_the_match_cache_is_bounded_by_matches_kept() -> None:
         zeros = np.zeros(count, dtype=np.int64)
         flags = zeros.astype(np.bool_)
         small = zeros.astype(np.int32)
-        facts = Gathered(zeros, zeros, zeros, zeros.astype(np.int8), small, flags, flags, small)
+        kinds = zeros.astype(np.int8)
+        facts = Gathered(zeros, zeros, zeros, kinds, small, flags, flags, small, kinds)
         return _Matches(np.arange(count), np.zeros(count), facts)
 
     cache = MatchCache(lambda: 7, rows=10)

@@ -63,6 +63,7 @@ SORT_VALUES: dict[str, Callable[[SessionSummary], Any]] = {
     "branch": lambda s: s.git_branch.casefold() if s.git_branch else None,
     "version": lambda s: _version(s.version) if s.version else None,
     "archived": lambda s: s.archived_at,
+    "agent": lambda s: s.agent,
 }
 
 

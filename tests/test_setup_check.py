@@ -77,7 +77,7 @@ def test_check_before_and_after_setup(home: Home) -> None:
     assert "MCP server:   not installed" in after.output
     assert "Claude Code deletes a transcript 30 days after its last activity" in after.output
     assert re.search(r"^Last hook: \S+ ago: archived$", after.output, re.M)
-    assert "Archive: " in after.output and "1 session (0 only in the archive)" in after.output
+    assert "Archive:" in after.output and "1 session (0 only in the archive)" in after.output
     assert f"At risk: 2 transcripts Claude Code deletes within {AT_RISK_DAYS} days" in after.output
     assert str(at_risk) in after.output and str(past) in after.output
     assert str(archived_old) not in after.output

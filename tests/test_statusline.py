@@ -48,9 +48,11 @@ def _payload(transcript: Path, **extra: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> tuple[Path, Path, datetime]:
-    """An index holding one session whose last response was 20 minutes ago."""
+def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, datetime]:
+    """An index holding one session whose last response was 20 minutes ago, in the configured
+    Claude folder (the only one the status line's update reads)."""
     root = tmp_path / "claude"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(root))
     transcript = root / "projects" / PROJECT / f"{SESSION}.jsonl"
     transcript.parent.mkdir(parents=True)
     now = datetime.now(UTC).replace(microsecond=0)

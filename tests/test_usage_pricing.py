@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -60,13 +61,36 @@ def test_normalize_model(model: str, normalized: str) -> None:
         ("claude-opus-4-9", None),
         ("claude-sonnet-4-7", None),
         ("claude-haiku-5-5", None),
-        # Not a model, or another vendor's.
+        # Google's Gemini models: previews and dated versions as their model, other kinds of
+        # model (image, speech, live audio) never priced as the text model they extend.
+        ("gemini-2.5-pro", "gemini-2.5-pro"),
+        ("gemini-2.5-pro-preview-06-05", "gemini-2.5-pro"),
+        ("gemini-2.5-flash-preview-09-2025", "gemini-2.5-flash"),
+        ("gemini-2.5-flash-lite", "gemini-2.5-flash-lite"),
+        ("gemini-3-pro-preview", "gemini-3-pro"),
+        ("gemini-3.1-pro-preview", "gemini-3.1-pro"),
+        ("gemini-3-flash-preview", "gemini-3-flash"),
+        ("gemini-2.0-flash-001", "gemini-2.0-flash"),
+        ("gemini-2.5-flash-image", None),
+        ("gemini-2.5-flash-image-preview", None),
+        ("gemini-2.5-flash-preview-tts", None),
+        ("gemini-2.5-flash-native-audio-preview-09-2025", None),
+        ("gemini-3-pro-image-preview", None),
+        ("gemini-1.5-pro", None),
+        # Not a model, or another vendor's without a price.
         ("<synthetic>", None),
-        ("deepseek-chat", None),
-        ("MiniMax-M2", None),
-        ("glm-4.6", None),
         ("kimi-k2-0905-preview", None),
         ("qwen3-coder-plus", None),
+        # Other vendors' models Claude Code is pointed at, by their own price entries.
+        ("deepseek-chat", "deepseek-flash"),
+        ("deepseek-reasoner", "deepseek-flash"),
+        ("deepseek-v4-pro", "deepseek-v4-pro"),
+        ("MiniMax-M2", "minimax-m2"),
+        ("MiniMax-M2.7-highspeed", "minimax-m2.7-highspeed"),
+        ("MiniMax-M3", "minimax-m3"),
+        ("kimi-k3", "kimi-k3"),
+        ("glm-4.6", "glm-4.6"),
+        ("GLM-5.3", "glm-5.3"),
         (None, None),
     ],
 )
@@ -130,9 +154,9 @@ def test_inference_geo_multiplier() -> None:
 
 
 def test_unpriced_model_is_never_guessed() -> None:
-    priced = response_cost(bundled_price_table(), "deepseek-chat", TOKENS)
+    priced = response_cost(bundled_price_table(), "qwen3-coder-plus", TOKENS)
     assert priced.cost is None and priced.price is None
-    assert priced.reason == "no price for deepseek-chat"
+    assert priced.reason == "no price for qwen3-coder-plus"
 
 
 def test_pricing_file_overrides_and_adds(tmp_path: Path) -> None:
@@ -186,10 +210,68 @@ def test_missing_pricing_file(tmp_path: Path) -> None:
         load_price_table(tmp_path / "nope.json")
 
 
+def test_gemini_long_context_and_thinking_prices() -> None:
+    table = bundled_price_table()
+    short = TokenCounts(input=100_000, output=1_000, cache_read=50_000)
+    cost = response_cost(table, "gemini-2.5-pro", short)
+    assert cost.price == "gemini-2.5-pro"
+    assert cost.cost == pytest.approx((100_000 * 1.25 + 1_000 * 10 + 50_000 * 0.125) / 1e6)
+    long = TokenCounts(input=150_000, output=1_000, cache_read=60_000)
+    cost = response_cost(table, "gemini-2.5-pro", long)
+    assert cost.price == "gemini-2.5-pro (long context)"
+    assert cost.cost == pytest.approx((150_000 * 2.5 + 1_000 * 15 + 60_000 * 0.25) / 1e6)
+
+
 def test_bundled_table_is_dated_and_sourced() -> None:
     table = bundled_price_table()
     assert table.as_of and "platform.claude.com" in table.source
+    gemini = [price for key, price in table.models.items() if key.startswith("gemini-")]
+    assert gemini and all(
+        price.source == "https://ai.google.dev/gemini-api/docs/pricing" and price.as_of
+        for price in gemini
+    )
     raw = (
         Path(__file__).resolve().parents[1] / "src" / "cclens" / "figures" / "prices.json"
     ).read_bytes()
     assert parse_price_table(raw, name="prices.json").models.keys() == table.models.keys()
+
+
+#: The vendors people route Claude Code to, and an id of each as Claude Code records it.
+ROUTED = {
+    "DeepSeek": "deepseek-chat",
+    "MiniMax": "MiniMax-M2.7",
+    "Kimi": "kimi-k3",
+    "GLM": "glm-4.6",
+}
+FRIDAY_PEAK = datetime(2026, 11, 20, 2, 30, tzinfo=UTC)
+FRIDAY_NIGHT = datetime(2026, 11, 20, 20, 0, tzinfo=UTC)
+SATURDAY = datetime(2026, 11, 21, 2, 30, tzinfo=UTC)
+
+
+def test_routed_models_are_priced_with_their_date_and_source() -> None:
+    table = bundled_price_table()
+    for vendor, model in ROUTED.items():
+        key = table.match(model)
+        assert key is not None, vendor
+        entry = table.models[key]
+        assert entry.as_of and entry.source.startswith("https://"), vendor
+        priced = response_cost(table, model, TOKENS, when=FRIDAY_PEAK)
+        assert priced.cost is not None and priced.cost > 0, vendor
+
+
+def test_off_peak_hours_and_older_responses() -> None:
+    table = bundled_price_table()
+    million = TokenCounts(input=1_000_000, output=1_000_000, cache_read=1_000_000)
+    peak = response_cost(table, "deepseek-chat", million, when=FRIDAY_PEAK)
+    assert peak.cost is not None and peak.cost == pytest.approx(0.30 + 1.20 + 0.006)
+    for quiet in (FRIDAY_NIGHT, SATURDAY):
+        cheap = response_cost(table, "deepseek-chat", million, when=quiet)
+        assert (
+            cheap.cost == pytest.approx(peak.cost / 2)
+            and cheap.price == "deepseek-flash (off-peak)"
+        )
+    # Before the prices in the table held, and without a time: no price, and why.
+    older = response_cost(table, "deepseek-chat", million, when=datetime(2025, 6, 1, tzinfo=UTC))
+    assert older.cost is None and older.reason and "before 2026-09-10" in older.reason
+    untimed = response_cost(table, "deepseek-chat", million)
+    assert untimed.cost is None and untimed.reason

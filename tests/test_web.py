@@ -91,7 +91,9 @@ def test_the_json_api(client: httpx.Client) -> None:
     assert len(transcript_json["subagents"]) == 3
     assert all(item["records"] for item in transcript_json["items"])
     anchors = {item["anchor"] for item in transcript_json["items"]}
-    found = client.get("/api/search", params={"q": "worktree", "project": slug}).json()
+    # Every hit of the session shown (hybrid search ranks them by words and meaning).
+    params = {"q": "worktree", "project": slug, "per_session": "1000"}
+    found = client.get("/api/search", params=params).json()
     (group,) = found["groups"]
     hits = group["shown"]
     assert group["session"] == WITH_SUBAGENTS and group["hits"] >= len(hits) > 0
@@ -230,7 +232,8 @@ def test_an_empty_machine_explains_where_sessions_come_from(tmp_path: Path) -> N
     ):
         html = client.get("/").text
     assert "No sessions yet" in html
-    assert "~/.claude/projects/" in html and "--claude-dir" in html and "--demo" in html
+    assert "~/.claude/projects/" in html and "~/.codex/sessions/" in html
+    assert "--dir" in html and "--demo" in html
 
 
 def test_the_demo_set(tmp_path: Path) -> None:
@@ -363,5 +366,5 @@ def test_serve_falls_back_to_the_demo_when_there_is_no_claude_folder(tmp_path: P
     finally:
         process.terminate()
         _, errors = process.communicate(timeout=20)
-    assert "no Claude Code folder found" in errors
+    assert "no agent folder found" in errors
     assert not (home / ".claude").exists()

@@ -102,7 +102,13 @@ def test_the_figures_are_cclens_stats_figures(
     assert figures["prices"] == plain(expected.prices)
     assert figures["days"] == plain(usage_stats([claude_dir], by="day").rows)
     assert figures["models"] == plain(usage_stats([claude_dir], by="model").rows)
-    assert figures["filters"] == {"project": None, "since": None, "until": None, "by": by}
+    assert figures["filters"] == {
+        "project": None,
+        "since": None,
+        "until": None,
+        "by": by,
+        "agent": None,
+    }
 
 
 def test_the_tool_figures_are_the_analytics_figures(client: httpx.Client, claude_dir: Path) -> None:
@@ -140,6 +146,7 @@ def test_project_and_dates_filter_as_cclens_stats(client: httpx.Client, claude_d
         "since": since,
         "until": until,
         "by": "week",
+        "agent": None,
     }
 
 

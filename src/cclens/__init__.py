@@ -1,6 +1,8 @@
-"""cclens: see, search, measure and share everything Claude Code did.
+"""cclens: see, search, measure and share everything your coding agents did.
 
-The library reads Claude Code's JSONL transcripts into a typed, lossless model::
+The library reads Claude Code's JSONL transcripts into a typed, lossless model (every agent's,
+Codex CLI's included, through :mod:`cclens.readers.agents`: ``agents.discover()``,
+``agents.load(found)``)::
 
     import cclens
 

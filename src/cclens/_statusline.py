@@ -136,7 +136,7 @@ def status_line(payload: dict[str, Any], db: Path, *, now: datetime | None = Non
         context_window=_window(payload),
         now=now,
     )
-    if figures.unread:
+    if figures.unread and _configured_root(Path(transcript)) is not None:
         _spawn_update(db, Path(transcript))
     parts = [
         name,
@@ -176,13 +176,29 @@ def _problem(error: Exception) -> str:
     return type(error).__name__
 
 
-def _update(db: Path, transcript: Path) -> None:
-    """Store what is new in ``transcript`` (the background update)."""
-    from .index import Index
+def _configured_root(transcript: Path) -> Path | None:
+    """The configured Claude folder ``transcript`` lies in (``$CLAUDE_CONFIG_DIR``,
+    ``~/.claude``, ``~/.config/claude``), or ``None``: the status line reads a transcript
+    elsewhere where it is, and indexes nothing around it."""
+    from .readers.claude import claude_dirs
 
-    roots = [transcript.parent.parent.parent] if len(transcript.parents) > 2 else []
+    real = Path(os.path.realpath(transcript))
+    for root in claude_dirs():
+        if real.is_relative_to(os.path.realpath(root)):
+            return root
+    return None
+
+
+def _update(db: Path, transcript: Path) -> None:
+    """Store what is new in ``transcript`` (the background update), when it lies in a
+    configured Claude folder; the update reads those folders only."""
+    from .index import Index
+    from .readers.claude import claude_dirs
+
+    if _configured_root(transcript) is None:
+        return
     with Index(db) as index:
-        index.update(roots, changed=[transcript], workers=1)
+        index.update(claude_dirs(), changed=[transcript], workers=1)
 
 
 def _start_chained(command: str, raw: str) -> tuple[threading.Thread, list[str]] | None:

@@ -1,4 +1,5 @@
-"""Figures written for people, one form each: durations, counts, sizes, times, money, plurals.
+"""Figures written for people, one form each: durations, counts, sizes, times, money, plurals,
+the size of a text.
 
 Every surface (the terminal, pages, exports, the status line) writes a figure through these
 functions, so a duration, a token count or a size reads the same everywhere.
@@ -7,6 +8,8 @@ functions, so a duration, a token count or a size reads the same everywhere.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+
+from .scripts import unspaced_characters
 
 
 def duration(value: float | timedelta | None) -> str:
@@ -99,6 +102,12 @@ def clock(moment: datetime | None) -> str:
     return moment.strftime("%H:%M:%S") + (" UTC" if offset is not None and not offset else "")
 
 
+def local_time(moment: datetime | None) -> str:
+    """A moment in this machine's time zone, to the minute: ``2025-06-01 14:30`` (empty for
+    ``None``); what every command prints."""
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M") if moment is not None else ""
+
+
 def short_model(model: str) -> str:
     """A model id without its vendor prefix and date: ``claude-sonnet-4-5-20250929`` is
     ``sonnet-4-5`` (lists show the full id on hover)."""
@@ -109,14 +118,29 @@ def short_model(model: str) -> str:
     return name
 
 
+def text_size(text: str) -> str:
+    """How long ``text`` is, in the unit its script is read in: ``42 words``, or
+    ``150 characters`` when most of it is written without spaces between words (Chinese,
+    Japanese, Thai...): a third or more of its characters, where a count of words would say
+    ``1 words``."""
+    words = text.split()
+    if not text.isascii():
+        letters = sum(map(len, words))
+        if unspaced_characters(text) * 3 >= letters > 0:
+            return plural(letters, "character")
+    return plural(len(words), "word")
+
+
 __all__ = [
     "clock",
     "compact",
     "duration",
+    "local_time",
     "number",
     "plural",
     "short_model",
     "size",
+    "text_size",
     "usd",
     "utc_time",
 ]

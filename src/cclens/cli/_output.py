@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import textwrap
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import click
 import msgspec
+from rich.cells import cell_len
 from rich.console import Console
+from rich.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,8 +32,9 @@ def print_json(value: Any) -> None:
 
 
 def console(stderr: bool = False) -> Console:
-    """A Rich console; tables are not wrapped when the output is not a terminal."""
-    return Console(stderr=stderr, soft_wrap=not sys.stdout.isatty(), highlight=False)
+    """A Rich console as wide as the terminal (``$COLUMNS``, else 80 columns when the output is
+    not a terminal): lines are wrapped to it and tables fit it (see :func:`fitted_table`)."""
+    return Console(stderr=stderr, highlight=False)
 
 
 #: The exit status of a command some of whose inputs could not be read (README, "Exit status").
@@ -79,3 +84,114 @@ def need_extra(command: str, extra: str, *modules: str) -> None:
             raise click.ClickException(
                 f"{command} needs {module.split('.')[0]}; pip install 'cclens[{extra}]'"
             )
+
+
+@dataclass(slots=True)
+class Column:
+    """A column of a table that must fit the terminal (see :func:`fitted_table`).
+
+    ``keep``: when the table is too wide, the columns with the lowest ``keep`` are left out
+    first (0: never left out). ``shrink_to``: the narrowest a column may become, its text cut
+    short with an ellipsis (0: never cut): a column that is kept (``keep`` 0) is cut only
+    when nothing is left to leave out, unless ``cut_first``.
+    """
+
+    name: str
+    cells: list[str]
+    footer: str = ""
+    justify: Literal["left", "right"] = "right"
+    keep: int = 0
+    shrink_to: int = 0
+    #: Cut this column short (to ``shrink_to``) before leaving any column out.
+    cut_first: bool = False
+
+    @property
+    def width(self) -> int:
+        """The cells of the widest of its lines (header, cells and footer)."""
+        return max([cell_len(self.name), cell_len(self.footer), *map(cell_len, self.cells)])
+
+    @property
+    def narrowest(self) -> int:
+        return min(self.width, self.shrink_to) if self.shrink_to else self.width
+
+
+#: What a column costs besides its text: a space either side and a rule (plus one rule).
+_COLUMN_EDGES = 3
+
+
+#: The narrowest the folded notes column of :func:`fitted_table` gets.
+NOTES_WIDTH = 12
+
+
+def fitted_table(
+    title: str,
+    columns: list[Column],
+    width: int,
+    row_styles: list[str | None] | None = None,
+    notes: list[str] | None = None,
+) -> tuple[Table, list[str]]:
+    """A table of ``columns`` no wider than ``width``: the columns with the lowest ``keep``
+    are left out until the others fit, narrowed no more than their ``shrink_to``; the footer
+    row (the totals) is kept. ``notes``: a last, untitled column taking the room left, its
+    text folded over several lines. Returns the table and the names of the columns left out."""
+    kept = list(columns)
+    dropped: list[str] = []
+    reserved = NOTES_WIDTH + _COLUMN_EDGES if notes is not None else 0
+
+    def needed(chosen: list[Column]) -> int:
+        # A column always kept (the key) is cut short only when nothing is left to leave out.
+        texts = sum(c.narrowest if c.keep or c.cut_first else c.width for c in chosen)
+        return texts + _COLUMN_EDGES * len(chosen) + 1 + reserved
+
+    while needed(kept) > width and any(c.keep for c in kept):
+        lowest = min((c for c in kept if c.keep), key=lambda c: c.keep)
+        kept.remove(lowest)
+        dropped.append(lowest.name)
+    fixed = sum(c.width for c in kept if not c.shrink_to) + _COLUMN_EDGES * len(kept) + 1
+    fixed += reserved
+    shrinking = [c for c in kept if c.shrink_to]
+    room = max(width - fixed, 0)
+    table = Table(title=title, title_justify="left", show_footer=any(c.footer for c in kept))
+    for column in kept:
+        if column.shrink_to:
+            share = max(room // max(len(shrinking), 1), column.narrowest)
+            table.add_column(
+                column.name,
+                footer=column.footer,
+                justify=column.justify,
+                no_wrap=True,
+                overflow="ellipsis",
+                min_width=min(column.width, share),
+                max_width=min(column.width, share),
+            )
+        else:
+            table.add_column(
+                column.name,
+                footer=column.footer,
+                justify=column.justify,
+                no_wrap=True,
+                min_width=column.width,
+            )
+    if notes is not None:
+        table.add_column("", overflow="fold", min_width=NOTES_WIDTH)
+    count = max((len(c.cells) for c in columns), default=0)
+    styles = row_styles or [None] * count
+    for position in range(count):
+        extra = [notes[position]] if notes is not None else []
+        table.add_row(*[c.cells[position] for c in kept], *extra, style=styles[position])
+    return table, dropped
+
+
+def print_wrapped(out: Console, text: str) -> None:
+    """Print ``text`` wrapped to the terminal at spaces, its continuation lines indented; a
+    word longer than a line (a path, a URL) is kept whole, so it can still be copied."""
+    for line in text.splitlines() or [""]:
+        lead = line[: len(line) - len(line.lstrip(" "))]
+        wrapped = textwrap.fill(
+            line,
+            width=out.width,
+            subsequent_indent=lead + "  ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        out.print(wrapped or line, markup=False, highlight=False, soft_wrap=True)

@@ -8,25 +8,36 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from ..formats import size
+from ..formats import plural, size
 from ..reports.check import CheckReport, MalformedLine, check
-from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
+from ._folders import dir_option, required_folders
+from ._output import (
+    UNREADABLE_EXIT,
+    console,
+    json_option,
+    print_json,
+    print_wrapped,
+    report_unreadable,
+)
 
 
 @click.command("check")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@dir_option
 @json_option
-def command(paths: tuple[Path, ...], as_json: bool) -> None:
+def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> None:
     """Read every transcript under PATHS and report what was found.
 
-    PATHS may be Claude config folders, project folders or single .jsonl files; with none,
-    $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude are read. The report counts files, bytes,
-    non-empty lines and records by type; lists malformed lines (file, line, reason); counts record
-    types, content blocks and tools cclens does not know; lists lines read only in part (a value
-    of an unexpected type, or nesting past the depth cclens decodes, kept as it is); counts tool
-    calls per tool (calls, results, errors, unpaired); and says how many subagent files were
-    attached to the call that spawned them. A subagent file whose session file is gone (an
-    orphan) counts as a session of its own, as everywhere in cclens.
+    PATHS (and --dir) may be agents' folders (~/.claude, ~/.codex), any folder holding
+    transcripts, or single transcript files; with none, every agent's folder that exists is
+    read. A path that does not exist is an error. The report counts files, bytes, non-empty
+    lines and records by type (a Codex line by its type and its payload's); lists malformed
+    lines (file, line, reason); counts record types, content blocks and tools cclens does not
+    know; lists lines read only in part (a value of an unexpected type, or nesting past the
+    depth cclens decodes, kept as it is); counts tool calls per tool (calls, results, errors,
+    unpaired); and says how many subagent files were attached to the call that spawned them. A
+    subagent file whose session file is gone (an orphan) counts as a session of its own, as
+    everywhere in cclens.
 
     Malformed lines do not make the command fail. A path that cannot be read does (exit code 2).
     With --json the report is one JSON object with the keys files, bytes, lines, records,
@@ -34,7 +45,7 @@ def command(paths: tuple[Path, ...], as_json: bool) -> None:
     name: calls, results, errors — every failed call —, unpaired, rejected, interrupted),
     sessions, subagents (files, attached, orphans) and unreadable.
     """
-    report = check(paths)
+    report = check(required_folders([*paths, *dirs]))
     if as_json:
         print_json(report)
     else:
@@ -52,7 +63,7 @@ def _lines(out: Console, lines: list[MalformedLine]) -> None:
     for identical lines reported together), then how many more there are."""
     for line in lines[:_SHOWN_LINES]:
         where = f"{line.line}-{line.line + line.repeats}" if line.repeats else str(line.line)
-        out.print(f"{line.file}:{where}: {line.reason}", markup=False, soft_wrap=True)
+        print_wrapped(out, f"{line.file}:{where}: {line.reason}")
     if len(lines) > _SHOWN_LINES:
         out.print(f"… and {len(lines) - _SHOWN_LINES:,} more (--json lists them all)")
 
@@ -69,14 +80,15 @@ def _counts(title: str, counts: dict[str, int]) -> Table:
 def _print(report: CheckReport) -> None:
     out = console()
     out.print(
-        f"Read [bold]{report.files:,}[/] files ({size(report.bytes)}, "
-        f"{report.lines:,} non-empty lines): [bold]{report.records:,}[/] records, "
-        f"[bold]{sum(1 + line.repeats for line in report.malformed):,}[/] malformed lines."
+        f"Read {plural(report.files, 'file')} ({size(report.bytes)}, "
+        f"{plural(report.lines, 'non-empty line')}): {plural(report.records, 'record')}, "
+        f"{plural(sum(1 + line.repeats for line in report.malformed), 'malformed line')}."
     )
     out.print(
         f"Sessions: {report.sessions:,}. Subagent files: {report.subagents.files:,}, "
         f"{report.subagents.attached:,} attached to the call that spawned them, "
-        f"{report.subagents.orphans:,} without their session (each counted as a session)."
+        f"{report.subagents.orphans:,} without their session (each counted as a session).",
+        markup=False,
     )
     out.print(_counts("Records by type", report.record_types))
     if report.malformed:

@@ -17,8 +17,10 @@ from rich.progress import Progress
 from rich.table import Table
 
 from ..dataset import SessionFilter, parse_since
-from ..model.entries import malformed
-from ..readers.claude import Diagnostic, claude_dirs
+from ..formats import plural
+from ..model.entries import Diagnostic, malformed
+from ..readers.agents import homes
+from ._folders import folder_option, required_folders
 from ._output import console, json_option, need_extra, print_json, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 
@@ -26,7 +28,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def selection_options(function: F) -> F:
-    """``--since``, ``--project`` and ``--claude-dir``."""
+    """``--since``, ``--project`` and ``--dir``."""
     options = [
         click.option(
             "--since",
@@ -42,13 +44,10 @@ def selection_options(function: F) -> F:
             help="Only this project: its folder name, its path or the end of its path "
             "(repeatable).",
         ),
-        click.option(
-            "--claude-dir",
-            "roots",
-            multiple=True,
-            type=click.Path(path_type=Path),
-            help="Read transcripts here instead of $CLAUDE_CONFIG_DIR, ~/.claude and "
-            "~/.config/claude (repeatable; a Claude folder, a projects folder or a .jsonl file).",
+        folder_option(
+            dest="roots",
+            text="Read transcripts here (an agent's folder, a folder of transcripts or a file; "
+            "repeatable; --claude-dir is the same) instead of every agent's folder.",
         ),
     ]
     for option in reversed(options):
@@ -89,9 +88,9 @@ def progress(total: int, what: str) -> Iterator[Callable[..., None]]:
 
 
 def refuse_inside(directory: Path, roots: Sequence[Path]) -> None:
-    """Stop when ``directory`` is inside a folder Claude Code owns: cclens never writes there."""
+    """Stop when ``directory`` is inside a folder an agent owns: cclens never writes there."""
     target = directory.expanduser().resolve()
-    for root in [*roots, *claude_dirs()]:
+    for root in [*roots, *homes()]:
         folder = root.expanduser().resolve()
         folder = folder if folder.is_dir() or not folder.suffix else folder.parent
         if target == folder or folder in target.parents:
@@ -152,7 +151,7 @@ def command(
     writable_folder(directory, "the dataset")
     wanted = session_filter(since, projects)
     redaction = redactor(no_redact, redact_patterns, anonymize_paths)
-    selection = select_files(roots, wanted)
+    selection = select_files(required_folders(roots), wanted)
     try:
         with progress(len(selection.files), "Reading sessions") as advance:
             report = write_dataset(
@@ -188,18 +187,17 @@ def command(
     else:
         out = console()
         out.print(
-            f"Wrote {report.sessions:,} sessions to {report.root} as machine "
-            f"[bold]{report.machine}[/] ({len(report.files):,} files).",
-            soft_wrap=True,
+            f"Wrote {plural(report.sessions, 'session')} to {report.root} as machine "
+            f"[bold]{report.machine}[/] ({plural(len(report.files), 'file')}).",
         )
         out.print(_table(report.rows))
         out.print(redaction_summary(redaction))
         if skipped := malformed(report.diagnostics):
-            out.print(f"{skipped:,} malformed lines were skipped (see stderr).")
+            out.print(f"{plural(skipped, 'malformed line')} skipped (see stderr).")
         if selection.orphans:
             out.print(
-                f"{selection.orphans:,} subagent files without their session were written as "
-                "sessions of their own."
+                f"{plural(selection.orphans, 'subagent file')} without their session written "
+                "as sessions of their own."
             )
     report_problems(report.diagnostics, selection.errors)
     if selection.errors:

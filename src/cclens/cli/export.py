@@ -20,22 +20,26 @@ from ..export import (
     export_sessions,
     json_pieces,
 )
-from ..export.bulk import ExportedSession, Progress
+from ..export.bulk import ExportedSession, Progress, SessionHeading
 from ..export.transform import transform_session
 from ..files import replace_file
+from ..formats import plural
 from ..formats import size as human_size
-from ..readers.claude import SessionFile, claude_dirs, discover
+from ..readers.agents import discover, homes
+from ..readers.discovery import SessionFile
 from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
+from ._folders import folder_option, required_folders
 from ._output import UNREADABLE_EXIT, report_unreadable, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
-from ._session import load_session_argument
+from ._session import FoundSession, find_session
+from .index import db_option, open_index, report_problems, resolve_db, update
 
 
 def _inside_claude_dir(path: Path) -> Path | None:
     target = path.expanduser().resolve()
-    for directory in claude_dirs():
+    for directory in homes():
         root = directory.resolve()
         if target == root or target.is_relative_to(root):
             return directory
@@ -48,8 +52,8 @@ def _inside_claude_dir(path: Path) -> Path | None:
     "--all",
     "export_all",
     is_flag=True,
-    help="Export every session found (under PATHS, else the --claude-dir or Claude Code "
-    "folders) to "
+    help="Export every session found (under PATHS, else the --dir or every agent's "
+    "folder) to "
     "-o DIR as <project>/<session-id>.html, with an index.html listing them.",
 )
 @click.option(
@@ -81,17 +85,18 @@ def _inside_claude_dir(path: Path) -> Path | None:
     "--theme", type=click.Choice(THEMES), default="auto", show_default=True, help="HTML theme."
 )
 @click.option("--no-branches", is_flag=True, help="Leave abandoned branches out of the HTML page.")
-@click.option(
-    "--claude-dir",
-    "roots",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    metavar="DIR",
-    help="Where to look up session ids, and what --all exports without PATHS "
-    "(default: $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude). Repeatable.",
+@folder_option(
+    dest="roots",
+    text="Where to look up session ids, and what --all exports without PATHS: an agent's "
+    "folder, a folder of transcripts or a file (repeatable; --claude-dir is the same). "
+    "Default: every agent's folder that exists.",
 )
 # The old name of --claude-dir, kept working (hidden).
 @click.option("--root", "roots", multiple=True, type=click.Path(path_type=Path), hidden=True)
+@db_option
+@click.option(
+    "--no-update", is_flag=True, help="Use the index as it is, without reading new lines."
+)
 @redaction_options
 def command(
     sessions: tuple[str, ...],
@@ -102,6 +107,8 @@ def command(
     theme: str,
     no_branches: bool,
     roots: tuple[Path, ...],
+    db: Path | None,
+    no_update: bool,
     no_redact: bool,
     redact_patterns: tuple[str, ...],
     anonymize_paths: bool,
@@ -120,6 +127,11 @@ def command(
     Secrets (API keys, tokens, private keys, passwords in URLs, secret assignments, high-entropy
     tokens) are replaced by [REDACTED:<kind>] in every format unless --no-redact is given; the
     command says how many of each kind it removed.
+
+    SESSION is looked up in the index (brought up to date first unless --no-update), so
+    sessions Claude Code has deleted (archived) can be exported too; the header, like the index
+    page of --all (when an index is given with --db or exists), gives the title and figures
+    every other surface gives, what the session carried over from the one it resumed apart.
     """
     options = RenderOptions(standalone=True, theme=theme, show_branches=not no_branches)
     redaction = redactor(no_redact, redact_patterns, anonymize_paths)
@@ -128,12 +140,34 @@ def command(
             raise click.UsageError("--all exports HTML only")
         if output is None or str(output) == "-":
             raise click.UsageError("--all needs -o DIR, the folder to write")
-        _export_all(sessions or tuple(str(r) for r in roots), output, options, jobs, redaction)
+        paths = sessions or tuple(str(r) for r in roots)
+        _export_all(paths, output, options, jobs, redaction, db, no_update=no_update)
         return
     if len(sessions) != 1:
         raise click.UsageError("give one SESSION (or --all to export every session)")
     options = replace(options, workers=jobs or os.cpu_count() or 1)
-    _export_one(sessions[0], fmt, output, options, roots, redaction)
+    found = find_session(sessions[0], roots, db, no_update=no_update)
+    _export_one(found, fmt, output, options, redaction)
+
+
+def _headers(
+    files: Sequence[SessionFile], roots: list[Path], db: Path | None, *, no_update: bool
+) -> dict[Path, SessionHeading] | None:
+    """What the index says of each session (its title and figures), when an index is given or
+    exists at the default place (brought up to date with ``roots`` unless ``no_update``)."""
+    db_path = resolve_db(db, roots)
+    if db is None and not db_path.exists():
+        return None
+    with open_index(db_path) as index:
+        if not no_update and not index.read_only:
+            report_problems(update(index, roots, show_progress=True))
+        found: dict[Path, SessionHeading] = {}
+        for file in files:
+            listed = index.find(str(file.path.absolute()))
+            counts = index.counts(listed[0].key) if len(listed) == 1 else None
+            if counts is not None:
+                found[file.path] = SessionHeading(listed[0].title, counts)
+        return found
 
 
 def _export_all(
@@ -142,23 +176,22 @@ def _export_all(
     options: RenderOptions,
     jobs: int | None,
     redaction: Redactor,
+    db: Path | None,
+    *,
+    no_update: bool,
 ) -> None:
     inside = _inside_claude_dir(output)
     if inside is not None:
         raise click.ClickException(
-            f"refusing to write inside Claude Code's directory {inside}; choose a path outside it"
+            f"refusing to write inside an agent's folder {inside}; choose a path outside it"
         )
     writable_folder(output, "the sessions")
-    roots = [Path(p) for p in paths] or claude_dirs()
-    if not roots:
-        raise click.ClickException(
-            "no Claude Code directory was found (~/.claude, ~/.config/claude, "
-            "$CLAUDE_CONFIG_DIR): give the folders to export"
-        )
+    roots = required_folders([Path(p) for p in paths])
     found = discover(*roots)
     unreadable = report_unreadable(found.errors)
     if not found.sessions:
         raise click.ClickException("no session found under " + ", ".join(map(str, roots)))
+    headings = _headers(found.sessions, roots, db, no_update=no_update)
     try:
         with _progress_bar(found.sessions) as progress:
             result = export_sessions(
@@ -168,6 +201,7 @@ def _export_all(
                 workers=jobs,
                 redaction=redaction.options if redaction.options.enabled else None,
                 progress=progress,
+                headings=headings,
             )
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from error
@@ -184,7 +218,7 @@ def _export_all(
     written = len(result.sessions) - len(result.failed)
     size = sum(s.written for s in result.sessions)
     click.echo(
-        f"Wrote {written} of {len(result.sessions)} sessions ({human_size(size)}) to "
+        f"Wrote {written:,} of {plural(len(result.sessions), 'session')} ({human_size(size)}) to "
         f"{output.resolve()}; index: {result.index.resolve()}",
         err=True,
     )
@@ -238,14 +272,13 @@ def _size(path: Path) -> int:
 
 
 def _export_one(
-    session: str,
+    found: FoundSession,
     fmt: str,
     output: Path | None,
     options: RenderOptions,
-    roots: tuple[Path, ...],
     redaction: Redactor,
 ) -> None:
-    loaded = load_session_argument(session, roots)
+    loaded = found.session
     if redaction.options.enabled:
         loaded = transform_session(loaded, redaction.text, json_transform=redaction.json)
     for diagnostic in loaded.diagnostics:
@@ -253,12 +286,14 @@ def _export_one(
     click.echo(redaction_summary(redaction), err=True)
 
     pieces: Iterable[bytes]
+    counts = found.counts
     if fmt == "html":
-        pieces = [export_html(loaded, options=options).encode("utf-8")]
+        pieces = [export_html(loaded, options=replace(options, counts=counts)).encode("utf-8")]
     elif fmt == "md":
-        pieces = [export_markdown(loaded).encode("utf-8")]
+        pieces = [export_markdown(loaded, counts=counts).encode("utf-8")]
     else:
-        pieces = json_pieces(loaded)  # written as it is made: a huge line is never doubled
+        # Written as it is made: a huge line is never doubled.
+        pieces = json_pieces(loaded, counts=counts)
 
     if output is None and fmt == "html":
         output = Path(f"{loaded.session_id}.html")
@@ -271,7 +306,7 @@ def _export_one(
     inside = _inside_claude_dir(output)
     if inside is not None:
         raise click.ClickException(
-            f"refusing to write inside Claude Code's directory {inside}; choose a path outside it"
+            f"refusing to write inside an agent's folder {inside}; choose a path outside it"
         )
     if output.is_dir():
         raise click.ClickException(f"{output} is a folder; give a file name (or use --all)")

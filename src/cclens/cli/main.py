@@ -23,13 +23,19 @@ from .. import __version__
 #: line is the command's own), in the order ``--help`` lists them.
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve", "Serve projects, sessions and search at http://127.0.0.1:8765/."),
-    "index": ("index", "Read Claude Code's transcripts into the local index."),
+    "index": (
+        "index",
+        "Read the agents' transcripts (Claude Code, Codex CLI) into the local index.",
+    ),
     "sessions": ("sessions", "List sessions across every project, the most recently active first."),
     "search": (
         "search",
         "Search prompts, answers, thinking, tool inputs and tool outputs of every session.",
     ),
-    "resume": ("resume", "Resume SESSION in Claude Code, in the directory it ran in."),
+    "resume": (
+        "resume",
+        "Resume SESSION with the agent that wrote it, in the directory it ran in.",
+    ),
     "show": (
         "show",
         "Show SESSION (a transcript path, a session id, or the start of one) in the terminal.",
@@ -42,7 +48,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": (
         "stats",
         "Tokens and cost of every API response, by day, week, month, project, session, model, "
-        "tool or 5-hour block.",
+        "agent, tool or 5-hour block.",
     ),
     "statusline": ("statusline", "One status line for Claude Code (JSON on stdin)."),
     "limits": ("limits", "Your plan's usage windows: use, reset, pace, history."),
@@ -51,7 +57,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hook": ("hook", "Archive the session a Claude Code hook names (JSON on stdin)."),
     "permissions": (
         "permissions",
-        "Audit every recorded tool call against today's permission rules.",
+        "Audit every Claude Code tool call recorded against today's permission rules.",
     ),
     "tools": ("tools", "List every tool called in the transcripts under PATHS, most-called first."),
     "check": ("check", "Read every transcript under PATHS and report what was found."),
@@ -174,11 +180,19 @@ def _shortened(line: str, limit: int) -> str:
     return line[: limit - 3].rsplit(" ", 1)[0].rstrip(",;") + "..."
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="cclens")
-def main() -> None:
-    """See, search, measure and share everything Claude Code did.
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """See, search, measure and share everything your coding agents did.
 
     cclens reads the transcripts Claude Code writes under ~/.claude/projects (or
-    $CLAUDE_CONFIG_DIR) and never writes there.
+    $CLAUDE_CONFIG_DIR) and Codex CLI under ~/.codex/sessions (or $CODEX_HOME), or those
+    under --dir DIR, and never writes there.
     """
+    if ctx.invoked_subcommand is None:  # `cclens` alone: what it can do, not a mistake
+        click.echo(ctx.get_help())

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ._folders import note_no_folder
 from .index import claude_dir_option, db_option, resolve_db, resolve_roots
 
 
@@ -30,7 +31,7 @@ from .index import claude_dir_option, db_option, resolve_db, resolve_roots
     help="Where `cclens serve` runs: the links answers give point there.",
 )
 def command(
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
     port: int | None,
     no_redact: bool,
@@ -56,7 +57,8 @@ def command(
         )
     from ..mcp.server import ServerOptions, serve
 
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
+    note_no_folder(roots)
     options = ServerOptions(
         db_path=resolve_db(db, roots),
         claude_dirs=roots,

@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 
 from ..dataset import default_machine, load_selected, select_files
+from ..formats import plural
+from ._folders import required_folders
 from ._output import console, json_option, need_extra, print_json
 from ._redaction import redaction_options, redaction_summary, redactor
 from .dataset import progress, report_problems, selection_options, session_filter
@@ -106,7 +108,7 @@ def command(
     headers = _headers(header_values)
     wanted = session_filter(since, projects, sessions)
     redaction = redactor(no_redact, redact_patterns, anonymize_paths)
-    selection = select_files(roots, wanted)
+    selection = select_files(required_folders(roots), wanted)
     for key in sessions:
         matches = selection.discovery.find(key)
         if not matches:
@@ -146,9 +148,9 @@ def command(
     else:
         out = console()
         out.print(
-            f"Sent {report.spans:,} spans of {report.sessions - len(report.failed):,} sessions "
+            f"Sent {plural(report.spans, 'span')} of "
+            f"{plural(report.sessions - len(report.failed), 'session')} "
             f"to {report.endpoint} as machine [bold]{builder.machine}[/].",
-            soft_wrap=True,
         )
         out.print(
             "Content was not sent (--no-content)." if no_content else redaction_summary(redaction)

@@ -8,9 +8,20 @@ import click
 import msgspec
 from rich.table import Table
 
+from ..formats import local_time, plural
 from ..permissions import merge_suggestions
+from ..readers.claude import claude_dirs
 from ..reports.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
-from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
+from ..times import parse_time
+from ._folders import given
+from ._output import (
+    UNREADABLE_EXIT,
+    console,
+    json_option,
+    print_json,
+    print_wrapped,
+    report_unreadable,
+)
 
 _SHOWN_SUGGESTIONS = 20
 _DESTINATION_NAMES = {
@@ -94,7 +105,8 @@ def _print(audit: PermissionAudit) -> None:
         out.print()
         out.rule(project.project_dir or project.project)
         out.print(
-            f"{len(project.sessions):,} sessions, {len(project.calls):,} tool calls, "
+            f"{plural(len(project.sessions), 'session')}, "
+            f"{plural(len(project.calls), 'tool call')}, "
             f"{asked:,} that today's rules would still ask about, "
             f"{len(project.rejected):,} rejected by the user.",
             markup=False,
@@ -109,17 +121,20 @@ def _print(audit: PermissionAudit) -> None:
         if project.rejected:
             out.print("[bold]Rejected by the user[/]")
             for call in project.rejected:
-                out.print(
-                    f"  {call.timestamp or '?'}  {call.tool}: {call.subject}  → today: "
+                when = local_time(parse_time(call.timestamp)) or "?"
+                print_wrapped(
+                    out,
+                    f"  {when}  {call.tool}: {_one_line(call.subject)}  → today: "
                     f"{call.behavior} ({call.explanation})",
-                    markup=False,
                 )
         if project.suggestions:
             out.print(_suggestions(project))
             updates = merge_suggestions(project.suggestions[:_SHOWN_SUGGESTIONS])
             out.print("As PermissionUpdate objects:")
             for update in updates:
-                out.print(msgspec.json.encode(update).decode(), markup=False, soft_wrap=True)
+                # Indented, one rule a line: it fits the terminal and pastes as it is.
+                text = msgspec.json.format(msgspec.json.encode(update), indent=2).decode()
+                out.print(text, markup=False, overflow="fold")
 
 
 @click.command("permissions")
@@ -127,13 +142,17 @@ def _print(audit: PermissionAudit) -> None:
 @json_option
 @click.option(
     "--claude-dir",
+    "--dir",
+    "claude_dir",
     type=click.Path(path_type=Path),
     metavar="DIR",
     help="Claude's folder: transcripts under DIR/projects, user settings in DIR/settings.json "
     "(default $CLAUDE_CONFIG_DIR or ~/.claude).",
 )
 def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None:
-    """Audit every recorded tool call against today's permission rules.
+    """Audit every Claude Code tool call recorded against today's permission rules.
+
+    (Claude Code's permission rules: other agents' sessions are not audited.)
 
     For each project (optionally only PROJECT: its folder name under projects/, its path, or
     the end of its path; a folder name that starts with "-" goes after --), the rules are read,
@@ -155,6 +174,13 @@ def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None
     (update, a PermissionUpdate of type addRules; rule, prompts_saved, examples, reason).
     Exits with 2 when PROJECT matches no session.
     """
+    if claude_dir is not None:
+        claude_dir = given([claude_dir])[0]
+    elif not claude_dirs():
+        raise click.ClickException(
+            "no Claude Code folder found ($CLAUDE_CONFIG_DIR, ~/.claude, ~/.config/claude); "
+            "give one with --dir DIR"
+        )
     roots = (claude_dir,) if claude_dir is not None else ()
     audit = audit_transcripts(
         roots,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..formats import plural
 from ..index import SessionVersion, WriteRefused, refuse_inside
 from ._output import console, json_option, print_json, writable_folder
 from .index import claude_dir_option, db_option, open_index, resolve_db, resolve_roots
@@ -41,7 +42,7 @@ def command(
     force: bool,
     version: int | None,
     list_versions: bool,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
     as_json: bool,
 ) -> None:
@@ -59,7 +60,7 @@ def command(
     """
     if output is None and not list_versions:
         raise click.UsageError("missing option -o/--output (or --list-versions)")
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     try:
         if output is not None:
             refuse_inside(output, roots, "restored session")
@@ -128,8 +129,7 @@ def _print_versions(key: str, versions: list[SessionVersion], as_json: bool) -> 
         )
         changed = f"; then {', '.join(version.changed)} changed" if version.changed else ""
         out.print(
-            f"{key} version {version.number}: {when}, {version.size:,} bytes, "
-            f"{version.lines:,} lines{changed}",
+            f"{key} version {version.number}: {when}, {plural(version.size, 'byte')}, "
+            f"{plural(version.lines, 'line')}{changed}",
             markup=False,
-            soft_wrap=True,
         )

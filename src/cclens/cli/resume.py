@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ..index import Index
+from ..readers.agents import label, reader
 from ..readers.claude import Session
 from ..readers.resume import ResumeCommand, fork_points, resume_command
 from ._session import load_session_argument
@@ -42,14 +43,25 @@ def _fork_at(session: Session, message: str) -> str:
 
 
 def _command(session: Session, fork: bool, at: str | None) -> ResumeCommand:
+    agent = reader(session.agent)
+    if at and not agent.fork_at_message:
+        raise click.ClickException(
+            f"{agent.label} cannot fork a session at a message; use --fork to fork it whole"
+        )
     uuid = _fork_at(session, at) if at else None
-    return resume_command(session.session_id, session.cwd, fork=fork, at=uuid)
+    command = resume_command(session.session_id, session.cwd, fork=fork, at=uuid, agent=agent.name)
+    try:
+        command.argv  # noqa: B018 - the agent's reader refuses what its agent cannot do
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    return command
 
 
 def _run(command: ResumeCommand) -> int:
     if shutil.which(command.argv[0]) is None:
         raise click.ClickException(
-            f"`{command.argv[0]}` is not on PATH; install Claude Code, or run: {command.shell}"
+            f"`{command.argv[0]}` is not on PATH; install {label(command.agent)}, or run: "
+            f"{command.shell}"
         )
     if command.cwd is None:
         raise click.ClickException(
@@ -57,8 +69,8 @@ def _run(command: ResumeCommand) -> int:
         )
     if not os.path.isdir(command.cwd):
         raise click.ClickException(
-            f"the session's directory {command.cwd} no longer exists; recreate it (Claude Code "
-            f"finds sessions by directory) and run: {command.shell}"
+            f"the session's directory {command.cwd} no longer exists; recreate it and run: "
+            f"{command.shell}"
         )
     return subprocess.run(command.argv, cwd=command.cwd, check=False).returncode
 
@@ -69,7 +81,9 @@ def _run(command: ResumeCommand) -> int:
     "--print", "print_only", is_flag=True, help="Print the command instead of running it."
 )
 @click.option(
-    "--fork", is_flag=True, help="Continue in a new session (--fork-session), the original kept."
+    "--fork",
+    is_flag=True,
+    help="Continue in a new session (claude --fork-session, codex fork), the original kept.",
 )
 @click.option(
     "--at",
@@ -84,19 +98,21 @@ def command(
     print_only: bool,
     fork: bool,
     message: str | None,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
 ) -> None:
-    """Resume SESSION in Claude Code, in the directory it ran in.
+    """Resume SESSION with the agent that wrote it, in the directory it ran in.
 
     SESSION is a session id (or its start), a key shown by cclens, or a transcript path.
-    Runs `claude --resume <id>` in the session's working directory (Claude Code finds sessions
-    by directory); --print shows the command instead: cd '<dir>' && claude --resume <id>.
-    --fork adds --fork-session (a new session, the original untouched); --at MESSAGE forks at
-    a message, keeping the conversation up to it (--resume-session-at, a flag Claude Code
-    accepts without listing it in its help; the official Agent SDK uses it).
+    Runs the agent's own command in the session's working directory: `claude --resume <id>`
+    (Claude Code finds sessions by directory) or `codex resume <id>`; --print shows the command
+    instead: cd '<dir>' && claude --resume <id>. --fork continues in a new session, the
+    original untouched (claude --resume <id> --fork-session, codex fork <id>); --at MESSAGE
+    forks a Claude Code session at a message, keeping the conversation up to it
+    (--resume-session-at, a flag Claude Code accepts without listing it in its help; the
+    official Agent SDK uses it). Codex CLI cannot fork at a message.
     """
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     with open_index(resolve_db(db, roots)) as index:
         found = _from_index(index, session)
     if found is None:

@@ -14,6 +14,8 @@ from types import FrameType
 import click
 
 from ..index import IndexUnusable
+from ._folders import NO_FOLDER
+from ._serving import serving
 from .index import claude_dir_option, db_option, resolve_db, resolve_roots
 
 
@@ -40,7 +42,7 @@ def command(
     host: str,
     port: int,
     open_browser: bool,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
     demo: bool,
     no_watch: bool,
@@ -69,12 +71,8 @@ def command(
     temporary: tempfile.TemporaryDirectory[str] | None = None
     stopped_by: list[int] = []
     try:
-        if not demo and not claude_dir and not resolve_roots(claude_dir):
-            click.echo(
-                "cclens: no Claude Code folder found (~/.claude, ~/.config/claude, "
-                "$CLAUDE_CONFIG_DIR): serving the bundled demo sessions",
-                err=True,
-            )
+        if not demo and not dirs and not resolve_roots(dirs):
+            click.echo(f"cclens: {NO_FOLDER}; serving the bundled demo sessions", err=True)
             demo = True
         if demo:
             temporary = tempfile.TemporaryDirectory(prefix="cclens-demo-")
@@ -83,7 +81,7 @@ def command(
         else:
             # With no Claude folder yet, watch for ~/.claude to appear: the first session shows
             # up without a restart.
-            roots = resolve_roots(claude_dir) or [Path.home() / ".claude"]
+            roots = resolve_roots(dirs) or [Path.home() / ".claude"]
             path = resolve_db(db, roots)
         settings = Settings(
             db_path=path, claude_dirs=roots, host=host, port=port, demo=demo, watch=not no_watch
@@ -117,7 +115,8 @@ def command(
         if open_browser:
             threading.Timer(0.5, _open, [address]).start()
         try:
-            stopped_by = run(settings, sock)
+            with serving(path, url(settings)):
+                stopped_by = run(settings, sock)
         except IndexUnusable as error:
             raise click.ClickException(str(error)) from error
         finally:

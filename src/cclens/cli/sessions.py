@@ -12,8 +12,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..figures.period import DateError, Period, parse_date
-from ..formats import compact, duration, usd
+from ..formats import compact, duration, local_time, plural, usd
 from ..index import SESSION_SORTS, ListError, SessionFilters, SessionPage, SessionSummary
+from ..readers.agents import AGENTS
 from ._output import console, json_option, print_json
 from .index import (
     claude_dir_option,
@@ -43,6 +44,7 @@ _COLUMNS: list[tuple[str, int, Callable[[SessionSummary], str | Text], dict[str,
     ("Cost", 8, lambda s: _cost(s), {"justify": "right", "no_wrap": True}),
     ("Prompts", 7, lambda s: str(s.prompts), {"justify": "right"}),
     ("Failed", 6, lambda s: _failed(s), {"justify": "right"}),
+    ("Agent", 6, lambda s: s.agent, {"no_wrap": True}),
     (
         "Project",
         20,
@@ -59,7 +61,7 @@ _COLUMNS: list[tuple[str, int, Callable[[SessionSummary], str | Text], dict[str,
 
 
 def _local(moment: datetime | None) -> str:
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M") if moment else ""
+    return local_time(moment)
 
 
 def _title(session: SessionSummary) -> Text:
@@ -107,7 +109,7 @@ def _table(page: SessionPage, width: int) -> Table:
 def _footer(page: SessionPage) -> str:
     if not page.total:
         return "No sessions match."
-    shown = f"{page.offset + 1:,}–{page.offset + len(page):,} of {page.total:,} sessions"
+    shown = f"{page.offset + 1:,}–{page.offset + len(page):,} of {plural(page.total, 'session')}"
     more = f"; --offset {page.offset + len(page)} for more" if page.more else ""
     return f"{shown}, by {page.sort.replace('_', ' ')} ({page.order}){more}."
 
@@ -133,14 +135,21 @@ def _footer(page: SessionPage) -> str:
 @click.option(
     "--archived/--on-disk",
     default=None,
-    help="Only sessions Claude Code deleted (kept by cclens), or only those still on disk.",
+    help="Only sessions their agent deleted (kept by cclens), or only those still on disk.",
+)
+@click.option(
+    "--agent",
+    type=click.Choice(AGENTS),
+    help="Only sessions of this agent (claude: Claude Code, codex: Codex CLI).",
 )
 @click.option(
     "--sort",
     type=click.Choice(list(SESSION_SORTS)),
     default="last_activity",
     show_default=True,
-    help="What to sort by.",
+    metavar="FIELD",
+    # The choices in the text, where they wrap: as a metavar they made one 126-column line.
+    help=f"What to sort by: {', '.join(SESSION_SORTS)}.",
 )
 @click.option(
     "--order",
@@ -164,20 +173,21 @@ def command(
     branch: str | None,
     errors: bool | None,
     archived: bool | None,
+    agent: str | None,
     sort: str,
     order: str | None,
     limit: int,
     offset: int,
     no_update: bool,
-    claude_dir: tuple[Path, ...],
+    dirs: tuple[Path, ...],
     db: Path | None,
     as_json: bool,
 ) -> None:
     """List sessions across every project, the most recently active first.
 
     The same list as the web app's sessions view and /api/sessions (whose JSON --json
-    prints): title, project, last activity, duration, prompts, tool calls, failed calls,
-    tokens, cost, models, git branch and Claude Code version. Days are local days of this
+    prints): title, project, agent, last activity, duration, prompts, tool calls, failed
+    calls, tokens, cost, models, git branch and agent version. Days are local days of this
     machine. Resume one with `cclens resume SESSION` (the Session column is the start of its
     id). The index is brought up to date first unless --no-update is given.
     """
@@ -191,8 +201,9 @@ def command(
         branch=branch or None,
         errors=errors,
         archived=archived,
+        agent=agent,
     )
-    roots = resolve_roots(claude_dir)
+    roots = resolve_roots(dirs)
     with open_index(resolve_db(db, roots)) as index:
         if not no_update:
             report_problems(update(index, roots, show_progress=not as_json))

@@ -36,7 +36,7 @@ from ..setup.plan import (
     cclens_program,
     plan_setup,
 )
-from ._output import json_option, print_json
+from ._output import console, json_option, print_json, print_wrapped
 from .index import db_option, resolve_db, resolve_roots
 
 #: The ``cleanupPeriodDays`` setup offers when transcripts are kept for less.
@@ -158,11 +158,16 @@ def _age(moment: float) -> str:
 
 
 def _print_check(report: CheckReport) -> None:
-    click.echo(f"Claude Code's settings: {report.settings_path}")
+    out = console()
+
+    def say(text: str) -> None:
+        print_wrapped(out, text)
+
+    say(f"Claude Code's settings: {report.settings_path}")
     if report.settings_problem:
-        click.echo(f"  cannot be read: {report.settings_problem}")
+        say(f"  cannot be read: {report.settings_problem}")
     for event, installed in report.hooks.items():
-        click.echo(f"  {event} hook:  {'installed' if installed else 'not installed'}")
+        say(f"  {event} hook:  {'installed' if installed else 'not installed'}")
     line = report.status_line
     if line is None:
         shown = "not set"
@@ -172,31 +177,31 @@ def _print_check(report: CheckReport) -> None:
         shown = "cclens's"
     else:
         shown = f"your own ({line.command}); plan limits are not recorded"
-    click.echo(f"  status line:  {shown}")
-    click.echo(f"  MCP server:   {'installed' if report.mcp else 'not installed'}")
+    say(f"  status line:  {shown}")
+    say(f"  MCP server:   {'installed' if report.mcp else 'not installed'}")
     hooks = all(report.hooks.values())
-    click.echo(f"  {_keep_days_text(report.keep_days, report.keep_days_set, hooks)}")
+    say(f"  {_keep_days_text(report.keep_days, report.keep_days_set, hooks)}")
     last = report.hook_last
     if last and isinstance(last.get("time"), int | float):
-        click.echo(f"Last hook: {_age(last['time'])}: {last.get('outcome')}")
+        say(f"Last hook: {_age(last['time'])}: {last.get('outcome')}")
     else:
-        click.echo("Last hook: never ran")
+        say("Last hook: never ran")
     if report.index_problem:
-        click.echo(f"Archive: {report.index_path}: {report.index_problem}")
+        say(f"Archive: {report.index_path}: {report.index_problem}")
     elif report.totals is not None:
         totals = report.totals
-        click.echo(
+        say(
             f"Archive: {report.index_path}, {size(report.index_bytes)}: "
             f"{plural(totals.sessions, 'session')} ({totals.archived} only in the archive), "
             f"{size(totals.stored_bytes)} of transcripts kept"
         )
     if not report.at_risk:
-        click.echo(
+        say(
             f"At risk: none of {report.transcripts} transcripts is due for deletion within "
             f"{AT_RISK_DAYS} days without being archived."
         )
         return
-    click.echo(
+    say(
         f"At risk: {plural(len(report.at_risk), 'transcript')} Claude Code deletes within "
         f"{AT_RISK_DAYS} days, not (fully) archived; run cclens index to keep them:"
     )
@@ -205,7 +210,7 @@ def _print_check(report: CheckReport) -> None:
         when = (
             "when Claude Code next starts" if risk.deleted_at <= now else utc_time(risk.deleted_at)
         )
-        click.echo(f"  {risk.path} ({size(risk.missing)} not archived; deleted {when})")
+        say(f"  {risk.path} ({size(risk.missing)} not archived; deleted {when})")
 
 
 def _check_json(report: CheckReport) -> dict[str, object]:
@@ -277,8 +282,9 @@ def command(
     \b
     - SessionEnd and PreCompact hooks running `cclens hook`, which archive each
       session into the index when it ends or is about to be compacted;
-    - the status line (`cclens statusline`), which also records your plan's limits;
-      a status line of your own is kept: chained (yours, then cclens's) or left as it is;
+    - the status line (`cclens statusline`), which also records your plan's
+      limits; a status line of your own is kept: chained (yours, then cclens's)
+      or left as it is;
     - the MCP server (`claude mcp add --scope user cclens -- cclens mcp`);
     - a look at cleanupPeriodDays: how long Claude Code keeps transcripts.
 

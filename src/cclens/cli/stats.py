@@ -1,4 +1,5 @@
-"""``cclens stats``: tokens and cost by day, week, month, project, session, model or tool."""
+"""``cclens stats``: tokens and cost by day, week, month, project, session, model, agent or
+tool."""
 
 from __future__ import annotations
 
@@ -12,9 +13,19 @@ from ..figures.aggregate import GROUPINGS, GroupBy, UsageRow
 from ..figures.blocks import apply_token_limit
 from ..figures.period import DateError, Period, parse_date
 from ..figures.pricing import PricingError, load_price_table
-from ..formats import compact, duration
+from ..formats import compact, duration, plural
+from ..readers.agents import AGENTS
 from ..reports.stats import StatsReport, index_stats, usage_stats
-from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
+from ._folders import folder_option, given
+from ._output import (
+    UNREADABLE_EXIT,
+    Column,
+    console,
+    fitted_table,
+    json_option,
+    print_json,
+    report_unreadable,
+)
 from .index import db_option, open_index, resolve_db, resolve_roots, update
 
 _KEY_TITLES: dict[GroupBy, str] = {
@@ -26,6 +37,7 @@ _KEY_TITLES: dict[GroupBy, str] = {
     "model": "model",
     "tool": "tool",
     "block": "block (UTC)",
+    "agent": "agent",
 }
 
 
@@ -99,53 +111,62 @@ def _block_cells(row: UsageRow) -> list[str]:
     return [f"{row.responses:,}", compact(row.tokens.total), _cost(row)]
 
 
-def _block_table(report: StatsReport) -> Table:
+def _block_table(report: StatsReport, width: int) -> tuple[Table, list[str]]:
     """One line per 5-hour block (and per gap between two), with the active block's rates.
 
     Responses, tokens and cost only (``--json`` has tokens by kind), so that the notes fit
     beside them; every figure keeps its width, and only the notes fold when space runs out.
     """
-    table = Table(title="Tokens and cost by 5-hour block", title_justify="left", show_footer=True)
-    names = ["resp.", "tokens", "cost"]
-    footers = _block_cells(report.total)
-    lines: list[tuple[list[str], str, str | None]] = []
+    keys: list[str] = []
+    figures: list[list[str]] = []
+    notes: list[str] = []
+    styles: list[str | None] = []
     for row in report.rows:
         info = row.block
         if info is None:
             continue
         if info.gap:
-            lines.append(
-                (
-                    [f"{info.start:%Y-%m-%d %H:%M}", *[""] * len(names)],
-                    _block_note(row, None),
-                    "dim",
-                )
-            )
+            keys.append(f"{info.start:%Y-%m-%d %H:%M}")
+            figures.append(["", "", ""])
+            notes.append(_block_note(row, None))
+            styles.append("dim")
             continue
-        style = "bold" if info.active else ("red" if info.over_limit else None)
-        cells = [f"{info.start:%Y-%m-%d %H:%M}–{info.end:%H:%M}", *_block_cells(row)]
-        lines.append((cells, _block_note(row, report.token_limit), style))
-    widths = [
-        max([len(header), len(footer), *(len(cells[position]) for cells, _, _ in lines)])
-        for position, (header, footer) in enumerate(
-            zip(["block (UTC)", *names], ["total", *footers], strict=True)
-        )
+        keys.append(f"{info.start:%Y-%m-%d %H:%M}–{info.end:%H:%M}")
+        figures.append(_block_cells(row))
+        notes.append(_block_note(row, report.token_limit))
+        styles.append("bold" if info.active else ("red" if info.over_limit else None))
+    totals = _block_cells(report.total)
+    columns = [
+        Column("block (UTC)", keys, footer="total", justify="left"),
+        *[
+            Column(name, [cells[position] for cells in figures], footer=totals[position])
+            for position, name in enumerate(("resp.", "tokens", "cost"))
+        ],
     ]
-    table.add_column("block (UTC)", footer="total", no_wrap=True, min_width=widths[0])
-    for name, footer, width in zip(names, footers, widths[1:], strict=True):
-        table.add_column(name, justify="right", footer=footer, no_wrap=True, min_width=width)
-    table.add_column("", overflow="fold", min_width=12)
-    for cells, note, style in lines:
-        table.add_row(*cells, note, style=style)
-    return table
+    # The notes take what is left, folded over several lines when they must.
+    return fitted_table("Tokens and cost by 5-hour block", columns, width, styles, notes)
 
 
-def _table(report: StatsReport) -> Table:
+#: Which token-table columns stay longest when the terminal is narrow (0: always).
+_KEEP = {"resp.": 3, "input": 1, "output": 2, "cache wr": 4, "cache rd": 5, "total": 0, "cost": 0}
+_TOOL_KEEP = {
+    "calls": 0,
+    "errors": 5,
+    "rejected": 1,
+    "median": 3,
+    "p95": 2,
+    "tokens": 4,
+    "cost": 0,
+}
+
+
+def _table(report: StatsReport, width: int) -> tuple[Table, list[str]]:
     """Tokens by kind per group; for tools, calls and durations with their share of tokens.
 
-    The table keeps to a terminal's width: both cache-write lifetimes share one column here
-    (``--json`` has them apart), sessions show the first 8 characters of their id (enough for
-    ``cclens show``), and only the title column is cut short when space runs out.
+    The table keeps to the terminal's width (``--json`` has everything): both cache-write
+    lifetimes share one column, sessions show the first 8 characters of their id (enough for
+    ``cclens show``); when that is not enough, the least telling columns are left out (input
+    and output first, the totals and cost never) and the key and title columns are cut short.
     """
     by = report.by
     total = report.total
@@ -153,51 +174,60 @@ def _table(report: StatsReport) -> Table:
         names = ["calls", "errors", "rejected", "median", "p95", "tokens", "cost"]
         footers = ["", "", "", "", "", compact(total.tokens.total), _cost(total)]
         cells = _tool_cells
+        keep = _TOOL_KEEP
     else:
         names = ["resp.", "input", "output", "cache wr", "cache rd", "total", "cost"]
         footers = _token_cells(total)
         cells = _token_cells
-    rows = []
-    for row in report.rows:
-        key = row.key[:8] if by == "session" else row.key
-        leading = [key] + ([row.title or ""] if by == "session" else [])
-        rows.append([*leading, *cells(row)])
-    table = Table(title=f"Tokens and cost by {by}", title_justify="left", show_footer=True)
-    fixed = [_KEY_TITLES[by], *names]
-    widths = [
-        max([len(fixed[0]), len("total"), *(len(r[0]) for r in rows)]),
+        keep = _KEEP
+    rows = [cells(row) for row in report.rows]
+    columns = [
+        Column(
+            _KEY_TITLES[by],
+            [row.key[:8] if by == "session" else row.key for row in report.rows],
+            footer="total",
+            justify="left",
+            shrink_to=8 if by == "session" else 12,
+            # A project's path says more cut short than the figures left out for it.
+            cut_first=by == "project",
+        )
     ]
-    offset = 2 if by == "session" else 1
-    for position, (name, footer) in enumerate(zip(names, footers, strict=True)):
-        widths.append(max([len(name), len(footer), *(len(r[offset + position]) for r in rows)]))
-    table.add_column(fixed[0], footer="total", no_wrap=True, min_width=widths[0])
     if by == "session":
-        table.add_column("title", no_wrap=True, overflow="ellipsis", min_width=10, max_width=40)
-    for name, footer, width in zip(names, footers, widths[1:], strict=True):
-        table.add_column(name, justify="right", footer=footer, no_wrap=True, min_width=width)
-    for cells_of_row in rows:
-        table.add_row(*cells_of_row)
-    return table
+        titles = [row.title or "" for row in report.rows]
+        columns.append(Column("title", titles, justify="left", keep=6, shrink_to=10))
+    columns += [
+        Column(name, [row[position] for row in rows], footer=footer, keep=keep[name])
+        for position, (name, footer) in enumerate(zip(names, footers, strict=True))
+    ]
+    return fitted_table(f"Tokens and cost by {by}", columns, width)
 
 
 def _print(report: StatsReport) -> None:
     out = console()
+    dropped: list[str] = []
     if not report.rows:
         out.print("No API responses in the transcripts read.")
     elif report.by == "block":
-        out.print(_block_table(report))
+        table, dropped = _block_table(report, out.width)
+        out.print(table)
         if report.token_limit is not None:
             over = sum(1 for row in report.rows if row.block and row.block.over_limit)
             out.print(
                 f"Token limit {report.token_limit:,}: {over:,} block(s) over it.", markup=False
             )
     else:
-        out.print(_table(report))
+        table, dropped = _table(report, out.width)
+        out.print(table)
+    if dropped:
+        out.print(
+            f"Left out to fit {out.width} columns: {', '.join(dropped)} (see --json).",
+            markup=False,
+        )
     if report.unpriced:
         out.print("* Cost covers priced responses only. Without a price:")
         for model in report.unpriced:
             out.print(
-                f"  {model.model}: {model.responses:,} responses, "
+                f"  {model.model}: {plural(model.responses, 'response')}, "
                 f"{compact(model.tokens.total)} tokens ({model.reason})",
                 markup=False,
             )
@@ -205,10 +235,11 @@ def _print(report: StatsReport) -> None:
     if report.prices.overrides:
         prices += " with " + ", ".join(report.prices.overrides)
     out.print(
-        f"{report.responses:,} responses; {report.sessions_read:,} sessions "
-        f"({report.files_read:,} files) read; days in {report.timezone}. {prices}.",
+        f"{plural(report.responses, 'response')}; {plural(report.sessions_read, 'session')} "
+        f"({plural(report.files_read, 'file')}) read; days in {report.timezone}.",
         markup=False,
     )
+    out.print(f"{prices}.", markup=False)
 
 
 def _token_limit(ctx: click.Context, param: click.Parameter, text: str | None) -> int | str | None:
@@ -241,6 +272,11 @@ def _token_limit(ctx: click.Context, param: click.Parameter, text: str | None) -
 @click.option("--until", callback=_date, metavar="DATE", help="Last day (YYYY-MM-DD), included.")
 @click.option("--project", metavar="NAME", help="Only this project (folder, path or its end).")
 @click.option(
+    "--agent",
+    type=click.Choice(AGENTS),
+    help="Only sessions of this agent (claude: Claude Code, codex: Codex CLI).",
+)
+@click.option(
     "--token-limit",
     callback=_token_limit,
     metavar="N|max",
@@ -253,13 +289,10 @@ def _token_limit(ctx: click.Context, param: click.Parameter, text: str | None) -
     metavar="FILE",
     help="A price table (JSON) merged over the bundled one.",
 )
-@click.option(
-    "--claude-dir",
-    "claude_dirs",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    metavar="DIR",
-    help="Read the transcripts under DIR directly, without the index (as PATH does).",
+@folder_option(
+    dest="claude_dirs",
+    text="Read the transcripts under DIR (an agent's folder, a folder of transcripts or a "
+    "file) directly, without the index, as PATH does (repeatable; --claude-dir is the same).",
 )
 @db_option
 @click.option(
@@ -271,6 +304,7 @@ def command(
     since: date | None,
     until: date | None,
     project: str | None,
+    agent: str | None,
     token_limit: int | str | None,
     as_json: bool,
     pricing: Path | None,
@@ -279,12 +313,13 @@ def command(
     no_update: bool,
 ) -> None:
     """Tokens and cost of every API response, by day, week, month, project, session, model,
-    tool or 5-hour block.
+    agent, tool or 5-hour block.
 
     Without PATH, the figures come from the local index (brought up to date first, reading
     only what changed, unless --no-update): sessions Claude Code has since deleted still
-    count. With PATH (or --claude-dir DIR), the transcripts there are read directly, without
-    the index; both give the same figures for the same transcripts.
+    count. With PATH (or --dir DIR), the transcripts there are read directly, without the
+    index; both give the same figures for the same transcripts. A PATH or DIR that does not
+    exist is an error.
 
     Each API response is counted once, however many records and files repeat it (streamed
     records, resumed sessions, subagent replays), with its last, largest usage. Tokens are
@@ -322,9 +357,11 @@ def command(
     except PricingError as error:
         raise click.ClickException(str(error)) from None
     period = Period(since=since, until=until)
-    direct = [*paths, *claude_dirs]
+    direct = given([*paths, *claude_dirs])
     if direct:
-        report = usage_stats(direct, by=by, period=period, project=project, prices=table)
+        report = usage_stats(
+            direct, by=by, period=period, project=project, prices=table, agent=agent
+        )
     else:
         roots = resolve_roots(())
         with open_index(resolve_db(db, roots)) as index:
@@ -340,6 +377,7 @@ def command(
                 project=project,
                 prices=table if pricing is not None else None,
                 diagnostics=problems,
+                agent=agent,
             )
     if by == "block":
         report.token_limit = apply_token_limit(report.rows, token_limit)

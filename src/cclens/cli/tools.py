@@ -8,24 +8,28 @@ import click
 from rich.table import Table
 
 from ..figures.inventory import inventory
-from ..readers.claude import Diagnostic, discover, load
+from ..model.entries import Diagnostic
+from ..readers.agents import discover, load
 from ..readers.claude.isolate import each_isolated, unreadable_reasons
+from ._folders import dir_option, required_folders
 from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
 
 
 @click.command("tools")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@dir_option
 @json_option
-def command(paths: tuple[Path, ...], as_json: bool) -> None:
+def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> None:
     """List every tool called in the transcripts under PATHS, most-called first.
 
     For each tool: how many calls, how many failed (errors, rejections by the user and
-    interruptions), and what the tool does; MCP tools name their server. With no PATHS,
-    $CLAUDE_CONFIG_DIR, ~/.claude and ~/.config/claude are read. With --json, a list of objects
-    with name, calls, results, errors, rejected, interrupted, unpaired, description, server,
-    timed, median_seconds and p95_seconds (seconds from a call to its result).
+    interruptions), and what the tool does; MCP tools name their server. PATHS (and --dir) are
+    agents' folders, folders holding transcripts or transcript files; with none, every agent's
+    folder that exists is read (a path that does not exist is an error). With --json, a list of
+    objects with name, calls, results, errors, rejected, interrupted, unpaired, description,
+    server, timed, median_seconds and p95_seconds (seconds from a call to its result).
     """
-    found = discover(*paths)
+    found = discover(*required_folders([*paths, *dirs]))
     problems: list[Diagnostic] = []
     sessions = list(each_isolated(found.sessions, load, lambda file: file.path, problems))
     unreadable = report_unreadable([*found.errors, *unreadable_reasons(problems)])

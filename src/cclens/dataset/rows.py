@@ -124,6 +124,7 @@ class RowBuilder:
             {
                 "machine": self.machine,
                 "session_id": session.session_id,
+                "agent": session.agent,
                 "title": self._text(session.title),
                 "title_source": session.title_source,
                 "first_prompt": self._text(session.first_prompt),
@@ -321,6 +322,7 @@ def _usage(response: Response, places: Places, prices: PriceTable) -> Row:
             tokens,
             speed=response.speed,
             inference_geo=response.inference_geo,
+            when=response.timestamp,
         ).cost,
         "service_tier": (usage.service_tier or None) if usage is not None else None,
         "web_search_requests": (server.web_search_requests or 0) if server else 0,

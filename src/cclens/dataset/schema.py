@@ -18,8 +18,9 @@ STRINGS = pa.list_(pa.string())
 PARTITIONS: tuple[tuple[str, str], ...] = (
     (
         "project",
-        "Project folder Claude Code wrote the session under (`~/.claude/projects/<project>`), "
-        "with characters other than letters, digits, `.`, `_` and `-` replaced by `-`.",
+        "Project folder Claude Code wrote the session under (`~/.claude/projects/<project>`), or "
+        "for another agent its working directory written the same way, with characters other "
+        "than letters, digits, `.`, `_` and `-` replaced by `-`.",
     ),
     (
         "month",
@@ -54,6 +55,11 @@ SESSIONS = pa.schema(
     [
         _MACHINE,
         _SESSION,
+        _column(
+            "agent",
+            pa.string(),
+            "Agent that wrote the session: `claude` (Claude Code), `codex` (Codex CLI)…",
+        ),
         _column("title", pa.string(), "Title: custom, AI-generated, summary or first prompt."),
         _column(
             "title_source",
@@ -63,8 +69,8 @@ SESSIONS = pa.schema(
         _column("first_prompt", pa.string(), "First prompt typed, on one line."),
         _column("cwd", pa.string(), "Working directory of the session."),
         _column("git_branch", pa.string(), "Last git branch recorded."),
-        _column("version", pa.string(), "Last Claude Code version that wrote to the session."),
-        _column("versions", STRINGS, "Every Claude Code version that wrote to the session."),
+        _column("version", pa.string(), "Last version of the agent that wrote to the session."),
+        _column("versions", STRINGS, "Every version of the agent that wrote to the session."),
         _column("models", STRINGS, "Models that answered, subagents included, first use first."),
         _column("started", TIMESTAMP, "First record, subagents included."),
         _column("ended", TIMESTAMP, "Last record, subagents included."),

@@ -13,8 +13,11 @@ from pathlib import Path
 
 from ..figures.period import parse_moment
 from ..figures.projects import project_matches
-from ..readers.claude import Diagnostic, Discovery, Session, SessionFile, discover, load
+from ..model.entries import Diagnostic
+from ..model.session import Session
+from ..readers.agents import discover, load
 from ..readers.claude.isolate import each_isolated
+from ..readers.discovery import Discovery, SessionFile
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..figures.counts import SessionCounts
 from ..files import write_file
 from ..model.entries import malformed
-from ..readers.claude import SessionFile, load
+from ..readers.agents import load
+from ..readers.discovery import SessionFile
 from ..render.assets import static_files
 from ..render.context import session_header
 from ..render.index_page import IndexEntry, render_index_page
@@ -41,7 +43,14 @@ from .transform import transform_session
 if TYPE_CHECKING:
     from ..redact import RedactionOptions
 
-__all__ = ["BulkExport", "ExportedSession", "Progress", "export_sessions", "output_names"]
+__all__ = [
+    "BulkExport",
+    "ExportedSession",
+    "Progress",
+    "SessionHeading",
+    "export_sessions",
+    "output_names",
+]
 
 #: Called after each session is written: the session, and the bytes of transcript it read.
 Progress = Callable[["ExportedSession", int], None]
@@ -123,6 +132,15 @@ def output_names(files: Sequence[SessionFile]) -> list[str]:
     return names
 
 
+@dataclass(frozen=True, slots=True)
+class SessionHeading:
+    """What the index says of a session, for its page's header and its line on the index
+    page: its title (which a summary in another file may give) and its figures."""
+
+    title: str
+    counts: SessionCounts
+
+
 @dataclass(frozen=True)
 class _Job:
     file: SessionFile
@@ -130,6 +148,7 @@ class _Job:
     name: str
     options: RenderOptions
     redaction: RedactionOptions | None = None
+    heading: SessionHeading | None = None
 
 
 def _export_one(job: _Job) -> ExportedSession:
@@ -141,12 +160,20 @@ def _export_one(job: _Job) -> ExportedSession:
         from ..redact import Redactor
 
         redactor = Redactor(job.redaction)
+    heading = job.heading
+    counts = heading.counts if heading is not None else None
     try:
         session = load(file)
+        if heading is not None and heading.title:
+            session.title = heading.title
         if redactor is not None:
             session = transform_session(session, redactor.text, json_transform=redactor.json)
         # Pages are <project>/<session>.html: the shared files are one folder up.
-        html = export_html(session, options=job.options, shared_assets=f"../{ASSETS_FOLDER}")
+        html = export_html(
+            session,
+            options=replace(job.options, counts=counts),
+            shared_assets=f"../{ASSETS_FOLDER}",
+        )
         data = html.encode("utf-8")
     except OSError as error:
         return _failed(file, f"cannot read: {error.strerror or error}")
@@ -159,17 +186,20 @@ def _export_one(job: _Job) -> ExportedSession:
         write_file(target, data)
     except OSError as error:
         return _failed(file, f"cannot write {target}: {error.strerror or error}")
-    header = session_header(session)
+    header = session_header(session, counts)
     entry = IndexEntry(
         project=redactor.text(file.project) if redactor else file.project,
         session_id=file.session_id,
-        title=header.title,
+        title=session.title,
         href=job.name,
         started=header.started,
         duration=header.duration,
         prompts=header.prompts,
         responses=header.responses,
         tool_calls=header.tool_calls,
+        failed=header.tool_errors,
+        tokens=header.tokens.total,
+        path=redactor.text(str(file.path)) if redactor else str(file.path),
         subagents=header.subagents,
         size=len(data),
         malformed=malformed(header.diagnostics),
@@ -226,6 +256,7 @@ def export_sessions(
     start_method: str | None = None,
     redaction: RedactionOptions | None = None,
     progress: Progress | None = None,
+    headings: Mapping[Path, SessionHeading] | None = None,
 ) -> BulkExport:
     """Export every session of ``files`` as HTML under ``directory``, then write its index page.
 
@@ -237,7 +268,9 @@ def export_sessions(
     ``title`` heads the index page. ``redaction``: redact every session (and the project names
     in file names) with a :class:`~cclens.redact.Redactor` built from these options.
     ``progress`` is called as each session is done (in the order they finish) with the session
-    and the bytes of transcript it read, for a progress bar.
+    and the bytes of transcript it read, for a progress bar. ``headings``: what the index says
+    of each session by its path (its title and figures, see :class:`SessionHeading`); a
+    session without one is counted on its own.
     """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -254,8 +287,9 @@ def export_sessions(
     count = max(1, min(workers or os.cpu_count() or 1, len(files)))
     if count > 1:  # sessions side by side: each drawn by its one worker
         options = replace(options, workers=1)
+    headings = headings or {}
     jobs = [
-        _Job(file, directory, name, options, redaction)
+        _Job(file, directory, name, options, redaction, headings.get(file.path))
         for file, name in zip(files, names, strict=True)
     ]
     weights = [_weight(job.file) for job in jobs]

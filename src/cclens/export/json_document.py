@@ -4,6 +4,11 @@ Shape (``format`` ``"cclens.session"``, ``version`` 1)::
 
     {
       "format": "cclens.session", "version": 1,
+      "counts": {figures, subagents, carried, carried_from, alone},
+      # what the session counts, subagents included, as every surface shows it (figures:
+      # sessions, prompts, responses, tool_calls {calls, ok, error, rejected, interrupted,
+      # pending, failed}, tokens, cost, unpriced_responses); the part its subagents hold; what
+      # it carries over from the sessions carried_from names (see cclens.figures.counts)
       "session": {id, project, path, title, title_source, first_prompt, cwd, git_branch,
                   git_branches, started, ended, duration_seconds, models, versions, agent_id,
                   agent_meta, parent_tool_use_id, lines, file_size,
@@ -34,6 +39,7 @@ from typing import Any
 
 import msgspec
 
+from ..figures.counts import SessionCounts, counts_alone
 from ..model import UNSET, iter_json, to_builtins
 from ..model.session import (
     AssistantItem,
@@ -190,9 +196,16 @@ def _session(session: Session) -> dict[str, Any]:
     }
 
 
-def session_document(session: Session) -> dict[str, Any]:
-    """The normalized session as JSON builtins (see the module docstring for the shape)."""
-    return {"format": FORMAT, "version": VERSION, **_session(session)}
+def session_document(session: Session, counts: SessionCounts | None = None) -> dict[str, Any]:
+    """The normalized session as JSON builtins (see the module docstring for the shape);
+    ``counts`` as the index counts the session (default: counted on its own)."""
+    counted = counts or counts_alone(session)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "counts": msgspec.to_builtins(counted),
+        **_session(session),
+    }
 
 
 def export_json(
@@ -213,11 +226,13 @@ def json_pieces(
     transform: Transform | None = None,
     json_transform: JsonTransform | None = None,
     indent: int = 2,
+    counts: SessionCounts | None = None,
 ) -> Iterator[bytes]:
     """:func:`export_json` as UTF-8 pieces to write one after the other: a session with a huge
-    line is never held as one string (see :func:`cclens.model.iter_json`)."""
+    line is never held as one string (see :func:`cclens.model.iter_json`); ``counts`` as in
+    :func:`session_document`."""
     session = transform_session(session, transform, json_transform=json_transform)
-    document = session_document(session)
+    document = session_document(session, counts)
     if indent:
         yield from iter_json(document, indent)
     else:

@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..formats import compact, duration, plural, utc_time
+from ..figures.counts import SessionCounts
+from ..formats import duration, utc_time
 from ..model import format_json, to_builtins
 from ..model.blocks import (
     ImageBlock,
@@ -24,6 +25,7 @@ from ..model.blocks import (
     ToolUseBlock,
 )
 from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
+from ..readers import agents
 from ..render.commands import parse_command, parse_command_output
 from ..render.context import session_header
 from ..render.diff import build_hunks
@@ -123,7 +125,8 @@ def _language(path: Any) -> str:
 def _unified(hunks: list[Any]) -> str:
     lines = []
     for hunk in hunks:
-        lines.append(f"@@ -{hunk.old_start} +{hunk.new_start} @@")
+        numbered = hunk.old_start is not None and hunk.new_start is not None
+        lines.append(f"@@ -{hunk.old_start} +{hunk.new_start} @@" if numbered else "@@")
         marks = {"add": "+", "del": "-", "ctx": " ", "note": ""}
         lines.extend(marks[line.kind] + line.text for line in hunk.lines)
     return "\n".join(lines)
@@ -148,6 +151,14 @@ def _tool_input(call: ToolCall) -> str:
     path = data.get("file_path") or data.get("notebook_path")
     if isinstance(data.get("command"), str):
         return fence(data["command"], "bash")
+    spec = call.spec
+    if spec.family == "shell" and spec.summary is not None:
+        # Another agent's command (an argument list, ``cmd``...) as its tool words it.
+        worded = spec.summary(call.input)
+        if worded:
+            return fence(worded, "bash")
+    if spec.family == "files" and isinstance(data.get("input"), str):
+        return fence(data["input"], "diff")  # a patch given as the tool's raw text
     if patch or isinstance(data.get("old_string"), str) or isinstance(data.get("edits"), list):
         if patch:
             hunks = build_hunks(patch)
@@ -196,8 +207,10 @@ def _result_text(call: ToolCall) -> tuple[str, list[str]]:
 
 
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, speaker: str = "Claude") -> None:
         self.parts: list[str] = []
+        #: Who answers in the session (``Claude``, ``Codex``).
+        self.speaker = speaker
 
     def add(self, text: str) -> None:
         # Every part goes through neutralize_html: whatever field a string came from, its tags
@@ -209,7 +222,7 @@ class _Writer:
         for item in session.main_line:
             self.item(item, calls, level)
         for index, branch in enumerate(session.branches):
-            inner = _Writer()
+            inner = _Writer(self.speaker)
             for item in branch.items:
                 inner.item(item, calls, min(level + 1, 6))
             if inner.parts:
@@ -221,7 +234,7 @@ class _Writer:
                 self.subagent(agent, level)
 
     def subagent(self, agent: Session, level: int) -> None:
-        inner = _Writer()
+        inner = _Writer(self.speaker)
         inner.session(agent, min(level + 1, 6))
         title = agent.title or agent.agent_id or agent.session_id
         kind = (agent.agent_meta or {}).get("agentType") if agent.agent_meta else None
@@ -310,7 +323,9 @@ class _Writer:
     def assistant(self, item: AssistantItem, level: int) -> None:
         model = item.model
         self.heading(
-            level, f"Claude{' (' + model + ')' if model and model != '<synthetic>' else ''}", item
+            level,
+            f"{self.speaker}{' (' + model + ')' if model and model != '<synthetic>' else ''}",
+            item,
         )
         calls = {id(c.block): c for c in item.tool_calls}
         for block in item.blocks:
@@ -371,8 +386,8 @@ class _Writer:
             self.subagent(agent, level)
 
 
-def _header(session: Session) -> Iterator[str]:
-    header = session_header(session)
+def _header(session: Session, counts: SessionCounts | None) -> Iterator[str]:
+    header = session_header(session, counts)
     yield f"# {neutralize_html(_one_line(header.title, 200))}"
     facts = [
         f"- **Session:** `{header.session_id}` (resume with `{header.resume_command}`)",
@@ -391,20 +406,9 @@ def _header(session: Session) -> Iterator[str]:
     if header.models:
         facts.append(f"- **Models:** {', '.join(_code_span(m) for m in header.models)}")
     if header.versions:
-        facts.append(f"- **Claude Code:** {neutralize_html(', '.join(header.versions))}")
-    tokens = header.tokens
-    if tokens.responses:
-        facts.append(
-            f"- **Tokens:** {compact(tokens.total)} "
-            f"(input {compact(tokens.input)}, output {compact(tokens.output)}, "
-            f"cache read {compact(tokens.cache_read)}, "
-            f"cache write {compact(tokens.cache_write)})"
-        )
-    facts.append(
-        f"- **Activity:** {plural(header.prompts, 'prompt')}, "
-        f"{plural(header.responses, 'response')}, {plural(header.tool_calls, 'tool call')} "
-        f"({header.tool_errors} failed), {plural(header.subagents, 'subagent')}"
-    )
+        versions = neutralize_html(", ".join(header.versions))
+        facts.append(f"- **{header.agent_label}:** {versions}")
+    facts += [f"- **{label}:** {neutralize_html(text)}" for label, text in header.facts()]
     yield "\n".join(facts)
     for diagnostic in header.diagnostics:
         said = "was read in part" if diagnostic.partial else "could not be read"
@@ -417,10 +421,13 @@ def export_markdown(
     *,
     transform: Transform | None = None,
     json_transform: JsonTransform | None = None,
+    counts: SessionCounts | None = None,
 ) -> str:
-    """``session`` as GitHub-flavoured Markdown, after ``transform``/``json_transform``."""
+    """``session`` as GitHub-flavoured Markdown, after ``transform``/``json_transform``;
+    ``counts``: its figures as the index counts them (see
+    :func:`cclens.render.context.session_header`)."""
     session = transform_session(session, transform, json_transform=json_transform)
-    writer = _Writer()
-    writer.parts.extend(_header(session))
+    writer = _Writer(agents.speaker(session.agent))
+    writer.parts.extend(_header(session, counts))
     writer.session(session, 2)
     return "\n\n".join(writer.parts) + "\n"

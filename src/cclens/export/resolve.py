@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..model.session import Session
-from ..readers.claude import SessionFile, claude_dirs, discover, load, load_session
+from ..readers.agents import agent_of, discover, homes, load, load_path
+from ..readers.claude import load_session
+from ..readers.discovery import SessionFile
 
 __all__ = ["AmbiguousSession", "SessionNotFound", "find_session_file", "resolve_session"]
 
@@ -29,13 +31,14 @@ class AmbiguousSession(LookupError):
 def find_session_file(key: str, roots: Sequence[Path | str] = ()) -> SessionFile:
     """The discovered session whose id is ``key`` or starts with it.
 
-    ``roots`` default to Claude Code's directories (:func:`cclens.readers.claude.claude_dirs`).
+    ``roots`` default to every agent's folders (:func:`cclens.readers.agents.homes`).
     """
-    search = list(roots) or claude_dirs()
+    search = list(roots) or homes()
     if not search:
         raise SessionNotFound(
-            f"no session {key!r}: no Claude Code directory was found "
-            "(~/.claude, ~/.config/claude, $CLAUDE_CONFIG_DIR)"
+            f"no session {key!r}: no agent folder was found "
+            "($CLAUDE_CONFIG_DIR or ~/.claude, $CODEX_HOME or ~/.codex, ~/.gemini, "
+            "$COPILOT_HOME or ~/.copilot)"
         )
     found = discover(*search)
     matches = found.find(key)
@@ -55,7 +58,13 @@ def resolve_session(key: str, roots: Sequence[Path | str] = ()) -> Session:
     """
     path = Path(key).expanduser()
     if path.exists() and not path.is_dir():  # a FIFO or a device too: named as unreadable
-        return load_session(path)
+        agent = agent_of(path)
+        if agent is None or agent.name == "claude":
+            return load_session(path)
+        try:
+            return load_path(path)
+        except LookupError as error:
+            raise SessionNotFound(str(error)) from None
     if key.endswith(".jsonl") or "/" in key or "\\" in key:
         raise SessionNotFound(f"no such file: {key}")
     if not key.strip():

@@ -116,7 +116,10 @@ def _transform(session: Session, transform: Transform, walk: JsonTransform) -> S
         project=session.project,
         file_size=session.file_size,
         lines=session.lines,
+        agent=session.agent,
     )
+    copy.mtime = session.mtime
+    copy.line_kinds, copy.unknown_kinds = session.line_kinds, session.unknown_kinds
     # Ids made from the records (``sidechain-<uuid>``) are strings of the session too: a
     # transcript can hold anything where a uuid should be, a credential included.
     copy.agent_id = transform(session.agent_id) if session.agent_id else session.agent_id

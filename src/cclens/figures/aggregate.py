@@ -26,7 +26,9 @@ from .pricing import PricedCost, PriceTable, response_cost
 from .tokens import TokenCounts
 from .usage import Response
 
-GroupBy: TypeAlias = Literal["day", "week", "month", "project", "session", "model", "tool", "block"]
+GroupBy: TypeAlias = Literal[
+    "day", "week", "month", "project", "session", "model", "tool", "block", "agent"
+]
 #: Every grouping, in the order ``--by`` lists them.
 GROUPINGS: tuple[GroupBy, ...] = (
     "day",
@@ -37,6 +39,7 @@ GROUPINGS: tuple[GroupBy, ...] = (
     "model",
     "tool",
     "block",
+    "agent",
 )
 #: Groupings whose rows are in time order (the others are largest first).
 TIME_GROUPINGS: frozenset[GroupBy] = frozenset({"day", "week", "month"})
@@ -124,6 +127,7 @@ def price_responses(responses: Iterable[Response], table: PriceTable) -> list[Pr
                 response.tokens,
                 speed=response.speed,
                 inference_geo=response.inference_geo,
+                when=response.timestamp,
             ),
         )
         for response in responses
@@ -153,6 +157,8 @@ class UsagePart:
     cost: float | None
     #: The minute (UTC) the responses were made in, when the part is that fine.
     minute: datetime | None = None
+    #: The agent that wrote the session (``claude``, ``codex``...).
+    agent: str = "claude"
 
 
 def minute_of(when: datetime) -> datetime:
@@ -176,6 +182,7 @@ def part_of(item: PricedResponse, period: Period) -> UsagePart:
         tokens=response.tokens,
         cost=item.priced.cost,
         minute=minute_of(when) if when is not None else None,
+        agent=response.session_agent,
     )
 
 
@@ -240,6 +247,8 @@ def _part_key(by: GroupBy) -> Callable[[UsagePart], str]:
         return lambda part: part.project
     if by == "session":
         return lambda part: part.session_id
+    if by == "agent":
+        return lambda part: part.agent
     return lambda part: part.model or UNKNOWN
 
 

@@ -9,7 +9,8 @@ again) by code tested to give the same numbers:
   its parent);
 * a **prompt** is something the person typed: a user message that is a prompt or a slash
   command (:func:`is_prompt`), in the session's own transcript (a subagent's prompts are
-  written by the model), abandoned branches included (an edited prompt was typed too);
+  written by the model, an orphan subagent's too), abandoned branches included (an edited
+  prompt was typed too);
 * a **response** is one API response (:mod:`cclens.figures.usage`);
 * a **tool call** is one ``tool_use`` with its status; a call **failed** when it ended in an
   error, a rejection or an interruption (:mod:`cclens.figures.inventory`);
@@ -78,7 +79,14 @@ def own_items(session: Session) -> list[Item]:
 
 
 def session_prompts(session: Session) -> Iterator[tuple[str, UserItem]]:
-    """The prompts of ``session`` with their keys (see :func:`is_prompt`)."""
+    """The prompts of ``session`` with their keys (see :func:`is_prompt`).
+
+    A subagent's transcript has none, an orphan's included (a session of its own whose parent
+    is gone): its first message is the prompt the model wrote for it ("Warmup", the task, the
+    compaction instruction), not one a person typed.
+    """
+    if session.is_subagent:
+        return
     for item in own_items(session):
         if is_prompt(item):
             assert isinstance(item, UserItem)
@@ -137,12 +145,16 @@ class Figures(msgspec.Struct, kw_only=True):
 
     def add_response(self, item: PricedResponse) -> None:
         """Count one priced response."""
+        self.count_response(item.response.tokens, item.priced.cost)
+
+    def count_response(self, tokens: TokenCounts, cost: float | None) -> None:
+        """Count one response that used ``tokens`` and cost ``cost`` (``None``: unpriced)."""
         self.responses += 1
-        self.tokens = self.tokens + item.response.tokens
-        if item.priced.cost is None:
+        self.tokens = self.tokens + tokens
+        if cost is None:
             self.unpriced_responses += 1
         else:
-            self.cost = (self.cost or 0.0) + item.priced.cost
+            self.cost = (self.cost or 0.0) + cost
 
 
 @dataclass(slots=True)

@@ -190,18 +190,18 @@ class CallFigures(Protocol):
 
 def calls_usage(calls: Iterable[CallFigures]) -> dict[str, ToolUsage]:
     """Per tool name: calls, paired results, failures and durations of ``calls``."""
-    from ..model.tools import mcp_parts, tool_spec
+    from ..model.tools import McpToolSpec, any_tool_spec
 
     usage: dict[str, ToolUsage] = {}
     durations: dict[str, list[float]] = {}
     for call in calls:
         row = usage.get(call.name)
         if row is None:
-            parts = mcp_parts(call.name)
+            spec = any_tool_spec(call.name)
             row = ToolUsage(
                 name=call.name,
-                description=tool_spec(call.name).description,
-                server=parts[0] if parts else None,
+                description=spec.description,
+                server=spec.server if isinstance(spec, McpToolSpec) else None,
             )
             usage[call.name] = row
             durations[call.name] = []

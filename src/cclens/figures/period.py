@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..readers.claude import SessionFile
+    from ..readers.discovery import SessionFile
 
 _COMPACT_DATE = re.compile(r"^\d{8}$")
 #: Longer text is not a date: refused before any parsing.

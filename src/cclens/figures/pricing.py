@@ -1,7 +1,8 @@
 """What tokens cost: a dated price table per model, and the cost of one API response.
 
-The bundled table (``prices.json`` beside this module) lists Claude models in US dollars per
-million tokens. A table file has this shape (``--pricing FILE`` takes the same)::
+The bundled table (``prices.json`` beside this module) lists Claude models, the OpenAI
+models Codex CLI runs and Google's Gemini models in US dollars per million tokens. A table file
+has this shape (``--pricing FILE`` takes the same)::
 
     {
       "as_of": "2026-11-21",
@@ -19,22 +20,32 @@ million tokens. A table file has this shape (``--pricing FILE`` takes the same):
     }
 
 Only ``input`` and ``output`` are required; cache prices default to Anthropic's multipliers of
-the input price (1.25x for 5-minute writes, 2x for 1-hour writes, 0.1x for reads).
+the input price (1.25x for 5-minute writes, 2x for 1-hour writes, 0.1x for reads). An entry may
+say where its prices come from and when they were read (``source``, ``as_of``) when that is not
+the table's, ``"exact": true`` to be matched by its own id only (with a date suffix), never by
+the prefix rule below (OpenAI's ``gpt-5.4`` must not price ``gpt-5.4-pro``), from when they hold
+(``since``, an ISO time: an earlier response is unpriced, never priced at later rates) and its
+cheaper hours (``off_peak``: ``{"multiplier": 0.5, "peak_utc": [[1, 4], [6, 10]],
+"weekdays_only": true}``: outside the peak hours, UTC, and at weekends, the rates are halved).
 ``long_context`` prices every token of a response whose prompt (input, cache writes and reads)
 is above ``above`` tokens; ``fast`` prices responses served in fast mode (``usage.speed`` is
 ``"fast"``); ``inference_geo`` multiplies the cost of responses run in that geography.
 
-A model matches a table entry by its id with any platform prefix, date, version suffix or
-``[1m]`` tag removed (``us.anthropic.claude-sonnet-4-5-20250929-v1:0`` is
-``claude-sonnet-4-5``), then by the longest entry that is a prefix of it followed by a part that
-is not a version number: ``claude-sonnet-4-latest`` is ``claude-sonnet-4``, but
-``claude-opus-4-9`` is not ``claude-opus-4`` — an unknown version is unpriced, never guessed.
+A model matches a table entry by its id with any platform prefix, date (``-20250929``,
+``-2025-08-07``), version suffix or ``[1m]`` tag removed
+(``us.anthropic.claude-sonnet-4-5-20250929-v1:0`` is ``claude-sonnet-4-5``), then by the
+longest entry that is a prefix of it followed by a part that is not a version number:
+``claude-sonnet-4-latest`` is ``claude-sonnet-4``, but ``claude-opus-4-9`` is not
+``claude-opus-4`` — an unknown version is unpriced, never guessed; nor is a name whose rest
+names another kind of model (``gemini-2.5-flash-image`` is not ``gemini-2.5-flash``: image
+generation has prices of its own).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -50,11 +61,17 @@ CACHE_WRITE_1H_MULTIPLIER = 2.0
 CACHE_READ_MULTIPLIER = 0.1
 
 _PER = 1_000_000
-_DATE_SUFFIX = re.compile(r"-\d{8}$")
+_DATE_SUFFIX = re.compile(r"-(?:\d{8}|\d{4}-\d{2}-\d{2})$")
 _BEDROCK_VERSION = re.compile(r"-v\d+(?::\d+)?$")
 _BRACKET_TAG = re.compile(r"\[[^\]]*\]$")
 _VERSION_PART = re.compile(r"^\d{1,2}$")
 _DOTTED_VERSION = re.compile(r"(?<=\d)\.(?=\d)")
+#: Words that, after a priced model's name, name another model with prices of its own
+#: (``gemini-2.5-flash-image``, ``gemini-2.5-flash-preview-tts``, ``gemini-2.0-flash-lite``):
+#: such a name is not priced as the shorter one.
+_OTHER_MODEL = frozenset(
+    {"image", "tts", "audio", "native", "live", "lite", "embedding", "computer", "robotics"}
+)
 
 
 class PricingError(ValueError):
@@ -81,8 +98,30 @@ class Rates(msgspec.Struct, frozen=True, kw_only=True):
         ) / _PER
 
 
+class OffPeak(msgspec.Struct, frozen=True, kw_only=True):
+    """Cheaper hours: outside the ``peak`` hours (UTC, ``[start, end)`` pairs; on
+    ``weekdays_only``, every hour of Saturday and Sunday too), the rates are multiplied by
+    ``multiplier``."""
+
+    multiplier: float
+    peak: tuple[tuple[int, int], ...]
+    weekdays_only: bool = False
+
+    def applies(self, when: datetime) -> bool:
+        """Whether ``when`` falls in the cheaper hours."""
+        moment = when.astimezone(UTC)
+        if self.weekdays_only and moment.weekday() >= 5:
+            return True
+        return not any(start <= moment.hour < end for start, end in self.peak)
+
+
 class ModelPrice(msgspec.Struct, frozen=True, kw_only=True):
-    """One table entry: standard rates, and the long-context and fast-mode rates if any."""
+    """One table entry: standard rates, and the long-context and fast-mode rates if any.
+
+    ``since``: the rates hold from this moment (a response before it has no price here);
+    ``off_peak``: cheaper hours; ``as_of`` and ``source``: when and where the entry's prices
+    were read, when it says (else the table's).
+    """
 
     rates: Rates
     #: Prompts above this many tokens are priced at ``long_context`` rates.
@@ -90,6 +129,13 @@ class ModelPrice(msgspec.Struct, frozen=True, kw_only=True):
     long_context: Rates | None = None
     fast: Rates | None = None
     aliases: tuple[str, ...] = ()
+    #: Matched only by its own id (and aliases, dated snapshots): never by the prefix rule.
+    exact: bool = False
+    since: datetime | None = None
+    off_peak: OffPeak | None = None
+    #: Where this entry's prices come from and when they were read, when not the table's.
+    as_of: str = ""
+    source: str = ""
 
 
 class PriceTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -121,9 +167,11 @@ class PriceTable(msgspec.Struct, frozen=True, kw_only=True):
             return keys[name]
         best: str | None = None
         for key in keys:
+            if self.models[keys[key]].exact:
+                continue
             if name.startswith(key + "-") and (best is None or len(key) > len(best)):
-                rest = name[len(key) + 1 :].split("-", 1)[0]
-                if not _VERSION_PART.match(rest):
+                rest = name[len(key) + 1 :].split("-")
+                if not _VERSION_PART.match(rest[0]) and not _OTHER_MODEL.intersection(rest):
                     best = key
         return keys[best] if best is not None else None
 
@@ -178,13 +226,24 @@ def response_cost(
     *,
     speed: str | None = None,
     inference_geo: str | None = None,
+    when: datetime | None = None,
 ) -> PricedCost:
     """What one API response cost: its model's rates (fast or long-context when they apply)
-    times its tokens, times the table's multiplier for its inference geography."""
+    times its tokens, times the table's multiplier for its inference geography; ``when`` the
+    response was made, for entries whose price depends on it (``since``, ``off_peak``)."""
     key = table.match(model)
     if key is None:
         return PricedCost(cost=None, price=None, reason=f"no price for {model or 'no model'}")
     entry = table.models[key]
+    if entry.since is not None or entry.off_peak is not None:
+        if when is None:
+            return PricedCost(cost=None, price=None, reason=f"no time to price {key} by")
+        if entry.since is not None and when < entry.since:
+            return PricedCost(
+                cost=None,
+                price=None,
+                reason=f"no price for {key} before {entry.since:%Y-%m-%d %H:%M} UTC",
+            )
     rates = entry.rates
     label = key
     if speed == "fast":
@@ -198,6 +257,9 @@ def response_cost(
     ):
         rates, label = entry.long_context, f"{key} (long context)"
     multiplier = table.inference_geo.get(inference_geo or "", 1.0)
+    if entry.off_peak is not None and when is not None and entry.off_peak.applies(when):
+        multiplier *= entry.off_peak.multiplier
+        label += " (off-peak)"
     return PricedCost(cost=rates.cost(tokens) * multiplier, price=label)
 
 
@@ -246,12 +308,66 @@ def _model_price(raw: Any, where: str) -> ModelPrice:
             raise PricingError(f"{where}.long_context: 'above' must be a number of tokens")
         above = threshold
     fast = raw.get("fast")
+    exact = raw.get("exact", False)
+    if not isinstance(exact, bool):
+        raise PricingError(f"{where}: 'exact' must be true or false")
+    for key in ("source", "as_of"):
+        if not isinstance(raw.get(key, ""), str):
+            raise PricingError(f"{where}: {key!r} must be a string")
     return ModelPrice(
         rates=rates,
         long_context_above=above,
         long_context=long_rates,
         fast=_rates(fast, f"{where}.fast") if fast is not None else None,
         aliases=tuple(aliases),
+        exact=exact,
+        since=_moment(raw.get("since"), f"{where}.since"),
+        off_peak=_off_peak(raw.get("off_peak"), f"{where}.off_peak"),
+        as_of=_text(raw.get("as_of"), f"{where}.as_of"),
+        source=_text(raw.get("source"), f"{where}.source"),
+    )
+
+
+def _text(raw: Any, where: str) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise PricingError(f"{where}: expected text, not {raw!r}")
+    return raw
+
+
+def _moment(raw: Any, where: str) -> datetime | None:
+    if raw is None:
+        return None
+    try:
+        found = datetime.fromisoformat(raw) if isinstance(raw, str) else None
+    except ValueError:
+        found = None
+    if found is None:
+        raise PricingError(f"{where}: expected an ISO 8601 time (2026-09-10T04:00:00Z)")
+    return found if found.tzinfo is not None else found.replace(tzinfo=UTC)
+
+
+def _off_peak(raw: Any, where: str) -> OffPeak | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise PricingError(f"{where}: expected an object with multiplier and peak_utc")
+    multiplier = _number(raw, "multiplier", where, required=True)
+    peak = raw.get("peak_utc")
+    if not isinstance(peak, list) or not all(
+        isinstance(pair, list)
+        and len(pair) == 2
+        and all(isinstance(hour, int) and not isinstance(hour, bool) for hour in pair)
+        and 0 <= pair[0] < pair[1] <= 24
+        for pair in peak
+    ):
+        raise PricingError(f"{where}: 'peak_utc' must list [start, end] UTC hours")
+    assert multiplier is not None
+    return OffPeak(
+        multiplier=multiplier,
+        peak=tuple((int(a), int(b)) for a, b in peak),
+        weekdays_only=bool(raw.get("weekdays_only", False)),
     )
 
 
@@ -323,6 +439,7 @@ __all__ = [
     "CACHE_WRITE_1H_MULTIPLIER",
     "CACHE_WRITE_5M_MULTIPLIER",
     "ModelPrice",
+    "OffPeak",
     "PriceTable",
     "PricedCost",
     "PricingError",

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import re
+from ..readers.discovery import slug
 
-_NOT_ALPHANUMERIC = re.compile(r"[^A-Za-z0-9]")
-
-
-def slug(path: str) -> str:
-    """The folder name Claude Code gives a project: its path with every character that is not
-    a letter or digit replaced by ``-``."""
-    return _NOT_ALPHANUMERIC.sub("-", path)
+__all__ = ["project_matches", "slug"]
 
 
 def project_matches(folder: str, name: str) -> bool:

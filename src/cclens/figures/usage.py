@@ -69,6 +69,8 @@ class Response:
     #: How another file's copy of it is recognised: its ``message.id``, else
     #: :func:`cclens.figures.identity.response_fallback` of its first record.
     identity: str = ""
+    #: The agent that wrote the session (``claude``, ``codex``...).
+    session_agent: str = "claude"
 
     @property
     def tool_names(self) -> list[str]:
@@ -321,16 +323,17 @@ class _Builder:
 
 @dataclass(frozen=True, slots=True)
 class Owner:
-    """The session a response is counted for: its id, project, title and path."""
+    """The session a response is counted for: its id, project, title, path and agent."""
 
     session_id: str
     project: str
     title: str
     path: Path
+    agent: str = "claude"
 
     @classmethod
     def of(cls, session: Session) -> Owner:
-        return cls(session.session_id, session.project, session.title, session.path)
+        return cls(session.session_id, session.project, session.title, session.path, session.agent)
 
 
 class ResponseCollector:
@@ -366,6 +369,7 @@ class ResponseCollector:
                 path=found.path,
                 line=found.line,
                 session_path=owner.path,
+                session_agent=owner.agent,
                 identity=found.message_id or fallback,
             )
             builder = _Builder(response, found.size)

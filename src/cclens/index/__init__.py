@@ -19,6 +19,8 @@ from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from .database import Index
+    from .embedding import INSTALL_HINT as SEMANTIC_INSTALL_HINT
+    from .embedding import LANGUAGES as SEMANTIC_LANGUAGES
     from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
     from .read.bounds import MAX_FILTER_LENGTH, FilterTooLong
     from .read.queries import ProjectSummary, SessionSummary, Totals
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
         SearchFilters,
     )
     from .read.search_result import FACETS, FacetValue, SearchHit, SearchResult, SessionGroup
+    from .read.semantic import MODES as SEARCH_MODES
     from .read.session_list import (
         PROJECT_SORTS,
         SESSION_SORTS,
@@ -95,6 +98,9 @@ _PLACES: dict[str, str] = {
     "quote_query": ".read.query",
     "SCHEMA_VERSION": ".storage.schema:LATEST",
     "DEFAULT_SECONDS": ".read.search",
+    "SEARCH_MODES": ".read.semantic:MODES",
+    "SEMANTIC_LANGUAGES": ".embedding:LANGUAGES",
+    "SEMANTIC_INSTALL_HINT": ".embedding:INSTALL_HINT",
     "MAX_SHOWN": ".read.search",
     "ORIGINS": ".read.search",
     "Budget": ".read.search",
@@ -134,6 +140,9 @@ __all__ = [
     "ORIGINS",
     "PROJECT_SORTS",
     "SCHEMA_VERSION",
+    "SEARCH_MODES",
+    "SEMANTIC_INSTALL_HINT",
+    "SEMANTIC_LANGUAGES",
     "SESSION_SORTS",
     "Budget",
     "DocumentKind",

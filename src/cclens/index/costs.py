@@ -65,6 +65,7 @@ class CostTally:
             response.tokens,
             speed=response.speed,
             inference_geo=response.inference_geo,
+            when=response.timestamp,
         )
         if priced.cost is None:
             self.unpriced += 1

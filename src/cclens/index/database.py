@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from ..figures.aggregate import ToolPart
+from ..figures.counts import SessionCounts
 from ..figures.inventory import CallFact
 from ..figures.usage import Response
 from ..readers.claude import Session
 from .read import queries, session_list, usage_query
 from .read.queries import ProjectSummary, SessionSummary, Totals
+from .read.session_counts import session_counts
 from .read.session_list import SessionFilters, SessionPage
 from .read.usage_query import QUARTER_HOUR, BucketSum, CallRow, UsageSelection
 from .storage.connection import (
@@ -37,9 +39,13 @@ from .write.ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 if TYPE_CHECKING:
     # Search (and numpy with it) is loaded on the first search: the usage figures, the status
     # line's update and the lists never need it.
-    from .read.search import Budget, MatchCache, ProjectChoice, SearchFilters
+    import numpy as np
+    import numpy.typing as npt
+
+    from .read.search import Budget, MatchCache, ProjectChoice, SearchFilters, Semantic
     from .read.search_facts import DocumentFacts
     from .read.search_result import SearchHit, SearchResult
+    from .read.semantic import VectorStore
 
 Result = TypeVar("Result")
 
@@ -59,6 +65,7 @@ class Index:
         self._facts: DocumentFacts | None = None
         self._facts_lock = threading.Lock()
         self._matches: MatchCache | None = None
+        self._vectors: VectorStore | None = None
         #: On a medium cclens cannot write (a read-only file, folder or file system), the index
         #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
         self.read_only = False
@@ -148,6 +155,7 @@ class Index:
         pool_threshold: int = POOL_THRESHOLD,
         changed: Collection[Path | str] | None = None,
         waiting: Callable[[float], None] | None = None,
+        embed: bool = True,
     ) -> UpdateReport:
         """Read what changed under ``roots`` (one update at a time per index file, across
         processes: ``waiting(seconds)`` is called while another one runs).
@@ -167,6 +175,7 @@ class Index:
                     pool_threshold=pool_threshold,
                     changed=changed,
                     waiting=waiting,
+                    embed=embed,
                 )
             except sqlite3.DatabaseError as error:
                 if not about_the_file(error):
@@ -266,6 +275,11 @@ class Index:
         after the index changed)."""
         return list(self._remembered("branches", session_list.branches))
 
+    def agents(self) -> list[str]:
+        """Every agent with a session in the index, most sessions first (worked out again only
+        after the index changed)."""
+        return list(self._remembered("agents", session_list.agents_indexed))
+
     def models(self) -> list[str]:
         """Every model a session used, most used first (worked out again only after the index
         changed)."""
@@ -275,6 +289,13 @@ class Index:
         """One session's summary by its key."""
         with self.connection() as connection:
             return queries.get_session(connection, key)
+
+    def counts(self, key: str) -> SessionCounts | None:
+        """What the session ``key`` counts, its subagents' part of it and what it carries over
+        from other sessions: its header's figures on every surface (see
+        :mod:`cclens.figures.counts`); ``None`` when the index has no such session."""
+        with self.connection() as connection:
+            return session_counts(connection, key)
 
     def find(self, text: str) -> list[SessionSummary]:
         """Sessions named by a key, session id, transcript path or id prefix."""
@@ -322,6 +343,73 @@ class Index:
                 self._matches = MatchCache(self._changes.current)
             return self._matches
 
+    @property
+    def _semantic(self) -> Semantic:
+        with self._facts_lock:
+            if self._vectors is None:
+                from .read.semantic import VectorStore
+
+                self._vectors = VectorStore()
+            store = self._vectors
+        from .read.search import Semantic
+
+        return Semantic(store, _embed_query)
+
+    def search_modes(self) -> tuple[str, ...]:
+        """The search modes this index can run now: ``lexical`` always, ``semantic`` and
+        ``hybrid`` when the model is installed and the index has vectors (the first mode is
+        the default)."""
+        from .embedding import available
+
+        if not available():
+            return ("lexical",)
+        with self.connection() as connection:
+            if self._semantic.store.current(connection) is None:
+                return ("lexical",)
+        return ("hybrid", "lexical", "semantic")
+
+    def related_sessions(self, key: str, limit: int = 5) -> list[tuple[SessionSummary, float]]:
+        """The sessions nearest in meaning to session ``key`` (by the cosine of their
+        centroids), with that cosine; empty without vectors."""
+        from .embedding import available
+        from .read.semantic import related_sessions
+
+        if not available():
+            return []
+        with self.connection() as connection:
+            loaded = self._semantic.store.current(connection)
+            row = connection.execute("SELECT id FROM sessions WHERE key = ?", (key,)).fetchone()
+            if loaded is None or row is None:
+                return []
+            found = related_sessions(loaded, int(row[0]), limit)
+            keys = (
+                dict(
+                    connection.execute(
+                        f"SELECT id, key FROM sessions WHERE id IN ({', '.join('?' * len(found))})",
+                        [item.session for item in found],
+                    ).fetchall()
+                )
+                if found
+                else {}
+            )
+        related = []
+        for item in found:
+            summary = self.session(keys[item.session]) if item.session in keys else None
+            if summary is not None:
+                related.append((summary, item.similarity))
+        return related
+
+    def warm_semantic(self) -> None:
+        """Load the model and the vectors now (the web app does it at start, so that its first
+        search by meaning is as fast as the next ones)."""
+        if "semantic" not in self.search_modes():
+            return
+        from .embedding import load
+
+        load()
+        with self.connection() as connection:
+            self._semantic.store.current(connection)
+
     def forget_ranked_searches(self) -> None:
         """Forget the ranked matches kept from recent searches, so that the next ones rank
         every match again (what a benchmark of ranking needs)."""
@@ -359,9 +447,14 @@ class Index:
         limit: int = 10,
         per_session: int = 3,
         budget: Budget | None = None,
+        mode: str | None = None,
+        like: tuple[str, str] | None = None,
     ) -> SearchResult:
         """Hits grouped by session, with totals and facets (see
-        :func:`cclens.index.read.search.search_results`)."""
+        :func:`cclens.index.read.search.search_results`). ``mode``: ``lexical``, ``semantic``
+        or ``hybrid`` (default: hybrid when the index has vectors and the model is installed,
+        else lexical); ``like``: ``(session key, message anchor)`` to find the texts nearest
+        that message in meaning instead."""
         from .read.search import search_results
 
         with self.connection() as connection:
@@ -375,6 +468,9 @@ class Index:
                 budget=budget,
                 facts=self._search_facts,
                 cache=self._search_cache,
+                mode=mode,
+                semantic=self._semantic,
+                like=like,
             )
 
     def project_choices(self) -> list[ProjectChoice]:
@@ -468,11 +564,20 @@ class Index:
         with self.connection() as connection:
             return usage_query.project_slugs(connection)
 
-    def usage_sessions(self, projects: Sequence[str] | None = None) -> tuple[int, int]:
-        """Sessions and transcript files held for ``projects`` (all when ``None``)."""
+    def usage_sessions(
+        self, projects: Sequence[str] | None = None, agent: str | None = None
+    ) -> tuple[int, int]:
+        """Sessions and transcript files held for ``projects`` (all when ``None``) of
+        ``agent`` (every agent's when ``None``)."""
         with self.connection() as connection:
-            return usage_query.selected_sessions(connection, projects)
+            return usage_query.selected_sessions(connection, projects, agent)
 
     def totals(self) -> Totals:
         """How much the index holds."""
         return self._remembered("totals", queries.totals)
+
+
+def _embed_query(text: str) -> npt.NDArray[np.float32]:
+    from .embedding import load
+
+    return load().embed_one(text)

@@ -27,7 +27,15 @@ from ..readers.claude import AssistantItem, Item, Session, UserItem
 from ..readers.claude.assemble import session_tips
 from ..readers.claude.titles import PREVIEW_LENGTH
 from .costs import CostTally
-from .words import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER
+from .words import (
+    MAX_PHRASE_WORDS,
+    PRIVATE_USE,
+    SEPARATOR,
+    TOKEN,
+    TOKEN_BREAK,
+    WORD_CHARACTER,
+    index_text,
+)
 
 DocumentKind = Literal["prompt", "assistant", "thinking", "tool_input", "tool_output"]
 #: Every kind of content search can be narrowed to.
@@ -45,7 +53,10 @@ DOCUMENT_KINDS: tuple[DocumentKind, ...] = (
 #: its own branch).
 #: 4: titles (tips, summaries), prices and the first prompt as the sessions view reads them.
 #: 5: each claim keeps its time, model, cost and tools, for the usage figures (migration 7).
-EXTRACT_VERSION = 5
+#: 6: each character of a script written without spaces is a token of its own (migration 19);
+#: an orphan subagent counts no prompt; the calls of subagents known only from the
+#: ``agent_progress`` records mirroring them count; calls pair with results in other files.
+EXTRACT_VERSION = 6
 #: The longest text kept for one message part (a 1 MB tool output is still searchable whole).
 MAX_TEXT = 1_000_000
 #: Longer texts are split into documents of about this many characters, at line ends: a
@@ -76,7 +87,7 @@ _LAST_UNICODE_WORDS = re.compile(f"(?:[\\W_]*+[^\\W_]++){{{OVERLAP_WORDS}}}")
 _LAST_ASCII_WORDS = re.compile(f"(?:[^a-zA-Z0-9]*+[a-zA-Z0-9]++){{{OVERLAP_WORDS}}}")
 #: Characters read back first to find the overlap's words.
 _SHORT_OVERLAP = 600
-_SET_ASIDE = (MATCH_START, MATCH_END, "\x00")
+_SET_ASIDE = (MATCH_START, MATCH_END, "\x00", TOKEN_BREAK)
 
 
 def tool_target(call_id: str) -> str:
@@ -246,6 +257,8 @@ class SessionDigest:
     unpriced: int = 0
     tips: list[str] = field(default_factory=list)
     summaries: list[tuple[str, str, int]] = field(default_factory=list)
+    #: The agent that wrote the session (see :mod:`cclens.readers.agents`).
+    agent: str = "claude"
 
     def count(self, claims: list[Claim]) -> None:
         """Set the figures from ``claims`` (each counted once already)."""
@@ -285,6 +298,7 @@ def digest(session: Session) -> SessionDigest:
     """Summarise ``session``: its figures as :mod:`cclens.figures.figures` counts them for the
     session on its own, subagents included."""
     found = SessionDigest(
+        agent=session.agent,
         title=session.title,
         title_source=session.title_source,
         first_prompt=session.first_prompt[:PREVIEW_LENGTH],
@@ -330,7 +344,7 @@ def digest(session: Session) -> SessionDigest:
 
 def clean_text(text: str) -> str:
     """``text`` as it is indexed: at most :data:`MAX_TEXT` characters, without the characters
-    search uses to mark matches (nor NUL)."""
+    search uses to mark matches and to set words apart (nor NUL)."""
     text = text[:MAX_TEXT]
     # str.translate walks every character in Python-level steps; these are almost never there.
     for character in _SET_ASIDE:
@@ -411,12 +425,13 @@ def pieces(text: str, size: int = PIECE) -> Iterator[str]:
 
 
 def text_pieces(text: str) -> Iterator[str]:
-    """The documents one text becomes: itself up to :data:`SPLIT_ABOVE` characters, else its
-    :func:`pieces`."""
+    """The documents one text becomes, as the index reads them: itself up to
+    :data:`SPLIT_ABOVE` characters, else its :func:`pieces`, each with the characters of
+    scripts written without spaces set apart (:func:`~cclens.index.words.index_text`)."""
     if len(text) <= SPLIT_ABOVE:
-        yield text
+        yield index_text(text)
     else:
-        yield from pieces(text)
+        yield from map(index_text, pieces(text))
 
 
 def _item_documents(item: Item, path: str, subagent: bool) -> Iterator[Document]:

@@ -19,6 +19,7 @@ from pathlib import Path
 import msgspec
 from watchfiles import Change, watch
 
+from ..readers import agents
 from . import Index, UpdateReport
 
 _CLOSED: dict[str, object] = {"type": "closed"}
@@ -95,11 +96,11 @@ class Status:
 
 def _relevant(change: Change, path: str) -> bool:
     del change
-    return path.endswith((".jsonl", ".meta.json"))
+    return path.endswith((*agents.suffixes(), ".meta.json"))
 
 
 class Indexer(threading.Thread):
-    """Keeps the index in step with the Claude folders while the server runs."""
+    """Keeps the index in step with the agents' folders while the server runs."""
 
     def __init__(
         self,

@@ -27,8 +27,9 @@ from .tools import MAX_CALLS, MAX_HITS, MAX_MESSAGES, MAX_ROWS, MAX_SESSIONS, MA
 from .tools import Tools as ToolAnswers
 
 INSTRUCTIONS = """\
-cclens holds every Claude Code session of this machine (transcripts from ~/.claude/projects,
-kept even after Claude Code deletes them): what was asked, answered, thought, and every tool
+cclens holds every coding agent session of this machine (Claude Code's transcripts from
+~/.claude/projects, Codex CLI's from ~/.codex/sessions, kept even after the agent deletes them;
+each session names its `agent`): what was asked, answered, thought, and every tool
 call with its result. Use it to find how something was done before, what a past session
 decided, which files it touched, or what usage cost.
 
@@ -47,6 +48,7 @@ SessionSort = Literal[
     "started",
     "title",
     "project",
+    "agent",
     "duration",
     "prompts",
     "tool_calls",
@@ -72,6 +74,10 @@ Since = Annotated[
     str | None, Field(description="Only from this date (YYYY-MM-DD, or an ISO time; UTC).")
 ]
 Until = Annotated[str | None, Field(description="Only up to this date (YYYY-MM-DD included).")]
+Agent = Annotated[
+    Literal["claude", "codex", "gemini", "copilot"] | None,
+    Field(description="Only this agent's sessions: claude (Claude Code), codex (Codex CLI)…"),
+]
 Project = Annotated[
     str | None,
     Field(
@@ -119,18 +125,24 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             "Full-text search over every session: prompts, answers, thinking, tool inputs and "
             "tool outputs. Query language of `cclens search`: words match whole words in any "
             'order, "quoted words" a phrase, word* a prefix, -word excludes, OR between two '
-            "terms matches either. The answer is what `cclens search --json` prints: sessions "
-            "with the best hits first (`groups`, each with its hit count and best hits "
-            "`shown`), the totals, and facets (projects, kinds, tools, months) to narrow by. "
+            "terms matches either; Chinese, Japanese, Korean and other text written without "
+            "spaces matches any part of it, one character up. The answer is what "
+            "`cclens search --json` prints: sessions with the best hits first (`groups`, each "
+            "with its hit count and best hits `shown`), the totals, and facets (projects, "
+            "agents, kinds, tools, months) to narrow by. "
             "Each hit names its session, its message (`anchor`) and element (`target`), a "
             "snippet, and a `url` that opens the session at it. At most "
             f"{MAX_HITS} sessions per call, paged with offset; session= lists one session's "
-            "hits."
+            "hits. mode: lexical (words), semantic (meaning: English; other languages and "
+            "scripts are found by words) or hybrid (both; the default when the index has "
+            "vectors). like_session with like_anchor: more like this, the texts nearest in "
+            "meaning to that message (query may then be empty)."
         ),
     )
     def search(
         query: Annotated[str, Field(description="What to look for (see the description).")],
         project: Project = None,
+        agent: Agent = None,
         since: Since = None,
         until: Until = None,
         tool: Annotated[
@@ -155,12 +167,23 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             int, Field(ge=1, le=MAX_HITS, description="Hits shown per session.")
         ] = 3,
         offset: Annotated[int, Field(ge=0, description="Sessions to skip (paging).")] = 0,
+        mode: Annotated[
+            Literal["lexical", "semantic", "hybrid"] | None,
+            Field(description="Find by words, meaning, or both (default: hybrid with vectors)."),
+        ] = None,
+        like_session: Annotated[
+            str | None, Field(description="More like this: the session of the message.")
+        ] = None,
+        like_anchor: Annotated[
+            str | None, Field(description="More like this: the message's anchor (a hit's).")
+        ] = None,
     ) -> dict[str, Any]:
         return _answer(
             redact,
             lambda: tools.search(
                 query,
                 project=project,
+                agent=agent,
                 since=since,
                 until=until,
                 tool=tool,
@@ -171,6 +194,8 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
                 limit=limit,
                 per_session=per_session,
                 offset=offset,
+                mode=mode,
+                like=(like_session, like_anchor) if like_session and like_anchor else None,
             ),
         )
 
@@ -178,7 +203,7 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
         name="list_sessions",
         annotations=_READ_ONLY,
         description=(
-            "The sessions view of cclens: sessions with their title, project, working "
+            "The sessions view of cclens: sessions with their agent, title, project, working "
             "directory, branch, times, models, prompts, responses, tool calls and failures, "
             "tokens and cost (each counted once), filtered and sorted as the view does. The "
             "most recently active first by default. At most "
@@ -194,6 +219,7 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             ),
         ] = None,
         project: Project = None,
+        agent: Agent = None,
         since: Annotated[
             str | None, Field(description="Only sessions active on or after this date.")
         ] = None,
@@ -230,6 +256,7 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
             lambda: tools.list_sessions(
                 text=text,
                 project=project,
+                agent=agent,
                 since=since,
                 until=until,
                 model=model,
@@ -350,7 +377,8 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
         annotations=_READ_ONLY,
         description=(
             "The files a session (with its subagents) read, changed (Write, Edit, "
-            "NotebookEdit) and searched (Glob, Grep), each once, in the order first touched."
+            "NotebookEdit; Codex's apply_patch) and searched (Glob, Grep), each once, in the "
+            "order first touched."
         ),
     )
     def get_session_files(session: Session) -> dict[str, Any]:
@@ -361,26 +389,31 @@ def build_server(tools: ToolAnswers, *, redact: bool = True) -> MCPServer[Any]:
         annotations=_READ_ONLY,
         description=(
             "Tokens (input, output, cache writes and reads) and cost in US dollars, each API "
-            "response counted once, grouped by day, week, month, project, session, model, tool "
-            "(each tool's share, its calls, failures and durations) or 5-hour block (with the "
-            "active block's burn rate and projection), with the prompts and tool calls by "
-            f"status: the figures of `cclens stats`. At most {MAX_ROWS} rows: the latest for "
-            "time groupings, the largest otherwise."
+            "response counted once, grouped by day, week, month, project, session, model, "
+            "agent, tool (each tool's share, its calls, failures and durations) or 5-hour "
+            "block (with the active block's burn rate and projection), with the prompts and "
+            f"tool calls by status: the figures of `cclens stats`. At most {MAX_ROWS} rows: "
+            "the latest for time groupings, the largest otherwise."
         ),
     )
     def usage_summary(
         by: Annotated[
-            Literal["day", "week", "month", "project", "session", "model", "tool", "block"],
+            Literal[
+                "day", "week", "month", "project", "session", "model", "tool", "block", "agent"
+            ],
             Field(description="The grouping."),
         ] = "day",
         since: Annotated[str | None, Field(description="First local day (YYYY-MM-DD).")] = None,
         until: Annotated[str | None, Field(description="Last local day (YYYY-MM-DD).")] = None,
         project: Project = None,
+        agent: Agent = None,
         limit: Annotated[int, Field(ge=1, le=MAX_ROWS, description="Rows.")] = 31,
     ) -> dict[str, Any]:
         return _answer(
             redact,
-            lambda: tools.usage(by=by, since=since, until=until, project=project, limit=limit),
+            lambda: tools.usage(
+                by=by, since=since, until=until, project=project, agent=agent, limit=limit
+            ),
         )
 
     @server.tool(

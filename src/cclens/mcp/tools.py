@@ -26,6 +26,7 @@ from ..figures.period import DateError, Period, parse_date
 from ..index import Index, ListError, SearchError, SearchFilters, SessionFilters, SessionSummary
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..permissions import claude_config_dir
+from ..readers.agents import AGENTS
 from ..readers.claude import AssistantItem, Item, Session, SystemItem, ToolCall, UserItem
 from ..reports.permission_audit import permission_audit
 from ..reports.stats import index_stats
@@ -45,7 +46,7 @@ SNIPPET = 400
 #: for the next page, which the answer names).
 MAX_ANSWER = 60_000
 
-GroupBy = Literal["day", "week", "month", "project", "session", "model", "tool", "block"]
+GroupBy = Literal["day", "week", "month", "project", "session", "model", "tool", "block", "agent"]
 
 #: Tools whose input names a file they read, and those that change one.
 _READS = frozenset({"Read", "NotebookRead"})
@@ -66,6 +67,15 @@ def cut(text: str, limit: int, *, more: str = "") -> tuple[str, bool]:
     left = len(text) - limit
     marker = f"\n[… {left:,} more characters cut{'; ' + more if more else ''}]"
     return text[:limit] + marker, True
+
+
+def _agent(name: str | None) -> str | None:
+    """The agent named (``claude``, ``codex``…), or ``None`` for every agent."""
+    if not name:
+        return None
+    if name not in AGENTS:
+        raise ToolProblem(f"agent: {name!r} is not one of {', '.join(AGENTS)}")
+    return name
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -162,6 +172,7 @@ class Tools:
         query: str,
         *,
         project: str | None = None,
+        agent: str | None = None,
         since: str | None = None,
         until: str | None = None,
         tool: str | None = None,
@@ -172,17 +183,23 @@ class Tools:
         limit: int = 10,
         per_session: int = 3,
         offset: int = 0,
+        mode: Literal["lexical", "semantic", "hybrid"] | None = None,
+        like: tuple[str, str] | None = None,
     ) -> dict[str, Any]:
         """The sessions with the best matches for ``query`` (the query language, filters and
         grouping of ``cclens search``; the answer is what ``cclens search --json`` prints, its
-        links full ``cclens serve`` addresses that open at the matching element)."""
-        if not any(character.isalnum() for character in query):
+        links full ``cclens serve`` addresses that open at the matching element). ``mode`` and
+        ``like`` (session, message anchor: more like this) as :meth:`Index.search_results`."""
+        if like is not None:
+            like = (self.resolve(like[0]).key, like[1])
+        elif not any(character.isalnum() for character in query):
             raise ToolProblem(
                 'bad query: it holds no word to look for (give words, "a phrase" or prefix*)'
             )
         key = self.resolve(session).key if session else None
         filters = SearchFilters(
             project=project or None,
+            agent=_agent(agent),
             since=_moment(since, "since", end=False),
             until=_moment(until, "until", end=True),
             tool=tool or None,
@@ -198,6 +215,8 @@ class Tools:
                 offset=max(offset, 0),
                 limit=1 if key else max(1, min(limit, MAX_HITS)),
                 per_session=max(1, min(per_session, MAX_HITS)),
+                mode=mode,
+                like=like,
             )
         except SearchError as error:
             raise ToolProblem(f"bad query: {error}") from None
@@ -220,6 +239,7 @@ class Tools:
         *,
         text: str | None = None,
         project: str | None = None,
+        agent: str | None = None,
         since: str | None = None,
         until: str | None = None,
         model: str | None = None,
@@ -237,6 +257,7 @@ class Tools:
         filters = SessionFilters(
             text=text or None,
             project=project or None,
+            agent=_agent(agent),
             since=_moment(since, "since", end=False),
             until=_moment(until, "until", end=True),
             model=model or None,
@@ -488,12 +509,15 @@ class Tools:
         since: str | None = None,
         until: str | None = None,
         project: str | None = None,
+        agent: str | None = None,
         limit: int = 31,
     ) -> dict[str, Any]:
         """Tokens and cost (``cclens stats``'s figures) grouped ``by``."""
         limit = max(1, min(limit, MAX_ROWS))
         period = Period(since=_day(since, "since"), until=_day(until, "until"))
-        report = index_stats(self.index, by=by, period=period, project=project or None)
+        report = index_stats(
+            self.index, by=by, period=period, project=project or None, agent=_agent(agent)
+        )
         # Time rows: the most recent; the others: the largest.
         timed = by in ("day", "week", "month", "block")
         rows = report.rows[-limit:] if timed else report.rows[:limit]
@@ -502,6 +526,7 @@ class Tools:
             "since": report.since,
             "until": report.until,
             "project": project,
+            "agent": agent or None,
             "timezone": report.timezone,
             "prices_as_of": report.prices.as_of,
             "prompts": report.prompts,
@@ -657,6 +682,12 @@ def _path_of(call: ToolCall) -> str | None:
 def _files(calls: Iterable[ToolCall]) -> dict[str, list[str]]:
     found: dict[str, dict[str, None]] = {"read": {}, "changed": {}, "searched": {}}
     for call in calls:
+        touched = call.spec.files
+        if touched is not None:  # the tool says which files it touched
+            for kind, file in touched(call.input, call.result):
+                if kind in found:
+                    found[kind].setdefault(file, None)
+            continue
         path = _path_of(call)
         if path is None:
             continue

@@ -223,6 +223,9 @@ class ToolCall:
     #: The user record's ``toolUseResult`` as written (``UNSET`` when absent).
     raw_result: Any = UNSET
     subagents: list[Session] = field(default_factory=list)
+    #: The agent that made the call (its tools are that agent's: see
+    #: :func:`cclens.model.tools.tool_spec`).
+    agent: str = "claude"
 
     @property
     def id(self) -> str:
@@ -235,11 +238,11 @@ class ToolCall:
 
     @cached_property
     def spec(self) -> ToolSpec:
-        return tool_spec(self.name)
+        return tool_spec(self.name, self.agent)
 
     @cached_property
     def parsed_input(self) -> Decoded[Any]:
-        return parse_tool_input(self.name, self.block.input)
+        return parse_tool_input(self.name, self.block.input, self.agent)
 
     @property
     def input(self) -> Any:
@@ -250,7 +253,7 @@ class ToolCall:
     def parsed_result(self) -> Decoded[Any] | None:
         if self.raw_result is UNSET:
             return None
-        return parse_tool_result(self.name, self.raw_result)
+        return parse_tool_result(self.name, self.raw_result, self.agent)
 
     @property
     def result(self) -> Any:
@@ -391,6 +394,15 @@ class Session:
     orphan: bool = False
     #: For an orphan: the id of the session that spawned it, when its records or folder say.
     parent_session_id: str | None = None
+    #: The agent that wrote the transcript (a name of :data:`cclens.readers.agents.READERS`).
+    agent: str = "claude"
+    #: Lines read by kind, and the kinds cclens does not know, when the agent's reader counts
+    #: them itself (its records are not the entries: ``None`` counts the entries' types).
+    line_kinds: dict[str, int] | None = None
+    unknown_kinds: dict[str, int] | None = None
+    #: A subagent known only from the ``agent_progress`` records mirroring its messages into
+    #: the transcript that spawned it (its own file is gone): its ``path`` is that transcript.
+    mirrored: bool = False
 
     @property
     def main_line(self) -> list[Item]:

@@ -62,5 +62,15 @@ TOOL_TYPE_FUNCTION: Final = "function"
 #: MCP tools run in a server outside the agent.
 TOOL_TYPE_EXTENSION: Final = "extension"
 AGENT: Final = "claude-code"
+#: ``gen_ai.agent.name`` by agent (:data:`cclens.readers.agents.READERS`): Claude Code's is
+#: ``claude-code``, another agent's its name (``codex``).
+AGENT_NAMES: Final = {"claude": AGENT}
+
+
+def agent_name(agent: str) -> str:
+    """The ``gen_ai.agent.name`` of an agent's sessions."""
+    return AGENT_NAMES.get(agent, agent)
+
+
 SERVICE_NAME: Final = "claude-code"
 MACHINE: Final = "cclens.machine"

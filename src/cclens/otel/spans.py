@@ -43,6 +43,7 @@ from ..figures.usage import Response, collect_responses
 from ..model.session import ToolStatus, parse_time
 from ..model.tools import mcp_parts
 from ..model.tools.agents import AgentInput
+from ..readers import agents
 from ..readers.claude import AssistantItem, Item, Session, SystemItem, ToolCall, UserItem
 from . import conventions as sc
 from .content import Content, Message, output_message, user_message
@@ -171,11 +172,13 @@ class TraceBuilder:
         return self._build(session).spans
 
     def _build(self, session: Session) -> _Trace:
-        trace = _Trace(self, session.session_id, self._count(session))
+        trace = _Trace(self, session.session_id, self._count(session), session.agent)
         times = _Times(first_activity(session), last_activity(session))
+        name = sc.agent_name(session.agent)
         attributes: Attributes = {
-            sc.AGENT_NAME: sc.AGENT,
+            sc.AGENT_NAME: name,
             sc.AGENT_ID: session.session_id,
+            "cclens.agent": session.agent,
             "cclens.session.id": session.session_id,
             "cclens.project": session.project,
         }
@@ -186,13 +189,15 @@ class TraceBuilder:
         if session.git_branch:
             attributes["cclens.git.branch"] = session.git_branch
         if session.versions:
-            attributes["cclens.claude_code.version"] = session.versions[-1]
+            attributes["cclens.agent.version"] = session.versions[-1]
+            if session.agent == "claude":
+                attributes["cclens.claude_code.version"] = session.versions[-1]
         if self.content is not None:
             if session.title:
                 attributes["cclens.session.title"] = self.content.text(session.title)
             if session.cwd:
                 attributes["cclens.session.cwd"] = self.content.text(session.cwd)
-        root = trace.agent(session, None, None, times, f"{sc.INVOKE_AGENT} {sc.AGENT}", attributes)
+        root = trace.agent(session, None, None, times, f"{sc.INVOKE_AGENT} {name}", attributes)
         trace.unclaimed(session, root, times)
         trace.separate(root, times)
         return trace
@@ -229,8 +234,11 @@ class TraceBuilder:
 class _Trace:
     """The spans of one session being built."""
 
-    def __init__(self, builder: TraceBuilder, session_id: str, counted: _Counted) -> None:
+    def __init__(
+        self, builder: TraceBuilder, session_id: str, counted: _Counted, agent: str = "claude"
+    ) -> None:
         self.builder = builder
+        self.provider = agents.provider(agent)
         self.content = builder.content
         self.session_id = session_id
         self.trace_id = trace_id(session_id)
@@ -258,8 +266,8 @@ class _Trace:
     ) -> SpanContext:
         context = self._context(key)
         common: Attributes = {
-            sc.PROVIDER_NAME: sc.ANTHROPIC,
-            sc.SYSTEM: sc.ANTHROPIC,
+            sc.PROVIDER_NAME: self.provider,
+            sc.SYSTEM: self.provider,
             sc.CONVERSATION_ID: self.session_id,
         }
         self.spans.append(
@@ -510,6 +518,7 @@ class _Trace:
             tokens,
             speed=response.speed,
             inference_geo=response.inference_geo,
+            when=response.timestamp,
         )
         if priced.cost is not None:
             attributes["cclens.usage.cost_usd"] = priced.cost

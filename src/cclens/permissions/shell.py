@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _SEPARATORS = ("&&", "||", "|&", ";", "|", "&", "\n")
 _REDIRECT = re.compile(r"(?:\d+|&)?(?:>>|>&|>\||>|<<<|<<-|<<|<&|<>|<)")
@@ -222,11 +223,14 @@ class _Scanner:
         self.heredocs = []
 
 
+@lru_cache(maxsize=8192)
 def parse_command(command: str) -> ParsedCommand | None:
     """Split a command line into the simple commands that would run.
 
     Returns ``None`` when the line cannot be split safely (an unterminated quote or
-    substitution): callers then match the line only as a whole.
+    substitution): callers then match the line only as a whole. Each line is split once per
+    process (the result is immutable): an audit asks for the same commands many times, for
+    each rule it tries, the decision and the suggestions.
     """
     try:
         parsed = _Scanner(command).run()

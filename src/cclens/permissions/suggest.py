@@ -23,12 +23,10 @@ break, and a file rule holds no backslash. Windows paths (``C:\\repo\\src\\app.c
 read as such: inside the project they give the same relative rules as anywhere
 (``Edit(./src/**)``); outside it they get no rule.
 
-Ranking (:func:`rank`): rules that would have saved more than one prompt come first, ordered
-by prompts saved weighted by how general the rule is (a shared command prefix, a whole
-directory, a web domain or a whole tool counts twice an exact command or file: it also covers
-the next call of its kind), then by prompts saved; one-offs (an exact rule for a single prompt,
-such as ``Bash(sort)``) come last. Suggestions of the same rule for the same settings file
-are one suggestion (:func:`merge_same`).
+Ranking (:func:`rank`): by prompts saved, the most first; of rules saving as many, a general
+one (a shared command prefix, a whole directory, a web domain or a whole tool: it also covers
+the next call of its kind) before an exact command or file. Suggestions of the same rule are
+one suggestion (:func:`merge_same`), whichever working directories of the project asked.
 """
 
 from __future__ import annotations
@@ -94,6 +92,9 @@ class Suggestion(msgspec.Struct, frozen=True, kw_only=True):
     general: bool = False
     #: The settings file the rule goes in, when known (the audit names it).
     settings_path: str | None = None
+    #: Every settings file it would go in, when several working directories of a project
+    #: suggest it (see :func:`merge_same`); ``settings_path`` is the first.
+    settings_paths: tuple[str, ...] = ()
 
     @property
     def rule_line(self) -> str:
@@ -641,31 +642,35 @@ def suggest(
     return suggestions
 
 
-def rank(suggestion: Suggestion) -> tuple[int, int, int, str]:
+def rank(suggestion: Suggestion) -> tuple[int, bool, str]:
     """Where a suggestion goes in a list (see the module docstring): the more prompts saved,
-    weighted by generality, the earlier; one-offs last."""
-    one_off = suggestion.prompts_saved <= 1
-    weight = 2 if suggestion.general else 1
-    return (one_off, -suggestion.prompts_saved * weight, -suggestion.prompts_saved, suggestion.rule)
+    the earlier; of rules saving as many, a general one first."""
+    return (-suggestion.prompts_saved, not suggestion.general, suggestion.rule)
 
 
 def merge_same(suggestions: Iterable[Suggestion]) -> list[Suggestion]:
-    """One suggestion per rule and settings file (their prompts added, their examples pooled),
-    in :func:`rank` order: audits of several working directories of one project can each
-    suggest the same rule for the same file."""
-    merged: dict[tuple[str, str, str | None], Suggestion] = {}
-    for suggestion in suggestions:
-        key = (suggestion.rule, suggestion.update.destination, suggestion.settings_path)
+    """One suggestion per rule (their prompts added, their examples and settings files pooled),
+    in :func:`rank` order: audits of several working directories of one project each suggest
+    the same rule, each for the settings of its own directory. The merged suggestion names
+    the settings file of the directory that would save most prompts first."""
+    merged: dict[tuple[str, str], Suggestion] = {}
+    for suggestion in sorted(suggestions, key=rank):
+        key = (suggestion.rule, suggestion.update.destination)
         found = merged.get(key)
         if found is None:
-            merged[key] = suggestion
+            first: tuple[str, ...] = (suggestion.settings_path,) if suggestion.settings_path else ()
+            merged[key] = msgspec.structs.replace(suggestion, settings_paths=first)
             continue
         examples = tuple(dict.fromkeys((*found.examples, *suggestion.examples)))[:_MAX_EXAMPLES]
+        paths = found.settings_paths
+        if suggestion.settings_path and suggestion.settings_path not in paths:
+            paths = (*paths, suggestion.settings_path)
         merged[key] = msgspec.structs.replace(
             found,
             prompts_saved=found.prompts_saved + suggestion.prompts_saved,
             examples=examples,
             general=found.general or suggestion.general,
+            settings_paths=paths,
         )
     return sorted(merged.values(), key=rank)
 

@@ -137,10 +137,14 @@ def target_path(tool_name: str, tool_input: Mapping[str, Any], *, cwd: str) -> s
 
 
 def absolute_path(path: str, *, cwd: str, home: str | None = None) -> str:
-    """Resolve ``path`` against ``cwd`` (and ``~`` against ``home``) without touching the disk."""
+    """Resolve ``path`` against ``cwd`` (and ``~`` against ``home``) without touching the disk,
+    one separator between its parts."""
     if home is not None and (path == "~" or path.startswith("~/")):
         path = home + path[1:]
-    return posixpath.normpath(posixpath.join(cwd, path))
+    found = posixpath.normpath(posixpath.join(cwd, path))
+    # POSIX lets a path start with two separators (and normpath keeps them): on the systems
+    # Claude Code runs on it is the root all the same, and a rule must name it with one.
+    return "/" + found.lstrip("/") if found.startswith("//") else found
 
 
 def is_within(path: str, directory: str) -> bool:

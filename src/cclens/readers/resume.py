@@ -24,9 +24,9 @@ import shlex
 from dataclasses import dataclass
 
 from .claude import AssistantItem, Item, Session, UserItem
+from .claude.resume import CLAUDE, claude_argv
 
 #: The program that runs Claude Code.
-CLAUDE = "claude"
 
 
 def _quote(text: str) -> str:
@@ -46,16 +46,16 @@ class ResumeCommand:
     fork: bool = False
     #: ``--resume-session-at``: the uuid of the last message kept (always with ``fork``).
     at: str | None = None
+    #: The agent whose session it is (its own command: see :mod:`cclens.readers.agents`).
+    agent: str = "claude"
 
     @property
     def argv(self) -> list[str]:
-        """The ``claude`` command and its arguments."""
-        arguments = [CLAUDE, "--resume", self.session_id]
-        if self.fork:
-            arguments.append("--fork-session")
-        if self.at:
-            arguments.append(f"--resume-session-at={self.at}")
-        return arguments
+        """The agent's command and its arguments (``claude --resume <id>``, ``codex resume
+        <id>``)."""
+        from .agents import reader
+
+        return reader(self.agent).resume_argv(self.session_id, self.fork, self.at)
 
     @property
     def shell(self) -> str:
@@ -65,7 +65,7 @@ class ResumeCommand:
 
     def at_message(self, uuid: str) -> ResumeCommand:
         """The command that forks this session at message ``uuid`` (see :func:`fork_points`)."""
-        return ResumeCommand(self.session_id, self.cwd, fork=True, at=uuid)
+        return ResumeCommand(self.session_id, self.cwd, fork=True, at=uuid, agent=self.agent)
 
     def as_json(self) -> dict[str, object]:
         """The JSON form the API gives."""
@@ -73,14 +73,19 @@ class ResumeCommand:
 
 
 def resume_command(
-    session_id: str, cwd: str | None = None, *, fork: bool = False, at: str | None = None
+    session_id: str,
+    cwd: str | None = None,
+    *,
+    fork: bool = False,
+    at: str | None = None,
+    agent: str = "claude",
 ) -> ResumeCommand:
     """The command that resumes session ``session_id`` (in ``cwd``, when known).
 
     ``fork``: continue in a new session instead; ``at`` (a message uuid from
     :func:`fork_points`): fork the session at that message (``fork`` is then implied).
     """
-    return ResumeCommand(session_id, cwd or None, fork=fork or at is not None, at=at)
+    return ResumeCommand(session_id, cwd or None, fork=fork or at is not None, at=at, agent=agent)
 
 
 def _last_uuid(item: Item) -> tuple[int, str] | None:
@@ -100,8 +105,12 @@ def fork_points(session: Session) -> dict[str, str]:
     """For each prompt and response on the session's main line, by its anchor: the uuid to
     fork at so that the fork keeps the conversation up to and including that message (with
     the results of the tool calls it made). Subagents' messages are not points: a subagent is
-    not resumed on its own."""
+    not resumed on its own. An agent that cannot fork at a message (Codex CLI) has none."""
+    from .agents import reader
+
     points: dict[str, str] = {}
+    if not reader(session.agent).fork_at_message:
+        return points
     for item in session.main_line:
         if item.is_sidechain:
             continue
@@ -116,4 +125,4 @@ def fork_points(session: Session) -> dict[str, str]:
     return points
 
 
-__all__ = ["CLAUDE", "ResumeCommand", "fork_points", "resume_command"]
+__all__ = ["CLAUDE", "ResumeCommand", "claude_argv", "fork_points", "resume_command"]

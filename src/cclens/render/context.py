@@ -15,9 +15,11 @@ from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 
-from ..figures.figures import Figures, own_items, session_figures
+from ..figures.counts import SessionCounts, counts_alone
+from ..figures.figures import Figures, own_items
 from ..figures.tokens import TokenCounts
 from ..figures.usage import collect_responses
+from ..formats import compact, plural
 from ..model import ContentBlock
 from ..model.blocks import (
     BashCodeExecutionToolResultBlock,
@@ -50,6 +52,7 @@ from ..model.session import (
     ToolCall,
     UserItem,
 )
+from ..readers import agents as registry
 from ..readers.resume import resume_command
 from .commands import CommandOutput, CommandView, parse_command, parse_command_output
 from .events import EventView, event_view
@@ -114,13 +117,17 @@ def response_totals(session: Session) -> tuple[TokenTotals, TokenTotals]:
 
 @dataclass(frozen=True)
 class SessionHeader:
-    """The facts at the top of a session page.
+    """The facts at the top of a session, the same on every surface (the web page, ``cclens
+    show``, Markdown and HTML exports, the export's index).
 
-    ``tokens`` counts the session's own responses (main line and branches), ``subagent_tokens``
-    those of every subagent below it. ``resume_command`` is what resumes the session in Claude
-    Code, in the directory it ran in (:func:`cclens.readers.resume.resume_command`).
-    ``diagnostics`` are
-    the file's malformed lines.
+    The figures are what the session counts, its subagents' included
+    (:mod:`cclens.figures.counts`): ``tokens`` are its responses' tokens, of which
+    ``subagent_tokens`` its subagents'; ``carried`` is what its files hold that other sessions
+    count (``carried_from`` names them), shown apart and never added in; ``alone``: the
+    session was read on its own, compared with no other. ``resume_command`` is what resumes the
+    session in Claude Code, in the directory it ran in
+    (:func:`cclens.readers.resume.resume_command`). ``diagnostics`` are the file's malformed
+    lines.
     """
 
     title: str
@@ -134,6 +141,8 @@ class SessionHeader:
     duration: timedelta | None
     models: list[str]
     versions: list[str]
+    #: The agent that wrote the session, as people read it (``Codex CLI``).
+    agent_label: str
     tokens: TokenTotals
     subagent_tokens: TokenTotals
     resume_command: str
@@ -146,21 +155,95 @@ class SessionHeader:
     branches: int
     compactions: int
     diagnostics: list[Diagnostic]
-    #: Every figure of the session (subagents included), as every surface counts them.
+    #: Every figure the session counts (subagents included), as every surface counts them.
     figures: Figures = field(default_factory=Figures)
+    #: What its files hold that other sessions count (a resumed session's copied history).
+    carried: Figures = field(default_factory=Figures)
+    carried_from: tuple[str, ...] = ()
+    alone: bool = False
+
+    @property
+    def tokens_text(self) -> str:
+        """The tokens line, saying what it includes: ``5.6M (in 1.2k, out 40.1k, cache read
+        5.3M, cache write 230.4k), 1.2M of them in subagents`` (or ``none of them in
+        subagents``)."""
+        tokens = self.tokens
+        if not tokens.responses:
+            return "not recorded"
+        kinds = (
+            f"in {compact(tokens.input)}, out {compact(tokens.output)}, "
+            f"cache read {compact(tokens.cache_read)}, "
+            f"cache write {compact(tokens.cache_write)}"
+        )
+        text = f"{compact(tokens.total)} ({kinds})"
+        sub = self.subagent_tokens
+        if sub.responses:
+            return f"{text}, {compact(sub.total)} of them in subagents"
+        return f"{text}, none of them in subagents"
+
+    @property
+    def activity_text(self) -> str:
+        """``3 prompts, 12 responses, 8 tool calls (1 failed), 1 subagent``."""
+        text = (
+            f"{plural(self.prompts, 'prompt')}, {plural(self.responses, 'response')}, "
+            f"{plural(self.tool_calls, 'tool call')} ({self.tool_errors:,} failed), "
+            f"{plural(self.subagents, 'subagent')}"
+        )
+        if self.branches:
+            text += f", {plural(self.branches, 'branch', 'branches')}"
+        if self.compactions:
+            text += f", {plural(self.compactions, 'compaction')}"
+        return text
+
+    @property
+    def carried_text(self) -> str:
+        """What the session carries over from other sessions, or ``""`` when nothing:
+        ``1 prompt, 2 responses, 1 tool call (253 tokens), counted in session 0d3a8e6f``."""
+        carried = self.carried
+        parts = [
+            plural(count, noun)
+            for count, noun in (
+                (carried.prompts, "prompt"),
+                (carried.responses, "response"),
+                (carried.tool_calls.calls, "tool call"),
+            )
+            if count
+        ]
+        if not parts:
+            return ""
+        text = ", ".join(parts)
+        if carried.responses:
+            text += f" ({compact(carried.tokens.total)} tokens)"
+        if self.carried_from:
+            owners = ", ".join(owner[:8] for owner in self.carried_from)
+            noun = "session" if len(self.carried_from) == 1 else "sessions"
+            text += f", counted in {noun} {owners}"
+        return text
+
+    def facts(self) -> list[tuple[str, str]]:
+        """The figures as ``(label, text)`` lines (the terminal and Markdown draw these; the web
+        page draws the same fields with links and hover titles)."""
+        found = [("Tokens", self.tokens_text), ("Activity", self.activity_text)]
+        if carried := self.carried_text:
+            found.append(("Carried over", carried))
+        if self.alone:
+            found.append(
+                ("Counted", "on its own: what it copied from other sessions counts here too")
+            )
+        return found
 
 
-def session_header(session: Session, figures: Figures | None = None) -> SessionHeader:
+def session_header(session: Session, counts: SessionCounts | None = None) -> SessionHeader:
     """The header facts of ``session``.
 
-    ``figures`` are the session's figures when they are known from elsewhere (the index counts
-    each response, call and prompt once across sessions: a resumed session's copies are counted
-    for the session they came from); by default the session's own
-    (:func:`cclens.figures.figures.session_figures`).
+    ``counts`` are the session's figures as the index counts them (each response, call and
+    prompt once across the sessions of its project, see :mod:`cclens.figures.counts`); without
+    them, the session is counted on its own (:func:`cclens.figures.counts.counts_alone`) and
+    the header says so.
     """
-    figures = figures or session_figures(session)
+    counts = counts or counts_alone(session)
+    figures = counts.figures
     agents = [agent for top in session.subagents for agent in top.all_sessions()]
-    own_tokens, subagent_tokens = response_totals(session)
     return SessionHeader(
         title=session.title or session.session_id,
         session_id=session.session_id,
@@ -173,9 +256,10 @@ def session_header(session: Session, figures: Figures | None = None) -> SessionH
         duration=session.duration,
         models=session.models,
         versions=session.versions,
-        tokens=own_tokens,
-        subagent_tokens=subagent_tokens,
-        resume_command=resume_command(session.session_id, session.cwd).shell,
+        agent_label=registry.label(session.agent),
+        tokens=TokenTotals.of(figures.tokens, figures.responses),
+        subagent_tokens=TokenTotals.of(counts.subagents.tokens, counts.subagents.responses),
+        resume_command=resume_command(session.session_id, session.cwd, agent=session.agent).shell,
         path=str(session.path),
         prompts=figures.prompts,
         responses=figures.responses,
@@ -186,6 +270,9 @@ def session_header(session: Session, figures: Figures | None = None) -> SessionH
         compactions=len(session.compactions),
         diagnostics=list(session.diagnostics),
         figures=figures,
+        carried=counts.carried,
+        carried_from=counts.carried_from,
+        alone=counts.alone,
     )
 
 
@@ -268,6 +355,10 @@ class ItemView:
     branches: list[BranchView] = field(default_factory=list)
     repeats: int = 0
     repeat_of: str = ""
+    #: Who answers in the session (``Claude``, ``Codex``: its agent's speaker) and who wrote
+    #: its records (``Claude Code``, ``Codex CLI``).
+    speaker: str = "Claude"
+    agent_label: str = "Claude Code"
 
     @property
     def timestamp(self) -> datetime | None:
@@ -417,18 +508,18 @@ class PageContext:
     trailing_branches: list[BranchView]
     orphan_subagents: list[Session]
     session: Session
-    figures: Figures | None = None
+    counts: SessionCounts | None = None
 
     @cached_property
     def header(self) -> SessionHeader:
-        """The header facts (:func:`session_header`, with ``figures`` when given)."""
-        return session_header(self.session, self.figures)
+        """The header facts (:func:`session_header`, with ``counts`` when given)."""
+        return session_header(self.session, self.counts)
 
 
 def _branch_label(items: Sequence[ItemView]) -> str:
     prompts = [v for v in items if isinstance(v.item, UserItem) and v.item.kind == "prompt"]
     count = sum(1 for v in items if v.role != "event")
-    label = f"{count} message{'s' if count != 1 else ''}"
+    label = plural(count, "message")
     if prompts:
         assert isinstance(prompts[0].item, UserItem)
         first = " ".join(prompts[0].item.text.split())
@@ -441,9 +532,9 @@ def page_context(
     *,
     show_branches: bool = True,
     views: Callable[[Sequence[Item], dict[str, ToolCall]], list[ItemView]] = item_views,
-    figures: Figures | None = None,
+    counts: SessionCounts | None = None,
 ) -> PageContext:
-    """The context of ``session``'s page (see :class:`PageContext`); ``figures`` as in
+    """The context of ``session``'s page (see :class:`PageContext`); ``counts`` as in
     :func:`session_header`."""
     calls = session.tool_calls
     main = views(session.main_line, calls)
@@ -465,6 +556,13 @@ def page_context(
                 trailing.append(branch_view)
             else:
                 host.branches.append(branch_view)
+    if session.agent != "claude":
+        named = (registry.speaker(session.agent), registry.label(session.agent))
+        for each in [*main, *(v for b in trailing for v in b.items)]:
+            each.speaker, each.agent_label = named
+            for fork in each.branches:
+                for inner in fork.items:
+                    inner.speaker, inner.agent_label = named
     claimed = {id(agent) for call in calls.values() for agent in call.subagents}
     orphans = [agent for agent in session.subagents if id(agent) not in claimed]
-    return PageContext(main, trailing, orphans, session, figures)
+    return PageContext(main, trailing, orphans, session, counts)

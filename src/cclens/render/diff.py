@@ -91,10 +91,10 @@ def _pair_changes(hunk: DiffHunk) -> None:
 
 @dataclass
 class DiffHunk:
-    """A hunk: where it starts in both files and its lines."""
+    """A hunk: where it starts in both files (``None``: not known) and its lines."""
 
-    old_start: int
-    new_start: int
+    old_start: int | None
+    new_start: int | None
     lines: list[DiffLine] = field(default_factory=list)
 
 
@@ -102,7 +102,8 @@ def _int(value: Any, default: int) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def _hunk(old_start: int, new_start: int, raw_lines: Sequence[Any]) -> DiffHunk:
+def _hunk(old_start: int | None, new_start: int | None, raw_lines: Sequence[Any]) -> DiffHunk:
+    """A hunk's lines, numbered from its starts (not numbered when they are not known)."""
     hunk = DiffHunk(old_start, new_start)
     old, new = old_start, new_start
     for raw in raw_lines:
@@ -110,16 +111,16 @@ def _hunk(old_start: int, new_start: int, raw_lines: Sequence[Any]) -> DiffHunk:
         mark, body = text[:1], text[1:]
         if mark == "+":
             hunk.lines.append(DiffLine("add", None, new, body))
-            new += 1
+            new = new + 1 if new is not None else None
         elif mark == "-":
             hunk.lines.append(DiffLine("del", old, None, body))
-            old += 1
+            old = old + 1 if old is not None else None
         elif mark == "\\":
             hunk.lines.append(DiffLine("note", None, None, text))
         else:
             hunk.lines.append(DiffLine("ctx", old, new, body))
-            old += 1
-            new += 1
+            old = old + 1 if old is not None else None
+            new = new + 1 if new is not None else None
     return hunk
 
 
@@ -127,10 +128,11 @@ def _from_patch(hunks: Sequence[Mapping[str, Any]]) -> list[DiffHunk]:
     out = []
     for raw in hunks:
         lines = raw.get("lines")
+        numbered = "oldStart" in raw or "newStart" in raw  # a patch's hunks may have no numbers
         out.append(
             _hunk(
-                _int(raw.get("oldStart"), 1),
-                _int(raw.get("newStart"), 1),
+                _int(raw.get("oldStart"), 1) if numbered else None,
+                _int(raw.get("newStart"), 1) if numbered else None,
                 lines if isinstance(lines, list) else [],
             )
         )

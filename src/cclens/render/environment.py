@@ -41,5 +41,6 @@ def template_environment() -> Environment:
     environment.filters["time"] = partial(formats.utc_time, seconds=True)
     environment.filters["clock"] = formats.clock
     environment.filters["plural"] = formats.plural
+    environment.filters["text_size"] = formats.text_size
     environment.filters["tag"] = _tag
     return environment

@@ -284,7 +284,14 @@ _SYSTEM: dict[str, Callable[[SystemRecord], EventView]] = {
 
 def _system(item: SystemItem) -> EventView:
     record = item.record
-    return _SYSTEM.get(record.subtype or "", _system_default)(record)
+    subtype = record.subtype or ""
+    if ":" in subtype:
+        # Another agent's bookkeeping (Copilot CLI's turn and tool-start events): its reader
+        # names it ``<agent>:<kind>``; shown with the details.
+        label = subtype.replace(":", ": ", 1)
+        text = _one_line(_text_of(record.content))
+        return EventView(f"system:{subtype}", label, text, "muted", noisy=True)
+    return _SYSTEM.get(subtype, _system_default)(record)
 
 
 # --- attachments ----------------------------------------------------------------------------

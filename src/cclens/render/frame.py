@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..formats import duration, size
+from ..formats import duration, plural, size
 from ..model import UNSET
 from ..model.blocks import ImageBlock, TextBlock
 from ..model.session import ToolCall
@@ -74,7 +74,7 @@ def output_size(parts: list[ResultPart]) -> str:
         if chars:
             said.append(size(chars))
     if images:
-        said.append(f"{images} image{'s' if images != 1 else ''}")
+        said.append(plural(images, "image"))
     return ", ".join(said)
 
 
@@ -142,7 +142,7 @@ def tool_frame(
         badges.append(Badge("background", "info"))
     if call.subagents:
         count = len(call.subagents)
-        badges.append(Badge(f"{count} subagent{'s' if count != 1 else ''}", "info"))
+        badges.append(Badge(plural(count, "subagent"), "info"))
     worded = prepared.get("summary")
     result_parts = _result_parts(call)
     lines = sum(p.value.count("\n") + 1 for p in result_parts if p.kind == "text")

@@ -33,6 +33,11 @@ class IndexEntry:
     prompts: int = 0
     responses: int = 0
     tool_calls: int = 0
+    #: Calls that failed, and every token of the responses (as the session's header counts).
+    failed: int = 0
+    tokens: int = 0
+    #: The transcript's path.
+    path: str = ""
     subagents: int = 0
     size: int = 0
     malformed: int = 0

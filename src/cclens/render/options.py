@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..figures.figures import Figures
+    from ..figures.counts import SessionCounts
 
 __all__ = ["DEFAULT_OPTIONS", "THEMES", "RenderOptions"]
 
@@ -28,9 +28,10 @@ class RenderOptions:
     place. ``chunk_items``: how many items of the conversation one chunk holds (the first is drawn
     with the page, the others as the reader scrolls to them). ``embed_parts``: the page carries
     every folded part, compressed (default: when ``standalone``; the pages of a bulk export link
-    shared CSS and JavaScript but carry their parts). ``figures``: the session's figures when
-    known from elsewhere (the web app's index counts each response, call and prompt once across
-    sessions), shown in the header instead of the session's own. ``workers``: processes that draw
+    shared CSS and JavaScript but carry their parts). ``counts``: the session's figures as the
+    index counts them (each response, call and prompt once across the sessions of a project,
+    see :mod:`cclens.figures.counts`), shown in the header instead of the session counted on
+    its own. ``workers``: processes that draw
     an exported page's folded parts (:mod:`cclens.render.part_workers`; forked on Linux, the
     page is the same byte for byte); 1 draws them in this process. ``images_url``: link images
     as ``<images_url><digest>`` (the web app serves them from ``SessionRenderer.images``) instead
@@ -48,7 +49,7 @@ class RenderOptions:
     lazy: bool = True
     chunk_items: int = 40
     embed_parts: bool | None = None
-    figures: Figures | None = None
+    counts: SessionCounts | None = None
     workers: int = 1
     images_url: str | None = None
     theme_button: bool = True

@@ -168,12 +168,12 @@ class SessionRenderer:
 
     def context(self, session: Session, *, top: bool = True) -> PageContext:
         """The page context of ``session`` with these options, made once per session (``top``:
-        the page's own session, whose header shows ``options.figures`` when given)."""
+        the page's own session, whose header shows ``options.counts`` when given)."""
         key = (id(session), top)
         found = self._contexts.get(key)
         if found is None or found.session is not session:
-            figures = self.options.figures if top else None
-            found = page_context(session, show_branches=self.options.show_branches, figures=figures)
+            counts = self.options.counts if top else None
+            found = page_context(session, show_branches=self.options.show_branches, counts=counts)
             self._contexts[key] = found
         return found
 

@@ -106,8 +106,15 @@ _CODE_KEYS = frozenset({"command", "file_path", "notebook_path", "path", "patter
 
 
 def fallback_summary(call: ToolCall) -> ToolSummary:
-    """The summary of a call whose view has none: its input's first telling string (in
-    monospace when it is a command, path, pattern or URL)."""
+    """The summary of a call whose view has none: its tool's own wording from the typed input
+    (:attr:`~cclens.model.tools.ToolSpec.summary`, in monospace: a command, a path, a query),
+    else its input's first telling string (in monospace when it is a command, path, pattern or
+    URL)."""
+    worded = call.spec.summary
+    if worded is not None:
+        said = worded(call.input)
+        if said.strip():
+            return ToolSummary.of(argument=said)
     raw = call.block.input
     if not isinstance(raw, Mapping):
         return ToolSummary()

@@ -23,9 +23,11 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from ..formats import clock, compact, duration, plural, utc_time
+from ..figures.counts import SessionCounts
+from ..formats import clock, duration, plural, utc_time
 from ..model.blocks import ImageBlock, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock
 from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
+from ..readers import agents
 from .commands import parse_command, parse_command_output
 from .context import session_header
 from .events import event_view, strip_ansi
@@ -44,11 +46,14 @@ def clean(text: str) -> str:
 @dataclass(frozen=True)
 class TerminalOptions:
     """``details``: show noisy records; ``result_lines``: lines of each tool result shown (0 for
-    all); ``subagents``: draw subagent conversations in full rather than as one line."""
+    all); ``subagents``: draw subagent conversations in full rather than as one line;
+    ``counts``: the session's figures as the index counts them (see
+    :func:`cclens.render.context.session_header`)."""
 
     details: bool = False
     result_lines: int = 12
     subagents: bool = False
+    counts: SessionCounts | None = None
 
 
 _STATUS_STYLE = {
@@ -65,8 +70,8 @@ _STATUS_TEXT = {
 }
 
 
-def _header(session: Session) -> RenderableType:
-    header = session_header(session)
+def _header(session: Session, counts: SessionCounts | None) -> RenderableType:
+    header = session_header(session, counts)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="dim")
     grid.add_column()
@@ -88,21 +93,9 @@ def _header(session: Session) -> RenderableType:
     if header.models:
         row("Models", ", ".join(header.models))
     if header.versions:
-        row("Claude Code", ", ".join(header.versions))
-    tokens = header.tokens
-    if tokens.responses:
-        row(
-            "Tokens",
-            f"{compact(tokens.total)} (in {compact(tokens.input)}, out "
-            f"{compact(tokens.output)}, cache read {compact(tokens.cache_read)}, "
-            f"cache write {compact(tokens.cache_write)})",
-        )
-    row(
-        "Activity",
-        f"{plural(header.prompts, 'prompt')}, {plural(header.responses, 'response')}, "
-        f"{plural(header.tool_calls, 'tool call')} ({header.tool_errors} failed), "
-        f"{plural(header.subagents, 'subagent')}",
-    )
+        row(header.agent_label, ", ".join(header.versions))
+    for label, text in header.facts():
+        row(label, text)
     row("Resume", header.resume_command)
     for diagnostic in header.diagnostics:
         label = "Read in part" if diagnostic.partial else "Unreadable"
@@ -177,10 +170,10 @@ def _subagent(agent: Session, options: TerminalOptions, depth: int) -> Iterator[
 
 
 def _assistant(
-    item: AssistantItem, options: TerminalOptions, depth: int
+    item: AssistantItem, options: TerminalOptions, depth: int, speaker: str = "Claude"
 ) -> Iterator[RenderableType]:
     model = item.model if item.model and item.model != "<synthetic>" else ""
-    yield _head("◆ Claude", "bold green", item, model)
+    yield _head(f"◆ {speaker}", "bold green", item, model)
     calls = {id(c.block): c for c in item.tool_calls}
     for block in item.blocks:
         if isinstance(block, TextBlock):
@@ -226,11 +219,12 @@ def _user(item: UserItem) -> Iterator[RenderableType]:
 
 
 def _items(session: Session, options: TerminalOptions, depth: int) -> Iterator[RenderableType]:
+    speaker = agents.speaker(session.agent)
     for item in session.main_line:
         if isinstance(item, UserItem):
             yield from _user(item)
         elif isinstance(item, AssistantItem):
-            yield from _assistant(item, options, depth)
+            yield from _assistant(item, options, depth, speaker)
         else:
             view = event_view(item)
             if view.noisy and not options.details:
@@ -253,11 +247,11 @@ def session_renderables(
     session: Session, options: TerminalOptions = TerminalOptions()
 ) -> Iterator[RenderableType]:
     """``session`` as Rich renderables, header first, in reading order."""
-    yield _header(session)
+    yield _header(session, options.counts)
     yield from _items(session, options, 0)
     if session.branches:
         count = len(session.branches)
         yield Text(
-            f"{count} other branch{'es' if count != 1 else ''} not shown (see the HTML export)",
+            f"{plural(count, 'other branch', 'other branches')} not shown (see the HTML export)",
             style="dim",
         )

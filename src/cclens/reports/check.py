@@ -18,9 +18,12 @@ from ..figures.inventory import tool_usage
 from ..model.blocks import ToolResultBlock, UnknownBlock
 from ..model.entries import Diagnostic, Entry
 from ..model.records import AssistantRecord, UnknownRecord, UserRecord
+from ..model.session import Session
 from ..model.tools import is_known_tool
-from ..readers.claude import Discovery, Session, discover, load, read_file
+from ..readers import agents
+from ..readers.claude import read_file
 from ..readers.claude.isolate import each_isolated, isolated, unreadable_reasons
+from ..readers.discovery import Discovery
 
 
 class MalformedLine(msgspec.Struct, omit_defaults=True):
@@ -134,7 +137,18 @@ class _Tally:
                 self._blocks(block.content)
 
     def add_session(self, session: Session) -> None:
-        self.add(session.entries, session.diagnostics, session.file_size, session.lines)
+        if session.line_kinds is None:
+            self.add(session.entries, session.diagnostics, session.file_size, session.lines)
+            return
+        # An agent whose reader counts its own lines' kinds (its records are not the entries).
+        self.add([], session.diagnostics, session.file_size, session.lines)
+        self.records += sum(session.line_kinds.values())
+        self.kinds.update(session.line_kinds)
+        self.unknown_records.update(session.unknown_kinds or {})
+        for entry in session.entries:
+            record = entry.record
+            if isinstance(record, UserRecord | AssistantRecord) and record.message:
+                self._blocks(record.message.blocks)
 
     def add_file(self, path: Path) -> None:
         result = read_file(path)
@@ -147,13 +161,13 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
     Paths that cannot be read are listed in ``unreadable`` (so is a file cclens failed on:
     the others are still read); malformed lines never stop the run.
     """
-    found: Discovery = discover(*paths)
+    found: Discovery = agents.discover(*paths)
     tally = _Tally()
     sessions: list[Session] = []
     problems: list[Diagnostic] = []
     subagent_files = attached = 0
     for file, session in each_isolated(
-        found.sessions, lambda file: (file, load(file)), lambda file: file.path, problems
+        found.sessions, lambda file: (file, agents.load(file)), lambda file: file.path, problems
     ):
         sessions.append(session)
         tally.add_session(session)
@@ -175,7 +189,13 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
     unreadable += tally.unreadable
 
     usage = tool_usage(sessions)
-    unknown_tools = Counter({n: row.calls for n, row in usage.items() if not is_known_tool(n)})
+    unknown_tools = Counter(
+        call.name
+        for session in sessions
+        for agent in session.all_sessions()
+        for call in agent.tool_calls.values()
+        if not is_known_tool(call.name, call.agent)
+    )
     return CheckReport(
         files=tally.files,
         bytes=tally.bytes,

@@ -192,6 +192,7 @@ def _counted(responses: list[Response], stored: dict[str, tuple[Any, ...]]) -> l
                 response.tokens,
                 speed=response.speed,
                 inference_geo=response.inference_geo,
+                when=response.timestamp,
             )
             cost, price = priced.cost, priced.price
         found.append(

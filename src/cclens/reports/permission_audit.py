@@ -340,9 +340,16 @@ def _audit_project(
         calls=calls,
         rejected=[call for call in calls if call.status == "rejected"],
         suggestions=[
-            msgspec.structs.replace(s, settings_path=paths.get(s.update.destination))
+            _placed(s, paths.get(s.update.destination))
             for s in suggest(recorded, rules=settings.rules, home=home)
         ],
+    )
+
+
+def _placed(suggestion: Suggestion, path: str | None) -> Suggestion:
+    """``suggestion`` naming the settings file it goes in."""
+    return msgspec.structs.replace(
+        suggestion, settings_path=path, settings_paths=(path,) if path else ()
     )
 
 

@@ -8,6 +8,7 @@ timestamps.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -39,8 +40,11 @@ from ..figures.projects import project_matches
 from ..figures.usage import collect_responses
 from ..index import Index
 from ..index.read.usage_query import QUARTER_HOUR, BucketSum, UsageSelection
-from ..readers.claude import Diagnostic, Discovery, Session, SessionFile, discover, load
+from ..model.entries import Diagnostic
+from ..model.session import Session
+from ..readers.agents import discover, load
 from ..readers.claude.isolate import each_isolated, unreadable_reasons
+from ..readers.discovery import Discovery, SessionFile
 
 
 class PriceInfo(msgspec.Struct, kw_only=True):
@@ -160,18 +164,31 @@ def summarize(
 
 
 def index_selection(
-    index: Index, period: Period, project: str | None, sessions: Sequence[str] | None = None
+    index: Index,
+    period: Period,
+    project: str | None,
+    sessions: Sequence[str] | None = None,
+    agent: str | None = None,
+    *,
+    at: datetime | None = None,
 ) -> UsageSelection:
-    """What the index selects for ``period`` and ``project`` (see :func:`project_matches`)."""
+    """What the index selects for ``period``, ``project`` (see :func:`project_matches`) and
+    ``agent``; with ``at``, only what was recorded at that moment or before."""
     projects = None
     if project is not None:
         projects = tuple(s for s in index.usage_projects() if project_matches(s, project))
-    start, end = period.start, period.end
+    start = period.start
+    end = period.end.timestamp() if period.end is not None else None
+    if at is not None:
+        # The selection's end is exclusive: what was recorded at ``at`` itself stood then.
+        moment = math.nextafter(at.timestamp(), math.inf)
+        end = moment if end is None else min(end, moment)
     return UsageSelection(
         start=start.timestamp() if start is not None else None,
-        end=end.timestamp() if end is not None else None,
+        end=end,
         projects=projects,
         sessions=tuple(sessions) if sessions is not None else None,
+        agent=agent,
     )
 
 
@@ -208,6 +225,7 @@ def _summed_parts(
                 tokens=each.tokens,
                 cost=each.cost,
                 minute=minute,
+                agent=each.agent,
             )
         )
     return parts, grid
@@ -221,8 +239,12 @@ def summarize_index(
     project: str | None = None,
     prices: PriceTable | None = None,
     now: datetime | None = None,
+    agent: str | None = None,
+    at: datetime | None = None,
 ) -> UsageSummary:
-    """What :func:`summarize` gives over every session the index holds (archived ones too).
+    """What :func:`summarize` gives over every session the index holds (archived ones too;
+    only ``agent``'s when given); with ``at``, as it stood at that moment (what was recorded
+    later is left out).
 
     The index stores each response as the analytics count it, priced with the bundled table:
     with that table, the figures are summed in SQLite per quarter hour (per minute for
@@ -232,7 +254,7 @@ def summarize_index(
     uses.
     """
     period = period or Period()
-    selection = index_selection(index, period, project)
+    selection = index_selection(index, period, project, agent=agent, at=at)
     prompts, statuses = index.usage_counts(selection)
     tool_calls = CallCounts()
     for status in STATUSES:
@@ -273,14 +295,17 @@ class LoadedSessions:
     unreadable: list[str] = field(default_factory=list)
 
 
-def load_period(found: Discovery, period: Period, project: str | None) -> LoadedSessions:
+def load_period(
+    found: Discovery, period: Period, project: str | None, agent: str | None = None
+) -> LoadedSessions:
     """Load the sessions (orphan subagent files included) that may hold records of
-    ``period``."""
+    ``period`` (of ``project`` and ``agent`` when given)."""
     problems: list[str] = []
     files: list[SessionFile] = [
         file
         for file in select_files(found.sessions, period)
-        if project is None or project_matches(file.project, project)
+        if (project is None or project_matches(file.project, project))
+        and (agent is None or file.agent == agent)
     ]
     loaded = LoadedSessions([], 0, problems, [f"{path}: {why}" for path, why in found.errors])
     failed: list[Diagnostic] = []
@@ -303,16 +328,18 @@ def usage_stats(
     project: str | None = None,
     prices: PriceTable | None = None,
     now: datetime | None = None,
+    agent: str | None = None,
 ) -> StatsReport:
-    """Tokens and cost of the transcripts under ``paths`` (Claude's folders when empty).
+    """Tokens and cost of the transcripts under ``paths`` (every agent's folders when empty).
 
     ``period`` limits the report to whole local days; ``project`` to one project (see
-    :func:`project_matches`); ``prices`` defaults to the bundled table. Malformed lines and
-    unreadable files are listed in ``diagnostics``; nothing here raises for bad input.
+    :func:`project_matches`); ``agent`` to one agent's sessions; ``prices`` defaults to the
+    bundled table. Malformed lines and unreadable files are listed in ``diagnostics``; nothing
+    here raises for bad input.
     """
     period = period or Period()
     table = prices or load_price_table()
-    loaded = load_period(discover(*paths), period, project)
+    loaded = load_period(discover(*paths), period, project, agent)
     summary = summarize(loaded.sessions, by=by, period=period, prices=table, now=now)
     return StatsReport(
         by=by,
@@ -345,14 +372,17 @@ def index_stats(
     prices: PriceTable | None = None,
     now: datetime | None = None,
     diagnostics: Sequence[str] = (),
+    agent: str | None = None,
 ) -> StatsReport:
     """:func:`usage_stats` over the index (see :func:`summarize_index`); ``files_read`` and
     ``sessions_read`` count what the index holds for ``project``."""
     period = period or Period()
     table = prices or load_price_table()
-    summary = summarize_index(index, by=by, period=period, project=project, prices=prices, now=now)
-    selection = index_selection(index, period, project)
-    sessions, files = index.usage_sessions(selection.projects)
+    summary = summarize_index(
+        index, by=by, period=period, project=project, prices=prices, now=now, agent=agent
+    )
+    selection = index_selection(index, period, project, agent=agent)
+    sessions, files = index.usage_sessions(selection.projects, agent)
     return StatsReport(
         by=by,
         since=period.since.isoformat() if period.since else None,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -134,6 +135,7 @@ def create_app(settings: Settings) -> Starlette:
     broker = Broker()
     listing = IndexListing(index)
     stats_worker, permissions_worker = Background(), Background()
+    stopping = threading.Event()
     indexer = Indexer(
         index,
         list(settings.claude_dirs) if settings.index_on_start else [],
@@ -153,9 +155,12 @@ def create_app(settings: Settings) -> Starlette:
         assets=own_assets(),
         render_assets=renderer_assets(renderer.static_files()),
         stats=StatsStore(index, listing),
-        permissions=PermissionsStore(index, settings.claude_dirs, listing=listing),
+        permissions=PermissionsStore(
+            index, settings.claude_dirs, listing=listing, stopping=stopping
+        ),
         stats_worker=stats_worker,
         permissions_worker=permissions_worker,
+        stopping=stopping,
     )
 
     @asynccontextmanager
@@ -165,13 +170,17 @@ def create_app(settings: Settings) -> Starlette:
         broker.bind(asyncio.get_running_loop())
         indexer.start()
         search.learn_when_indexed(state)
+        if settings.audit_on_start:
+            permissions_pages.audit_when_indexed(state)
         try:
             yield
         finally:
             state.stopping.set()
             broker.close()
             stats_worker.close()
-            permissions_worker.close()
+            # An audit under way stops at its next project: wait for it, so that nothing reads
+            # the index once it is closed.
+            permissions_worker.close(wait=True)
             indexer.stop()
             await asyncio.to_thread(indexer.join, 10)
             index.close()

@@ -33,9 +33,11 @@ class Background:
         except FutureTimeout:
             return None
 
-    def close(self) -> None:
-        """Drop what has not started; a computation under way ends on its own."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+    def close(self, *, wait: bool = False) -> None:
+        """Drop what has not started; a computation under way ends on its own (``wait``: and
+        is waited for, when it stops itself soon: see :class:`~cclens.web.permission_store.
+        PermissionsStore`)."""
+        self._executor.shutdown(wait=wait, cancel_futures=True)
 
 
 __all__ = ["Background"]

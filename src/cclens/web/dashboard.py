@@ -28,13 +28,21 @@ class FilterForm:
     project: str
     since: str
     until: str
+    agents: list[str]
+    agent: str
 
 
-def filter_form(request: Request, projects: list[ProjectSummary]) -> FilterForm:
-    """The form's values from the request's ``project``, ``since`` and ``until``."""
+def filter_form(request: Request, projects: list[ProjectSummary], agents: list[str]) -> FilterForm:
+    """The form's values from the request's ``project``, ``since``, ``until`` and ``agent``
+    (``agents``: those the index holds)."""
     params = request.query_params
     return FilterForm(
-        projects, params.get("project", ""), params.get("since", ""), params.get("until", "")
+        projects,
+        params.get("project", ""),
+        params.get("since", ""),
+        params.get("until", ""),
+        agents,
+        params.get("agent", ""),
     )
 
 
@@ -63,7 +71,7 @@ class DashboardContext:
 def stats_page(request: Request) -> Response:
     """``/stats``: charts and tables of tokens, cost, tools and activity."""
     state = app_state(request)
-    form = filter_form(request, state.index.projects())
+    form = filter_form(request, state.index.projects(), state.index.agents())
     figures: DashboardFigures | None = None
     error = ""
     filters = UsageFilters()

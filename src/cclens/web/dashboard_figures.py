@@ -38,6 +38,7 @@ class FiltersUsed(msgspec.Struct, kw_only=True):
     since: str | None
     until: str | None
     by: TimeGrouping
+    agent: str | None = None
 
 
 class DashboardFigures(msgspec.Struct, kw_only=True):
@@ -45,9 +46,10 @@ class DashboardFigures(msgspec.Struct, kw_only=True):
 
     ``over_time`` is grouped by ``filters.by``; ``days`` by day (its ``sessions`` are the
     sessions active each day); ``tools`` by tool (tokens split among a response's calls, and
-    each tool's calls, errors and durations in ``tool``); ``models`` by model. ``activity``
-    counts responses per local weekday (Monday first) and hour; ``day_hours`` per local day and
-    hour, for the last 31 days with responses. ``prompts`` and ``tool_calls``
+    each tool's calls, errors and durations in ``tool``); ``models`` by model; ``agents`` by
+    the agent that wrote the sessions (``claude``, ``codex``...). ``activity`` counts responses
+    per local weekday (Monday first) and hour; ``day_hours`` per local day and hour, for the
+    last 31 days with responses. ``prompts`` and ``tool_calls``
     (by status) are counted as ``cclens stats`` counts them. ``generation`` grows each time the
     index's sessions change.
     """
@@ -65,6 +67,7 @@ class DashboardFigures(msgspec.Struct, kw_only=True):
     days: list[UsageRow]
     tools: list[UsageRow]
     models: list[UsageRow]
+    agents: list[UsageRow]
     unpriced: list[UnpricedModel]
     activity: list[list[int]]
     day_hours: list[DayHours]
@@ -97,6 +100,7 @@ def figures(
             since=filters.since or None,
             until=filters.until or None,
             by=filters.by,
+            agent=filters.agent or None,
         ),
         projects=list(selection.projects),
         timezone=period.zone_name,
@@ -110,6 +114,7 @@ def figures(
         days=over_time if filters.by == "day" else aggregate(items, "day", period=period),
         tools=aggregate(items, "tool", period=period, tools=tools),
         models=aggregate(items, "model", period=period),
+        agents=aggregate(items, "agent", period=period),
         unpriced=unpriced_models(items),
         activity=activity(items, period),
         day_hours=day_hours(items, period),

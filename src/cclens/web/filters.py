@@ -18,6 +18,7 @@ from starlette.datastructures import QueryParams
 from ..figures.period import DateError, Period, parse_date
 from ..index import ProjectSummary
 from ..index.read.bounds import check_length
+from ..readers.agents import AGENTS
 
 TimeGrouping: TypeAlias = Literal["day", "week", "month"]
 TIME_GROUPINGS: tuple[TimeGrouping, ...] = ("day", "week", "month")
@@ -38,6 +39,8 @@ class UsageFilters:
     since: str = ""
     until: str = ""
     by: TimeGrouping = "day"
+    #: Only this agent's sessions (``claude``, ``codex``…; empty: every agent's).
+    agent: str = ""
 
     @property
     def period(self) -> Period:
@@ -47,7 +50,12 @@ class UsageFilters:
 
     def query(self, **changes: str) -> dict[str, str]:
         """The parameters that give these filters (with ``changes``), empty ones left out."""
-        values = {"project": self.project, "since": self.since, "until": self.until}
+        values = {
+            "project": self.project,
+            "agent": self.agent,
+            "since": self.since,
+            "until": self.until,
+        }
         values["by"] = self.by if self.by != "day" else ""
         values.update(changes)
         return {name: value for name, value in values.items() if value}
@@ -65,7 +73,8 @@ def day_parameter(name: str, text: str) -> date | None:
 
 
 def usage_filters(params: QueryParams) -> UsageFilters:
-    """Read ``project``, ``since``, ``until`` and ``by``; a bad value raises ``FilterError``."""
+    """Read ``project``, ``agent``, ``since``, ``until`` and ``by``; a bad value raises
+    ``FilterError``."""
     by = params.get("by") or "day"
     grouping = next((known for known in TIME_GROUPINGS if known == by), None)
     if grouping is None:
@@ -74,8 +83,15 @@ def usage_filters(params: QueryParams) -> UsageFilters:
     day_parameter("since", since)  # raise now, so the caller can say what is wrong
     day_parameter("until", until)
     check_length("project", params.get("project"))
+    agent = params.get("agent", "").strip()
+    if agent and agent not in AGENTS:
+        raise FilterError(f"agent: {agent!r} is not one of {', '.join(AGENTS)}")
     return UsageFilters(
-        project=params.get("project", "").strip(), since=since, until=until, by=grouping
+        project=params.get("project", "").strip(),
+        since=since,
+        until=until,
+        by=grouping,
+        agent=agent,
     )
 
 

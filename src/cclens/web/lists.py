@@ -24,7 +24,7 @@ from ..index import (
     Totals,
 )
 from ..index.watch import Status
-from ..readers.claude import claude_dirs
+from ..readers.agents import homes
 from ..readers.resume import fork_points
 from .api import JSONResponse
 from .pages import not_found, page
@@ -49,6 +49,7 @@ class Column:
 SESSION_COLUMNS: tuple[tuple[str, str, bool], ...] = (
     ("Session", "title", False),
     ("Project", "project", False),
+    ("Agent", "agent", False),
     ("Last activity", "last_activity", False),
     ("Duration", "duration", True),
     ("Prompts", "prompts", True),
@@ -92,8 +93,9 @@ SESSION_SORT_LABELS: tuple[tuple[str, str], ...] = (
     ("cost", "Cost"),
     ("models", "Models"),
     ("branch", "Git branch"),
-    ("version", "Claude Code version"),
+    ("version", "Agent version"),
     ("archived", "Archived"),
+    ("agent", "Agent"),
 )
 PROJECT_SORT_LABELS: tuple[tuple[str, str], ...] = (
     ("last_activity", "Last activity"),
@@ -142,13 +144,19 @@ class FilterChoices:
     models: list[str]
     branches: list[str]
     totals: Totals
+    #: The agents with a session in the index, most sessions first.
+    agents: list[str] = field(default_factory=list)
 
 
 def _choices(state: AppState) -> FilterChoices:
     """The choices (the index works each list out again only after it changed)."""
     index = state.index
     return FilterChoices(
-        index.projects()[:SUGGESTED], index.models(), index.branches()[:SUGGESTED], index.totals()
+        index.projects()[:SUGGESTED],
+        index.models(),
+        index.branches()[:SUGGESTED],
+        index.totals(),
+        index.agents(),
     )
 
 
@@ -223,7 +231,7 @@ def _sessions_view(
         previous=previous,
         next=following,
         roots=[str(root) for root in state.settings.claude_dirs],
-        default_roots=[str(root) for root in claude_dirs()],
+        default_roots=[str(root) for root in homes()],
     )
     return page(state, "sessions.html", 400 if error else 200, view=context)
 

@@ -39,10 +39,11 @@ class LiveBlocks(msgspec.Struct, kw_only=True):
 
 
 def live_blocks(index: Index, now: datetime | None = None) -> LiveBlocks:
-    """The active block and last week's blocks, from the index."""
+    """The active block and last week's blocks, from the index, as they stood at ``now``
+    (default: the present): what was recorded later is not in them."""
     now = now or datetime.now(UTC)
     period = Period(since=(now - RECENT).astimezone().date())
-    rows = summarize_index(index, by="block", period=period, now=now).rows
+    rows = summarize_index(index, by="block", period=period, now=now, at=now).rows
     blocks = [row for row in rows if row.block is not None and not row.block.gap]
     finished = [row.tokens.total for row in blocks if row.block and not row.block.active]
     return LiveBlocks(

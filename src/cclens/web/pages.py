@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, Response
 from ..index import ProjectSummary, SessionSummary
 from ..reports.limits import WindowUse, session_use
 from .api import JSONResponse
-from .session_view import changed_items, page_state, parse_state, summary_figures, top_level
+from .session_view import changed_items, page_state, parse_state, top_level
 from .state import AppState, app_state
 
 
@@ -56,6 +56,10 @@ class SessionContext:
     data: Markup | None = None
     #: How much of each plan window the session's time took (``_session_limits.html``).
     limits: list[WindowUse] = field(default_factory=list)
+    #: The sessions nearest in meaning (summary, cosine), when the index has vectors.
+    related: list[tuple[SessionSummary, float]] = field(default_factory=list)
+    #: Whether messages offer "More like this" (the index can search by meaning).
+    semantic: bool = False
 
 
 def session(request: Request) -> Response:
@@ -63,7 +67,7 @@ def session(request: Request) -> Response:
     state = app_state(request)
     key = request.path_params["key"]
     summary = state.index.session(key)
-    rendered = state.rendered(key, summary.revision, summary_figures(summary)) if summary else None
+    rendered = state.rendered(key, summary.revision) if summary else None
     if summary is None or rendered is None:
         return not_found(state, f"session {key}")
     shown = rendered.session
@@ -83,6 +87,8 @@ def session(request: Request) -> Response:
         # JSON escaped for a script element by the renderer (no "<" in it).
         data=Markup(rendered.drawn.data) if rendered.drawn and rendered.drawn.data else None,
         limits=session_use(state.index, summary.started, summary.ended, summary.session_id),
+        related=state.index.related_sessions(key),
+        semantic="semantic" in state.index.search_modes(),
     )
     return page(state, "session.html", view=context)
 

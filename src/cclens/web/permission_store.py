@@ -109,11 +109,17 @@ def _summary_path(summary: SessionSummary) -> Path:
     return Path(summary.path)
 
 
+class AuditStopped(Exception):
+    """An overview left unfinished: the server is stopping."""
+
+
 class PermissionsStore:
     """Permission audits of the index's projects.
 
     ``claude_dirs`` are the served Claude folders; ``home`` is what ``~`` means in rules (the
-    current user's home by default).
+    current user's home by default). Once ``stopping`` is set, an overview under way stops at
+    the next project (:class:`AuditStopped`): the server does not wait for a whole audit, nor
+    leaves one reading the index after it closed.
     """
 
     def __init__(
@@ -123,6 +129,7 @@ class PermissionsStore:
         *,
         listing: IndexListing | None = None,
         home: str | None = None,
+        stopping: threading.Event | None = None,
     ) -> None:
         self.index = index
         self.claude_dirs = list(claude_dirs)
@@ -131,6 +138,7 @@ class PermissionsStore:
         self._lock = threading.Lock()
         self._audits: Recent[str, tuple[Signature, ProjectPermissions]] = Recent(_KEPT_AUDITS)
         self._rows: dict[str, tuple[Signature, PermissionsRow]] = {}
+        self._stopping = stopping
 
     def claude_dir(self, sessions: Sequence[SessionSummary]) -> str:
         """The Claude folder whose ``settings.json`` applies to these sessions."""
@@ -199,6 +207,8 @@ class PermissionsStore:
             by_project.setdefault(summary.project, []).append(summary)
         rows: list[PermissionsRow] = []
         for project in listing.projects:
+            if self._stopping is not None and self._stopping.is_set():
+                raise AuditStopped("the server is stopping")
             sessions = by_project.get(project.slug, [])
             kept = self._rows.get(project.slug)
             signature = self._signature(sessions, self.claude_dir(sessions))
@@ -231,4 +241,4 @@ class PermissionsStore:
             self._lock.release()
 
 
-__all__ = ["PermissionsRow", "PermissionsStore", "ProjectPermissions"]
+__all__ = ["AuditStopped", "PermissionsRow", "PermissionsStore", "ProjectPermissions"]

@@ -8,6 +8,9 @@ writes settings).
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -16,12 +19,13 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..index import IndexUnusable
 from ..permissions import Suggestion, merge_suggestions, rank
 from ..reports.permission_audit import AuditedCall
 from .api import JSONResponse
 from .pages import not_found, page
-from .permission_store import PermissionsRow, ProjectPermissions
-from .state import app_state
+from .permission_store import AuditStopped, PermissionsRow, ProjectPermissions
+from .state import AppState, app_state
 from .templating import path_part
 
 _CALLS_PER_PAGE = 200
@@ -74,6 +78,24 @@ def _top_suggestions(rows: list[PermissionsRow]) -> list[SuggestionView]:
     ]
     found.sort(key=lambda view: rank(view.suggestion))
     return found[:_OVERVIEW_SUGGESTIONS]
+
+
+def audit_when_indexed(state: AppState) -> threading.Thread:
+    """Start a thread that, once the first update is done, audits every project in the
+    background (the audits are kept until a session or a settings file changes), so the first
+    visit to ``/permissions`` finds them ready rather than a placeholder."""
+
+    def audit() -> None:
+        while not state.indexer.ready.wait(0.5):
+            if state.stopping.is_set():
+                return
+        with suppress(sqlite3.Error, IndexUnusable, AuditStopped):
+            # Queued on the pages' own worker: a visit meanwhile waits for this same audit.
+            state.permissions_worker.within(0, state.permissions.overview)
+
+    thread = threading.Thread(target=audit, name="cclens-permissions", daemon=True)
+    thread.start()
+    return thread
 
 
 def permissions_page(request: Request) -> Response:
@@ -219,6 +241,7 @@ __all__ = [
     "OverviewContext",
     "ProjectPermissionsContext",
     "SuggestionView",
+    "audit_when_indexed",
     "permissions_api",
     "permissions_page",
     "project_permissions_api",

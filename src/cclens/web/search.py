@@ -26,6 +26,7 @@ from ..index import (
     DOCUMENT_KINDS,
     MAX_SHOWN,
     ORIGINS,
+    SEMANTIC_LANGUAGES,
     Budget,
     IndexUnusable,
     Origin,
@@ -36,6 +37,8 @@ from ..index import (
     SearchFilters,
     SearchResult,
 )
+from ..index import SEARCH_MODES as MODES
+from ..readers.agents import AGENTS
 from .api import JSONResponse
 from .pages import page
 from .state import AppState, app_state
@@ -81,8 +84,11 @@ class SearchRequest:
 
     ``q``, ``project``, ``since`` and ``until`` (``YYYY-MM-DD`` or an ISO time; a bare ``until``
     includes that day), ``tool``, ``kind`` (repeatable), ``errors=1``, ``origin`` (``main`` or
-    ``subagent``), ``session`` (a session's id), ``offset`` and ``limit`` (sessions),
-    ``per_session`` (hits shown per session).
+    ``subagent``), ``agent`` (``claude``, ``codex``...), ``session`` (a session's id),
+    ``offset`` and ``limit`` (sessions), ``per_session`` (hits shown per session), ``mode``
+    (``lexical``, ``semantic`` or ``hybrid``; default: hybrid when the index has vectors),
+    ``like`` and ``anchor`` (more like this: the texts nearest in meaning to the message
+    ``anchor`` of session ``like``).
     """
 
     query: str = ""
@@ -90,6 +96,9 @@ class SearchRequest:
     offset: int = 0
     limit: int = PAGE_SESSIONS
     per_session: int = PER_SESSION
+    mode: str | None = None
+    #: More like this: (session key, message anchor).
+    like: tuple[str, str] | None = None
     #: The parameters as given, to fill the form and build links.
     params: tuple[tuple[str, str], ...] = ()
     #: Why the parameters cannot be used (then nothing is searched).
@@ -125,6 +134,9 @@ def read_search(request: Request) -> SearchRequest:
         if origin_text and origin is None:
             raise ParameterError(f"origin: {origin_text!r} is not one of {', '.join(ORIGINS)}")
         session = single.get("session") or None
+        agent = single.get("agent") or None
+        if agent is not None and agent not in AGENTS:
+            raise ParameterError(f"agent: {agent!r} is not one of {', '.join(AGENTS)}")
         filters = SearchFilters(
             project=single.get("project") or None,
             since=_moment("since", single.get("since", "").strip(), end=False),
@@ -134,14 +146,25 @@ def read_search(request: Request) -> SearchRequest:
             errors_only=single.get("errors") in ("1", "on", "true", "yes"),
             session=session,
             origin=origin,
+            agent=agent,
         )
         # One session is one group: all its hits (up to MAX_SHOWN) are shown.
         limit = 1 if session else _number(single, "limit", PAGE_SESSIONS, 1, 100)
         per_session = _number(
             single, "per_session", ONE_SESSION if session else PER_SESSION, 1, MAX_SHOWN // limit
         )
+        mode = single.get("mode") or None
+        if mode is not None and mode not in MODES:
+            raise ParameterError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
+        like = None
+        if single.get("like"):
+            if not single.get("anchor"):
+                raise ParameterError("like: give the message too (anchor=…)")
+            like = (single["like"], single["anchor"])
         return SearchRequest(
             query=single.get("q", ""),
+            mode=mode,
+            like=like,
             filters=filters,
             offset=_number(single, "offset", 0, 0, 1_000_000),
             limit=limit,
@@ -154,7 +177,8 @@ def read_search(request: Request) -> SearchRequest:
 
 def learn_when_indexed(state: AppState) -> threading.Thread:
     """Start a thread that, once the first update is done, reads what search groups and counts
-    by for every document (so the first searches are as fast as the next ones)."""
+    by for every document, and the model and vectors of search by meaning (so the first
+    searches are as fast as the next ones)."""
 
     def learn() -> None:
         while not state.indexer.ready.wait(0.5):
@@ -164,6 +188,7 @@ def learn_when_indexed(state: AppState) -> threading.Thread:
         # say so): searches then read what they need as they go.
         with suppress(sqlite3.Error, IndexUnusable):
             state.index.learn_search_facts()
+            state.index.warm_semantic()
 
     thread = threading.Thread(target=learn, name="cclens-search-facts", daemon=True)
     thread.start()
@@ -208,7 +233,7 @@ async def run_search(request: Request, *, blank: bool = False) -> Outcome | None
     wanted = read_search(request)
     if wanted.problem:
         return Outcome(wanted, error=wanted.problem, status=400)
-    if not blank and not wanted.query.strip():
+    if not blank and not wanted.query.strip() and wanted.like is None:
         return Outcome(wanted)
 
     def run(cancelled: threading.Event) -> SearchResult:
@@ -219,6 +244,8 @@ async def run_search(request: Request, *, blank: bool = False) -> Outcome | None
             limit=wanted.limit,
             per_session=wanted.per_session,
             budget=Budget(state.settings.search_seconds, cancelled),
+            mode=wanted.mode,
+            like=wanted.like,
         )
 
     state.searches += 1
@@ -269,10 +296,17 @@ class SearchContext:
     facets: list[tuple[str, list[FacetLink]]]
     previous: str
     next: str
+    #: The modes the index can search in now (the first is the default; one: no choice).
+    modes: tuple[str, ...] = ("lexical",)
+    #: The languages search by meaning serves (said beside the toggle).
+    languages: str = SEMANTIC_LANGUAGES
+    #: The agents the index holds (the form offers them when there are several).
+    agents: list[str] = field(default_factory=list)
 
 
 _FACET_TITLES = {
     "project": "Project",
+    "agent": "Agent",
     "kind": "Kind of text",
     "tool": "Tool",
     "error": "Errors",
@@ -301,6 +335,9 @@ def facet_links(wanted: SearchRequest, result: SearchResult) -> list[tuple[str, 
             if name == "project":
                 active = wanted.value("project") == value.value
                 href = wanted.link(project=None if active else value.value)
+            elif name == "agent":
+                active = wanted.filters.agent == value.value
+                href = wanted.link(agent=None if active else value.value)
             elif name == "kind":
                 active = value.value in chosen_kinds
                 href = wanted.link(kind=None if active else value.value)
@@ -352,6 +389,8 @@ async def search_page(request: Request) -> Response:
         facets=facet_links(wanted, result) if result is not None else [],
         previous=previous,
         next=following,
+        modes=state.index.search_modes(),
+        agents=state.index.agents(),
     )
     return page(state, "search.html", outcome.status, search=context)
 

@@ -19,13 +19,24 @@ from starlette.datastructures import QueryParams
 
 from ..figures.period import Period
 from ..index import SessionFilters
+from ..readers.agents import AGENTS
 from .filters import FilterError, day_parameter
 
 #: Sessions a page shows unless ``limit`` says otherwise.
 PAGE_SIZE = 50
 MAX_LIMIT = 500
 #: The parameters that choose sessions (the rest choose their order and page).
-FILTER_NAMES = ("q", "project", "since", "until", "model", "branch", "errors", "archived")
+FILTER_NAMES = (
+    "q",
+    "project",
+    "agent",
+    "since",
+    "until",
+    "model",
+    "branch",
+    "errors",
+    "archived",
+)
 _YES = ("1", "true", "yes", "on")
 _NO = ("0", "false", "no", "off")
 
@@ -112,8 +123,12 @@ def sessions_query(
     order = values.get("order") or None
     if order not in (None, "asc", "desc"):
         raise QueryError(f"order: {order!r} is not asc or desc")
+    agent = values.get("agent") or None
+    if agent is not None and agent not in AGENTS:
+        raise QueryError(f"agent: {agent!r} is not one of {', '.join(AGENTS)}")
     filters = SessionFilters(
         text=values.get("q") or None,
+        agent=agent,
         project=values.get("project") or None,
         since=period.start,
         until=period.end,

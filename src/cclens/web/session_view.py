@@ -22,9 +22,7 @@ import msgspec
 from jinja2 import Environment
 
 from .. import render
-from ..figures.figures import CallCounts, Figures
-from ..figures.tokens import TokenCounts
-from ..index import SessionSummary
+from ..figures.counts import SessionCounts
 from ..model import format_json, to_builtins
 from ..model.blocks import TextBlock, ThinkingBlock
 from ..readers.claude import (
@@ -71,7 +69,7 @@ class DrawnSession:
 class SessionRenderer(Protocol):
     """Draws a session's body (the ``<main>`` element), its folded parts, and fragments.
 
-    ``figures`` are the session's figures as the index counts them (what a resumed session
+    ``counts`` are the session's figures as the index counts them (what a resumed session
     copied from an earlier one is counted for the earlier one): the header shows those.
     """
 
@@ -81,12 +79,12 @@ class SessionRenderer(Protocol):
         self,
         session: Session,
         parts_url: str,
-        figures: Figures | None = None,
+        counts: SessionCounts | None = None,
         images_url: str | None = None,
         texts_url: str | None = None,
     ) -> DrawnSession: ...
 
-    def body(self, session: Session, figures: Figures | None = None) -> str: ...
+    def body(self, session: Session, counts: SessionCounts | None = None) -> str: ...
 
     def fragment(self, session: Session, items: list[Item]) -> str: ...
 
@@ -132,11 +130,11 @@ class PageRenderer:
         self,
         session: Session,
         parts_url: str,
-        figures: Figures | None = None,
+        counts: SessionCounts | None = None,
         images_url: str | None = None,
         texts_url: str | None = None,
     ) -> DrawnSession:
-        options = dataclasses.replace(self._options, figures=figures, images_url=images_url)
+        options = dataclasses.replace(self._options, counts=counts, images_url=images_url)
         renderer = render.SessionRenderer(options)
         body = str(renderer.body(session))
         found = renderer.page_map(session)
@@ -169,8 +167,8 @@ class PageRenderer:
             body, data, part, images.get if images is not None else _no_image, text_index
         )
 
-    def body(self, session: Session, figures: Figures | None = None) -> str:
-        options = dataclasses.replace(self._options, figures=figures)
+    def body(self, session: Session, counts: SessionCounts | None = None) -> str:
+        options = dataclasses.replace(self._options, counts=counts)
         return str(render.render_session_body(session, options))
 
     def fragment(self, session: Session, items: list[Item]) -> str:
@@ -304,13 +302,13 @@ class PlainRenderer:
         self,
         session: Session,
         parts_url: str,
-        figures: Figures | None = None,
+        counts: SessionCounts | None = None,
         images_url: str | None = None,
         texts_url: str | None = None,
     ) -> DrawnSession:
-        return DrawnSession(self.body(session, figures))
+        return DrawnSession(self.body(session, counts))
 
-    def body(self, session: Session, figures: Figures | None = None) -> str:
+    def body(self, session: Session, counts: SessionCounts | None = None) -> str:
         template = self._environment.get_template("session_fallback.html")
         return template.render(session=session, items=item_views(top_level(session)))
 
@@ -323,25 +321,6 @@ class PlainRenderer:
 
     def policy(self) -> str | None:
         return None
-
-
-def summary_figures(summary: SessionSummary) -> Figures:
-    """The figures the index keeps for a session (tool calls only as calls and failed ones;
-    cost is not kept)."""
-    write_1h = summary.cache_write_1h_tokens
-    return Figures(
-        sessions=1,
-        prompts=summary.prompts,
-        responses=summary.responses,
-        tool_calls=CallCounts(calls=summary.tool_calls, failed=summary.errors),
-        tokens=TokenCounts(
-            input=summary.input_tokens,
-            output=summary.output_tokens,
-            cache_write_5m=summary.cache_write_tokens - write_1h,
-            cache_write_1h=write_1h,
-            cache_read=summary.cache_read_tokens,
-        ),
-    )
 
 
 def page_state(session: Session) -> dict[str, int]:

@@ -37,6 +37,9 @@ class Settings:
     #: How long the dashboard and permissions pages wait for figures not yet worked out before
     #: they are drawn saying so (their script then fetches them and draws the page again).
     page_wait_seconds: float = 2.0
+    #: Audit every project's permissions once the first update is done, so that the first
+    #: visit to ``/permissions`` finds the audit ready.
+    audit_on_start: bool = True
     #: How long one search may run before it is answered "query too broad".
     search_seconds: float = DEFAULT_SECONDS
     #: The access token every request must carry (``None``: none needed). ``cclens serve``

@@ -10,7 +10,6 @@ from urllib.parse import quote
 from jinja2 import Environment
 from starlette.requests import Request
 
-from ..figures.figures import Figures
 from ..index import Index
 from ..index.watch import Broker, Indexer
 from ..readers.claude import Item, Session
@@ -127,9 +126,9 @@ class AppState:
                     self._cache.popitem(last=False)
             return loaded
 
-    def rendered(self, key: str, revision: int, figures: Figures | None = None) -> Rendered | None:
+    def rendered(self, key: str, revision: int) -> Rendered | None:
         """The session ``key`` at ``revision``, loaded and drawn (cached: pages reload), its
-        header showing ``figures`` when given."""
+        header showing what the index counts for it (:meth:`cclens.index.Index.counts`)."""
         loaded = self.loaded(key, revision)
         if loaded is None or loaded.body is not None:
             return loaded
@@ -138,8 +137,9 @@ class AppState:
                 return loaded
             with self._heavy:
                 try:
+                    counts = self.index.counts(key)
                     drawn = self.renderer.draw(
-                        loaded.session, parts_url(key), figures, images_url(key), texts_url(key)
+                        loaded.session, parts_url(key), counts, images_url(key), texts_url(key)
                     )
                 except Exception as error:  # shown on the page, over the plain view
                     loaded.problem = f"{type(error).__name__}: {error}"

@@ -32,8 +32,9 @@ from .recent import Recent
 _KEPT_SELECTIONS = 4
 _KEPT_FIGURES = 32
 
-#: The projects chosen and the ``(key, revision)`` of each of their sessions.
-SelectionKey = tuple[tuple[str, ...], tuple[tuple[str, int], ...]]
+#: The projects chosen, the ``(key, revision)`` of each of their sessions, and the agent chosen
+#: (``""``: every agent's).
+SelectionKey = tuple[tuple[str, ...], tuple[tuple[str, int], ...], str]
 
 
 class StatsStore:
@@ -51,11 +52,13 @@ class StatsStore:
             _KEPT_FIGURES
         )
 
-    def _selection(self, listing: Listing, projects: set[str]) -> tuple[SelectionKey, Selection]:
-        identity = (tuple(sorted(projects)), listing.revisions(projects))
+    def _selection(
+        self, listing: Listing, projects: set[str], agent: str
+    ) -> tuple[SelectionKey, Selection]:
+        identity = (tuple(sorted(projects)), listing.revisions(projects), agent)
         found = self._selections.get(identity)
         if found is None:
-            chosen = UsageSelection(projects=identity[0])
+            chosen = UsageSelection(projects=identity[0], agent=agent or None)
             found = Selection(
                 projects=identity[0],
                 sessions=len(identity[1]),
@@ -74,7 +77,7 @@ class StatsStore:
         try:
             listing = self.listing.current()
             projects = {p.slug for p in matching_projects(listing.projects, filters.project)}
-            identity = (tuple(sorted(projects)), listing.revisions(projects))
+            identity = (tuple(sorted(projects)), listing.revisions(projects), filters.agent)
             found = self._figures.get((identity, filters))
             if found is not None and found.generation != listing.generation:
                 found = msgspec.structs.replace(found, generation=listing.generation)
@@ -87,7 +90,7 @@ class StatsStore:
         with self._lock:
             listing = self.listing.current()
             projects = {p.slug for p in matching_projects(listing.projects, filters.project)}
-            identity, selection = self._selection(listing, projects)
+            identity, selection = self._selection(listing, projects, filters.agent)
             found = self._figures.get((identity, filters))
             if found is None:
                 found = figures(selection, filters, table=self.table, generation=listing.generation)

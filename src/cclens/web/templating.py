@@ -10,7 +10,8 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from ..formats import compact, duration, number, short_model, usd, utc_time
+from ..formats import compact, duration, number, plural, short_model, text_size, usd, utc_time
+from ..readers.agents import label as agent_label
 from ..readers.claude import Session
 from ..readers.resume import resume_command
 
@@ -37,7 +38,7 @@ def path_part(value: str) -> str:
 
 def session_resume(session: Session) -> str:
     """The command that resumes ``session`` in the directory it ran in."""
-    return resume_command(session.session_id, session.cwd).shell
+    return resume_command(session.session_id, session.cwd, agent=session.agent).shell
 
 
 def shell_word(value: str) -> str:
@@ -65,9 +66,12 @@ def environment() -> Environment:
         "short_model": short_model,
         "resume_command": session_resume,
         "number": number,
+        "plural": plural,
+        "text_size": text_size,
         "seconds": duration,
         "path_part": path_part,
         "shell_word": shell_word,
+        "agent_label": agent_label,
     }
     env.filters.update(filters)
     return env

@@ -136,6 +136,8 @@ class SessionSummary:
     version: str | None = None
     #: The project's working directory (its folder name when unknown).
     project_path: str = ""
+    #: The agent that wrote the session (see :mod:`cclens.readers.agents`).
+    agent: str = "claude"
 
     @property
     def archived(self) -> bool:
@@ -174,13 +176,14 @@ class SessionSummary:
     @property
     def resume(self) -> ResumeCommand:
         """The command that resumes the session in the directory it ran in."""
-        return resume_command(self.session_id, self.cwd)
+        return resume_command(self.session_id, self.cwd, agent=self.agent)
 
     def as_json(self) -> dict[str, Any]:
         """The session's summary as plain JSON (the API and ``cclens sessions --json``)."""
         return {
             "id": self.key,
             "session_id": self.session_id,
+            "agent": self.agent,
             "project": self.project,
             "project_path": self.project_path or self.project,
             "path": self.path,
@@ -246,7 +249,7 @@ SESSION_COLUMNS = """
     s.git_branch, s.started, s.ended, s.messages, s.tool_calls, s.errors, s.subagents,
     s.input_tokens, s.output_tokens, s.cache_read_tokens, s.cache_write_tokens, s.models,
     s.versions, s.malformed, s.archived, s.revision, s.prompts, s.responses,
-    s.cache_write_1h_tokens, s.cost, s.unpriced, s.version, coalesce(p.cwd, p.slug)
+    s.cache_write_1h_tokens, s.cost, s.unpriced, s.version, coalesce(p.cwd, p.slug), s.agent
 """
 
 
@@ -308,6 +311,7 @@ def session_from_row(row: Any) -> SessionSummary:
         unpriced=row[28],
         version=row[29],
         project_path=row[30],
+        agent=row[31],
     )
 
 

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..words import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER
+from ..words import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER, index_text
 from .bounds import check_length
 
 #: Different terms one query may hold (words, phrases, prefixes and exclusions together).
@@ -49,8 +49,9 @@ class Term:
     negated: bool = False
 
     def query(self) -> str:
-        """The term as FTS5 reads it: quoted, with ``*`` after a prefix."""
-        quoted = _quote(self.text)
+        """The term as FTS5 reads it: quoted (a run of characters of a script written without
+        spaces is then the phrase of its characters), with ``*`` after a prefix."""
+        quoted = _quote(index_text(self.text))
         return quoted + "*" if self.prefix and not self.phrase else quoted
 
     @property
@@ -149,11 +150,12 @@ def parse_query(text: str) -> ParsedQuery:
             continue
         if not _has_token(term.text):
             continue
-        words = len(TOKEN.findall(term.text)) if term.phrase else 1
+        # A word of several tokens ("foo-bar", "推广产品") is a phrase of them as well.
+        words = len(TOKEN.findall(term.text))
         if words > MAX_PHRASE_WORDS:
             raise QueryError(
-                f"a phrase may hold at most {MAX_PHRASE_WORDS} words "
-                f'("{term.text[:40]}…" has {words}); shorten it'
+                f"a phrase may hold at most {MAX_PHRASE_WORDS} words, each character of Chinese, "
+                f'Japanese or Korean counting as one ("{term.text[:40]}…" has {words}); shorten it'
             )
         seen.add(term.identity)
         if len(seen) > MAX_TERMS:

@@ -14,6 +14,7 @@ when the client goes away).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import time
@@ -28,7 +29,10 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ...readers.agents import label as agent_label
+from ...scripts import unspaced_characters
 from ..extract import DOCUMENT_KINDS
+from ..words import shown_text
 from .bounds import check_length
 from .queries import project_name
 from .query import ParsedQuery, SearchError, parse_query
@@ -41,6 +45,7 @@ from .search_result import (
     SessionGroup,
     empty_result,
 )
+from .semantic import MODES, Mode, VectorStore, fuse, message_vector, rank
 from .snippet import Matcher, snippet
 
 #: The processor time one search may take by default (ranking and snippets), in seconds: with
@@ -159,6 +164,8 @@ class SearchFilters:
     session: str | None = None
     #: Only the main conversations, or only subagents' (``None``: both).
     origin: Origin | None = None
+    #: Only sessions of this agent (``claude``, ``codex``...).
+    agent: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("project", "tool", "session"):
@@ -233,6 +240,9 @@ def _conditions(
     if filters.origin is not None:
         where.append("d.subagent = ?")
         parameters.append(int(filters.origin == "subagent"))
+    if filters.agent:
+        where.append("d.session IN (SELECT id FROM sessions WHERE agent = ?)")
+        parameters.append(filters.agent)
     return where, parameters
 
 
@@ -360,6 +370,7 @@ def _facets(
     tools = _top(gathered.tool[gathered.tool > 0])
     errors = int(gathered.error.sum())
     subagents = int(gathered.subagent.sum())
+    agents = _top(gathered.agent)
     dated = gathered.month[gathered.month != NO_MONTH]
     months, month_counts = np.unique(dated, return_counts=True)
     found = {
@@ -367,6 +378,10 @@ def _facets(
             FacetValue(labels[project][0], labels[project][1], hits)
             for project, hits in projects
             if project in labels
+        ],
+        "agent": [
+            FacetValue(facts.agents[code], agent_label(facts.agents[code]), hits)
+            for code, hits in agents
         ],
         "kind": [
             FacetValue(DOCUMENT_KINDS[code], DOCUMENT_KINDS[code], int(kinds[code]))
@@ -420,19 +435,22 @@ class _SessionInfo:
     project: str
     project_path: str
     archived: bool
+    agent: str
 
 
 def _sessions(connection: sqlite3.Connection, ids: Sequence[int]) -> dict[int, _SessionInfo]:
     if not ids:
         return {}
     rows = connection.execute(
-        "SELECT s.id, s.key, s.title, s.archived IS NOT NULL, p.slug, p.cwd "
+        "SELECT s.id, s.key, s.title, s.archived IS NOT NULL, p.slug, p.cwd, s.agent "
         "FROM sessions s JOIN projects p ON p.id = s.project "
         f"WHERE s.id IN ({', '.join('?' * len(ids))})",
         list(ids),
     )
     return {
-        row[0]: _SessionInfo(row[1], row[2], row[4], project_name(row[4], row[5]), bool(row[3]))
+        row[0]: _SessionInfo(
+            row[1], row[2], row[4], project_name(row[4], row[5]), bool(row[3]), row[6]
+        )
         for row in rows
     }
 
@@ -486,7 +504,7 @@ def _hits(
             time=datetime.fromtimestamp(moment, UTC) if moment is not None else None,
             in_subagent=bool(gathered.subagent[position]),
             archived=info.archived,
-            marked_snippet=snippet(texts.get(rowid, ""), matchers),
+            marked_snippet=snippet(shown_text(texts.get(rowid, "")), matchers),
             rank=float(matches.score[position]),
             terms=parsed.highlights,
         )
@@ -504,6 +522,160 @@ def _matches(
     if conditions is None:
         conditions = (["0"], [])
     return _ranked(connection, watch, facts, parsed, *conditions)
+
+
+def _deduplicated(
+    connection: sqlite3.Connection,
+    watch: Watch,
+    facts: DocumentFacts,
+    rowid: Ints,
+    score: npt.NDArray[np.float64],
+) -> _Matches:
+    """Matches from documents best first (``score``: lower is better), the pieces of one text
+    counted once (its best piece)."""
+    with watch.off_the_clock():
+        gathered = facts.gather(connection, rowid)
+    _, first = np.unique(gathered.part, return_index=True)
+    keep = np.sort(first)
+    return _Matches(rowid[keep], score[keep], gathered.take(keep))
+
+
+@dataclass(frozen=True, slots=True)
+class Semantic:
+    """What a search by meaning needs: the index's vectors and a way to embed a query."""
+
+    store: VectorStore
+    embed: Callable[[str], npt.NDArray[np.float32]]
+
+
+def resolve_mode(
+    connection: sqlite3.Connection, mode: str | None, semantic: Semantic | None
+) -> Mode:
+    """The mode a search runs in: ``mode`` when given (checked), else hybrid when the index has
+    vectors and the model is installed, else lexical. Raises
+    :class:`~cclens.index.read.query.SearchError` for a mode that cannot run, saying why."""
+    from ..embedding import INSTALL_HINT, available
+
+    if mode is not None and mode not in MODES:
+        raise SearchError(f"mode: {mode!r} is not one of {', '.join(MODES)}")
+    if mode == "lexical":
+        return "lexical"
+    if semantic is None or not available():
+        if mode is None:
+            return "lexical"
+        raise SearchError(
+            f"{mode} search needs the semantic search model, which is not installed: {INSTALL_HINT}"
+        )
+    if semantic.store.current(connection) is None:
+        if mode is None:
+            return "lexical"
+        raise SearchError(
+            f"{mode} search needs vectors, and the index has none yet: run `cclens index` "
+            "(with the semantic search model installed)"
+        )
+    return mode or "hybrid"
+
+
+def _by_meaning(
+    connection: sqlite3.Connection,
+    watch: Watch,
+    facts: DocumentFacts,
+    semantic: Semantic,
+    query: npt.NDArray[np.float32],
+    filters: SearchFilters,
+    exclude: Ints | None,
+) -> tuple[Ints, npt.NDArray[np.float64]]:
+    """Documents by similarity to ``query``, best first, and their scores (higher is better)."""
+    loaded = semantic.store.current(connection)
+    if loaded is None:
+        return np.zeros(0, np.int64), np.zeros(0, np.float64)
+    conditions = _conditions(connection, filters)
+    if conditions is None:
+        return np.zeros(0, np.int64), np.zeros(0, np.float64)
+    where, parameters = conditions
+    allowed = None
+    if where:
+        kept = np.fromiter(
+            (
+                row[0]
+                for row in connection.execute(
+                    f"SELECT d.id FROM documents d WHERE {' AND '.join(where)}", parameters
+                )
+            ),
+            dtype=np.int64,
+        )
+        allowed = partial_isin(kept)
+    watch.check()
+    ranked = rank(loaded, query, allowed=allowed, exclude=exclude)
+    return ranked.document, ranked.score
+
+
+def partial_isin(kept: Ints) -> Callable[[Ints], npt.NDArray[np.bool_]]:
+    """A test of which documents are among ``kept``."""
+    return lambda documents: np.isin(documents, kept)
+
+
+def _matches_in_mode(
+    connection: sqlite3.Connection,
+    watch: Watch,
+    facts: DocumentFacts,
+    parsed: ParsedQuery,
+    filters: SearchFilters,
+    mode: Mode,
+    semantic: Semantic | None,
+    text: str,
+    like: tuple[str, str] | None,
+) -> _Matches:
+    """Every match of a search in ``mode``: lexical (every text the words match, by BM25),
+    semantic (the texts nearest in meaning) or hybrid (both, fused by reciprocal rank)."""
+    if mode == "lexical" or semantic is None:
+        return _matches(connection, watch, facts, parsed, filters)
+    exclude = None
+    if like is not None:
+        loaded = semantic.store.current(connection)
+        found = None if loaded is None else message_vector(connection, loaded, *like)
+        if found is None:
+            raise SearchError(
+                f"message {like[1]!r} of session {like[0]!r} has no vector: it is not in the "
+                "index, or has no text that gets one (run `cclens index`)"
+            )
+        query, exclude = found
+    else:
+        with watch.off_the_clock():
+            query = semantic.embed(text)
+    if mode == "semantic" or not parsed.fts:
+        documents, similarity = _by_meaning(
+            connection, watch, facts, semantic, query, filters, exclude
+        )
+        return _deduplicated(connection, watch, facts, documents, -similarity)
+    lexical = _matches(connection, watch, facts, parsed, filters)
+    loaded = semantic.store.current(connection)
+    if loaded is None:
+        return lexical
+    if not len(lexical):
+        if not _plain_words(text):
+            # Phrases, prefixes, exclusions, OR, and scripts the model does not serve ask for
+            # exactly what they say: nothing is what they find.
+            return lexical
+        # The words find nothing (other words than the texts'): the texts nearest in meaning.
+        documents, similarity = _by_meaning(
+            connection, watch, facts, semantic, query, filters, None
+        )
+        return _deduplicated(connection, watch, facts, documents, -similarity)
+    # The word matches are what is found (totals and facets are the words'), ranked by words
+    # and meaning together.
+    by_meaning = rank(loaded, query, within=np.sort(lexical.rowid), limit=len(lexical))
+    fused = fuse(lexical.rowid, by_meaning.document)
+    return _deduplicated(connection, watch, facts, fused.document, -fused.score)
+
+
+_OPERATORS = re.compile(r'["*]|(?:^|\s)-\S|\b(?:OR|NOT|AND)\b')
+
+
+def _plain_words(text: str) -> bool:
+    """Whether a query is plain words, in scripts the model serves: what a person who does not
+    remember the words would type, so that finding nothing by them falls back on meaning."""
+    return not _OPERATORS.search(text) and not unspaced_characters(text)
 
 
 @contextmanager
@@ -548,6 +720,9 @@ def search_results(
     budget: Budget | None = None,
     facts: DocumentFacts | None = None,
     cache: MatchCache | None = None,
+    mode: str | None = None,
+    semantic: Semantic | None = None,
+    like: tuple[str, str] | None = None,
 ) -> SearchResult:
     """What ``text`` finds: the sessions from ``offset`` (at most ``limit``), each with its best
     ``per_session`` hits, the totals and the facets, over every match.
@@ -568,15 +743,18 @@ def search_results(
     parsed = parse_query(text)
     filters = filters or SearchFilters()
     check_filters(filters)
-    if not parsed.fts:
-        return empty_result(text, offset, limit, per_session)
+    resolved = resolve_mode(connection, "semantic" if like else mode, semantic)
+    if not parsed.fts and (resolved == "lexical" or (not like and not text.strip())):
+        return empty_result(text, offset, limit, per_session, resolved)
     facts = facts or DocumentFacts()
-    key = (parsed.fts, filters)
+    key = (f"{resolved}\0{parsed.fts}\0{text if resolved != 'lexical' else ''}\0{like}", filters)
     stamp = cache.stamp() if cache is not None else 0
     with _snapshot(connection), bounded(connection, budget or Budget()) as watch:
         matches = cache.get(key, stamp) if cache is not None else None
         if matches is None:
-            matches = _matches(connection, watch, facts, parsed, filters)
+            matches = _matches_in_mode(
+                connection, watch, facts, parsed, filters, resolved, semantic, text, like
+            )
             watch.check()
             if cache is not None:
                 cache.put(key, stamp, matches)
@@ -603,6 +781,7 @@ def search_results(
                 project=details.project,
                 project_path=details.project_path,
                 archived=details.archived,
+                agent=details.agent,
                 count=count,
                 rank=float(matches.score[shown[session][0]]),
                 shown=[hits[position] for position in shown[session] if position in hits],
@@ -619,6 +798,7 @@ def search_results(
         per_session=per_session,
         facets=facets,
         seconds=time.perf_counter() - began,
+        mode=resolved,
     )
 
 
@@ -661,10 +841,12 @@ __all__ = [
     "QueryTooBroad",
     "SearchCancelled",
     "SearchFilters",
+    "Semantic",
     "Watch",
     "bounded",
     "check_filters",
     "project_choices",
+    "resolve_mode",
     "search",
     "search_results",
 ]

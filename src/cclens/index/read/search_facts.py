@@ -31,7 +31,8 @@ _COLUMNS = (
     + " ".join(f"WHEN '{kind}' THEN {code}" for code, kind in enumerate(DOCUMENT_KINDS))
     + " ELSE 0 END, tool, error, subagent, "
     "CAST(strftime('%Y', time, 'unixepoch') AS INTEGER) * 12 "
-    "+ CAST(strftime('%m', time, 'unixepoch') AS INTEGER) - 23641"
+    "+ CAST(strftime('%m', time, 'unixepoch') AS INTEGER) - 23641, "
+    "(SELECT s.agent FROM sessions s WHERE s.id = documents.session)"
 )
 
 
@@ -50,6 +51,8 @@ class Gathered:
     subagent: npt.NDArray[np.bool_]
     #: Months since 1970-01 (UTC) of the document's time, :data:`NO_MONTH` without one.
     month: npt.NDArray[np.int32]
+    #: Index into :attr:`DocumentFacts.agents`: the agent that wrote the session.
+    agent: npt.NDArray[np.int8]
 
     def take(self, positions: Ints) -> Gathered:
         """The facts at ``positions``, in that order."""
@@ -62,6 +65,7 @@ class Gathered:
             error=self.error[positions],
             subagent=self.subagent[positions],
             month=self.month[positions],
+            agent=self.agent[positions],
         )
 
 
@@ -91,6 +95,10 @@ class DocumentFacts:
         self._error = np.zeros(0, dtype=np.bool_)
         self._subagent = np.zeros(0, dtype=np.bool_)
         self._month = np.zeros(0, dtype=np.int32)
+        self._agent = np.zeros(0, dtype=np.int8)
+        #: Agent names by code.
+        self.agents: list[str] = []
+        self._agent_codes: dict[str, int] = {}
         #: Tool names by code; code 0 is "no tool".
         self.tools: list[str | None] = [None]
         self._tool_codes: dict[str | None, int] = {None: 0}
@@ -110,6 +118,7 @@ class DocumentFacts:
         self._error = _grown(self._error, size, False)
         self._subagent = _grown(self._subagent, size, False)
         self._month = _grown(self._month, size, NO_MONTH)
+        self._agent = _grown(self._agent, size)
 
     def _read(self, connection: sqlite3.Connection, ids: Ints) -> None:
         """Read the facts of ``ids`` (documents not yet known) from the index."""
@@ -139,6 +148,13 @@ class DocumentFacts:
         self._error[found] = columns[6]
         self._subagent[found] = columns[7]
         self._month[found] = [NO_MONTH if month is None else month for month in columns[8]]
+        agents = self._agent_codes
+        for name in set(columns[9]):
+            key = name or "claude"
+            if key not in agents:
+                agents[key] = len(self.agents)
+                self.agents.append(key)
+        self._agent[found] = [agents[name or "claude"] for name in columns[9]]
         self._known[found] = True
 
     def learn_all(self, connection: sqlite3.Connection, batch: int = 50_000) -> None:
@@ -172,6 +188,7 @@ class DocumentFacts:
                 self._error,
                 self._subagent,
                 self._month,
+                self._agent,
             )
             return every.take(ids)
 

@@ -16,7 +16,7 @@ from ..extract import MATCH_END, MATCH_START
 #: Kinds of text drawn in a monospace font wherever they are shown.
 CODE_KINDS = frozenset({"tool_input", "tool_output"})
 #: The facets of a result, in the order they are shown.
-FACETS = ("project", "kind", "tool", "error", "origin", "month")
+FACETS = ("project", "agent", "kind", "tool", "error", "origin", "month")
 
 
 def looks_like_code(text: str) -> bool:
@@ -152,6 +152,8 @@ class SessionGroup:
     #: The rank of its best hit (lower is better).
     rank: float
     shown: list[SearchHit] = field(default_factory=list)
+    #: The agent that wrote the session (``claude``, ``codex``…).
+    agent: str = "claude"
 
     @property
     def url(self) -> str:
@@ -162,6 +164,7 @@ class SessionGroup:
         """The group as plain JSON."""
         return {
             "session": self.session_key,
+            "agent": self.agent,
             "title": self.title,
             "project": self.project_path,
             "project_id": self.project,
@@ -209,6 +212,9 @@ class SearchResult:
     facets: dict[str, list[FacetValue]]
     #: How long the search took.
     seconds: float = 0.0
+    #: How the texts were found: ``lexical`` (words, ranked by BM25), ``semantic`` (meaning,
+    #: by vector similarity) or ``hybrid`` (both, fused by reciprocal rank).
+    mode: str = "lexical"
 
     @property
     def hits(self) -> list[SearchHit]:
@@ -235,13 +241,16 @@ class SearchResult:
                 name: [value.as_json() for value in values] for name, values in self.facets.items()
             },
             "seconds": round(self.seconds, 4),
+            "mode": self.mode,
         }
 
 
-def empty_result(query: str, offset: int, limit: int, per_session: int) -> SearchResult:
+def empty_result(
+    query: str, offset: int, limit: int, per_session: int, mode: str = "lexical"
+) -> SearchResult:
     """A result with nothing found."""
     return SearchResult(
-        query, (), 0, 0, [], offset, limit, per_session, {name: [] for name in FACETS}
+        query, (), 0, 0, [], offset, limit, per_session, {name: [] for name in FACETS}, mode=mode
     )
 
 

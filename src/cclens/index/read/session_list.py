@@ -45,8 +45,9 @@ class SessionFilters:
     * ``branch``: the git branch the session was last on, exactly;
     * ``errors``: ``True`` for sessions with at least one failed tool call, ``False`` for
       those with none;
-    * ``archived``: ``True`` for sessions whose transcript Claude Code deleted (kept by the
-      index), ``False`` for those still on disk.
+    * ``archived``: ``True`` for sessions whose transcript its agent deleted (kept by the
+      index), ``False`` for those still on disk;
+    * ``agent``: the agent that wrote the session (``claude``, ``codex``...).
     """
 
     text: str | None = None
@@ -57,6 +58,7 @@ class SessionFilters:
     branch: str | None = None
     errors: bool | None = None
     archived: bool | None = None
+    agent: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("text", "project", "model", "branch"):
@@ -73,6 +75,7 @@ class SessionFilters:
             "branch": self.branch,
             "errors": self.errors,
             "archived": self.archived,
+            "agent": self.agent,
         }
 
 
@@ -96,6 +99,7 @@ SESSION_SORTS: dict[str, tuple[str, Order]] = {
     "branch": ("nullif(s.git_branch, '') COLLATE NOCASE", "asc"),
     "version": ("s.version_key", "desc"),
     "archived": ("s.archived", "desc"),
+    "agent": ("s.agent", "asc"),
 }
 
 #: Sort keys of the project list, as :data:`SESSION_SORTS`.
@@ -221,6 +225,9 @@ def _where(
         clauses.append("s.errors > 0" if filters.errors else "s.errors = 0")
     if filters.archived is not None:
         clauses.append("s.archived IS NOT NULL" if filters.archived else "s.archived IS NULL")
+    if filters.agent:
+        clauses.append("s.agent = ?")
+        values.append(filters.agent)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), values
 
 
@@ -310,6 +317,15 @@ def count_projects(connection: sqlite3.Connection, filters: SessionFilters | Non
     return int(row[0])
 
 
+def agents_indexed(connection: sqlite3.Connection) -> list[str]:
+    """Every agent with a session in the index, most sessions first (for a filter's
+    choices)."""
+    rows = connection.execute(
+        "SELECT agent FROM sessions GROUP BY agent ORDER BY count(*) DESC, agent"
+    )
+    return [str(row[0]) for row in rows]
+
+
 def branches(connection: sqlite3.Connection) -> list[str]:
     """Every git branch a session was last on, most used first (for a filter's choices)."""
     rows = connection.execute(
@@ -335,6 +351,7 @@ __all__ = [
     "Order",
     "SessionFilters",
     "SessionPage",
+    "agents_indexed",
     "branches",
     "count_projects",
     "like_pattern",

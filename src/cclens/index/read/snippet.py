@@ -4,9 +4,10 @@ FTS5's own ``snippet()`` compares every match of a text with every other (a text
 word matches, 4,000 characters long, took 100 ms), so snippets are cut here instead, in one pass
 over the text's words: each word is folded as FTS5's ``unicode61 remove_diacritics 2``
 tokenizer folds it (case, diacritics), the query's words, phrases and prefixes are found, and
-the window of :data:`WORDS` words holding the most different terms (then the most matches) is
-kept, whitespace and all, with its matches between :data:`~cclens.index.extract.MATCH_START`
-and :data:`~cclens.index.extract.MATCH_END`.
+the window of :data:`WORDS` words (:data:`UNSPACED_FACTOR` times more where each character is
+a word) holding the most different terms (then the most matches) is kept, whitespace and all,
+with its matches between :data:`~cclens.index.extract.MATCH_START` and
+:data:`~cclens.index.extract.MATCH_END`.
 """
 
 from __future__ import annotations
@@ -15,34 +16,48 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate, compress, count
 from operator import methodcaller, not_, or_
 
+from ...scripts import UNIT
 from ..extract import MATCH_END, MATCH_START
+from ..words import fold_unit, has_unspaced
 from .query import PRIVATE_USE, TOKEN, Term
 
 #: Words a snippet holds (about three lines of prose).
 WORDS = 32
 #: Words shown before the first match of the window.
 _LEAD = 4
+#: In a text with characters of scripts written without spaces, each of which is a word, a
+#: window holds this many times more words (32 Chinese characters are one short line).
+UNSPACED_FACTOR = 3
 #: The longest snippet, in characters (32 long words, a path or a hash, would make a wall).
 MAX_CHARACTERS = 600
 ELLIPSIS = "…"
 #: Splits a text into separators and words (the words are the odd items); the same with plain
-#: character classes (several times faster) for a text without private-use characters, and
-#: for an ASCII one.
+#: character classes (several times faster) for a text without private-use characters or
+#: characters of scripts written without spaces, and for an ASCII one.
 _SPLIT = re.compile(f"({TOKEN.pattern})")
+_UNIT = re.compile(UNIT)
 _SPLIT_UNICODE = re.compile(r"([^\W_]+)")
 _SPLIT_ASCII = re.compile(r"([a-zA-Z0-9]+)")
 
 
 def fold(word: str) -> str:
-    """``word`` as FTS5 compares it: case folded, diacritics removed."""
+    """``word`` as FTS5 compares it: case folded, diacritics removed (a character of a script
+    written without spaces: only its marks removed, see :func:`fold_unit`)."""
+    if _UNIT.match(word):
+        return fold_unit(word)
     folded = word.casefold()
     if folded.isascii():
         return folded
     decomposed = unicodedata.normalize("NFKD", folded)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+#: :func:`fold`, remembered (the words of a text in Chinese are its characters, a few thousand).
+_folded = lru_cache(maxsize=1 << 16)(fold)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,21 +111,23 @@ def _matches(words: Sequence[str], matchers: Sequence[Matcher]) -> list[tuple[in
     return found
 
 
-def _window(found: list[tuple[int, int, int]], count_of_words: int) -> tuple[int, int]:
+def _window(
+    found: list[tuple[int, int, int]], count_of_words: int, size: int = WORDS, lead: int = _LEAD
+) -> tuple[int, int]:
     """The words ``[start, end)`` holding the most different terms, then the most matches.
 
     Candidate windows begin a few words before each match; one pass, counting the terms of
     the matches that enter and leave the window.
     """
     if not found:
-        return 0, min(count_of_words, WORDS)
+        return 0, min(count_of_words, size)
     best = (-1, -1)
     chosen = 0
     inside: dict[int, int] = {}
     last = 0
     for first, (begin, _, number) in enumerate(found):
-        start = max(begin - _LEAD, 0)
-        while last < len(found) and found[last][1] <= start + WORDS:
+        start = max(begin - lead, 0)
+        while last < len(found) and found[last][1] <= start + size:
             inside[found[last][2]] = inside.get(found[last][2], 0) + 1
             last += 1
         if first < last:
@@ -122,21 +139,23 @@ def _window(found: list[tuple[int, int, int]], count_of_words: int) -> tuple[int
                 del inside[number]
         else:
             last = first + 1  # a match longer than a window: none of it was counted
-    end = min(chosen + WORDS, count_of_words)
-    return max(end - WORDS, 0), end
+    end = min(chosen + size, count_of_words)
+    return max(end - size, 0), end
 
 
-def _words(text: str) -> tuple[list[str], list[int]]:
+def _words(text: str, unspaced: bool) -> tuple[list[str], list[int]]:
     """The words of ``text`` folded, and the offsets where each word starts and ends
     (``offsets[2 * i]`` and ``offsets[2 * i + 1]``), with whole-text C calls rather than a
     Python step per word."""
     if text.isascii():
         split = _SPLIT_ASCII
-    elif PRIVATE_USE.search(text) is None:
+    elif PRIVATE_USE.search(text) is None and not unspaced:
         split = _SPLIT_UNICODE
     else:
         split = _SPLIT
     parts = split.split(text)  # separator, word, separator, word, ..., separator
+    if unspaced:  # a word per character: the same few thousand words again and again
+        return list(map(_folded, parts[1::2])), list(accumulate(map(len, parts)))
     words = list(map(str.casefold, parts[1::2]))
     for position in compress(count(), map(not_, map(str.isascii, words))):
         words[position] = fold(words[position])
@@ -145,11 +164,13 @@ def _words(text: str) -> tuple[list[str], list[int]]:
 
 def snippet(text: str, matchers: Sequence[Matcher]) -> str:
     """The best stretch of ``text`` for ``matchers``, matches marked, cut ends shown as "…"."""
-    words, offsets = _words(text)
+    unspaced = has_unspaced(text)
+    words, offsets = _words(text, unspaced)
     if not words:
         return text[:MAX_CHARACTERS]
     matches = _matches(words, matchers)
-    start, end = _window(matches, len(words))
+    factor = UNSPACED_FACTOR if unspaced else 1
+    start, end = _window(matches, len(words), WORDS * factor, _LEAD * factor)
     begin = 0 if start == 0 else offsets[2 * start]
     finish = len(text) if end == len(words) else offsets[2 * end - 1]
     if finish - begin > MAX_CHARACTERS:
@@ -173,4 +194,4 @@ def snippet(text: str, matchers: Sequence[Matcher]) -> str:
     return "".join(pieces)
 
 
-__all__ = ["ELLIPSIS", "MAX_CHARACTERS", "WORDS", "Matcher", "fold", "snippet"]
+__all__ = ["ELLIPSIS", "MAX_CHARACTERS", "UNSPACED_FACTOR", "WORDS", "Matcher", "fold", "snippet"]

@@ -33,6 +33,8 @@ class UsageSelection:
     end: float | None = None
     projects: tuple[str, ...] | None = None
     sessions: tuple[str, ...] | None = None
+    #: Only the sessions of this agent (``None``: every agent's).
+    agent: str | None = None
 
     def where(self, kind: int) -> tuple[str, list[Any]]:
         """The SQL condition (over ``u``, ``s`` and ``p``) selecting the counted rows of
@@ -51,6 +53,9 @@ class UsageSelection:
         if self.sessions is not None:
             clauses.append(f"s.key IN ({', '.join('?' * len(self.sessions))})")
             values.extend(self.sessions)
+        if self.agent is not None:
+            clauses.append("s.agent = ?")
+            values.append(self.agent)
         return " AND ".join(clauses), values
 
 
@@ -86,6 +91,7 @@ class BucketSum:
     responses: int
     tokens: TokenCounts
     cost: float | None
+    agent: str = "claude"
 
 
 def bucket_sums(
@@ -96,8 +102,8 @@ def bucket_sums(
     where, values = selection.where(CLAIM_RESPONSE)
     rows = connection.execute(
         f"SELECT CAST(u.time / {seconds} AS INTEGER) * {seconds} AS bucket, s.session_id, "
-        f"p.slug, s.title, u.model, u.price, u.reason, count(*), {_SUM_TOKENS}, sum(u.cost) "
-        f"{_FROM} WHERE {where} GROUP BY bucket, u.session, u.model, u.price, u.reason",
+        f"p.slug, s.title, u.model, u.price, u.reason, count(*), {_SUM_TOKENS}, sum(u.cost), "
+        f"s.agent {_FROM} WHERE {where} GROUP BY bucket, u.session, u.model, u.price, u.reason",
         values,
     )
     return [
@@ -112,6 +118,7 @@ def bucket_sums(
             responses=count,
             tokens=TokenCounts.from_columns(rest[:6]),
             cost=rest[6],
+            agent=rest[7],
         )
         for bucket, session_id, project, title, model, price, reason, count, *rest in rows
     ]
@@ -133,7 +140,7 @@ def counted_responses(connection: sqlite3.Connection, selection: UsageSelection)
     where, values = selection.where(CLAIM_RESPONSE)
     rows = connection.execute(
         f"SELECT s.session_id, p.slug, s.title, s.path, u.key, u.request, u.model, u.time, "
-        f"u.agent, u.speed, u.inference_geo, u.tools, {_TOKENS} "
+        f"u.agent, u.speed, u.inference_geo, u.tools, {_TOKENS}, s.agent "
         f"{_FROM} WHERE {where} ORDER BY {_READING_ORDER}",
         values,
     )
@@ -151,7 +158,7 @@ def counted_responses(connection: sqlite3.Connection, selection: UsageSelection)
                 project=project,
                 session_title=title,
                 agent_id=agent,
-                tokens=TokenCounts.from_columns(rest[3:]),
+                tokens=TokenCounts.from_columns(rest[3:9]),
                 speed=speed,
                 inference_geo=geo,
                 path=paths.setdefault(path, Path(path)),
@@ -159,6 +166,7 @@ def counted_responses(connection: sqlite3.Connection, selection: UsageSelection)
                 tool_calls=[("", name) for name in tools.split("\n")] if tools else [],
                 session_path=paths[path],
                 identity=key,
+                session_agent=rest[9],
             )
         )
     return found
@@ -272,14 +280,19 @@ def prompt_times(
 
 
 def selected_sessions(
-    connection: sqlite3.Connection, projects: Sequence[str] | None
+    connection: sqlite3.Connection, projects: Sequence[str] | None, agent: str | None = None
 ) -> tuple[int, int]:
     """How many sessions, and transcript files (sessions' and subagents'), the index holds for
-    ``projects`` (all when ``None``)."""
-    where, values = "1", []
+    ``projects`` (all when ``None``) of ``agent`` (every agent's when ``None``)."""
+    clauses: list[str] = ["1"]
+    values: list[object] = []
     if projects is not None:
-        where = f"p.slug IN ({', '.join('?' * len(projects))})"
-        values = list(projects)
+        clauses.append(f"p.slug IN ({', '.join('?' * len(projects))})")
+        values.extend(projects)
+    if agent is not None:
+        clauses.append("s.agent = ?")
+        values.append(agent)
+    where = " AND ".join(clauses)
     row = connection.execute(
         "SELECT count(DISTINCT s.id), count(f.id) FROM sessions s "
         "JOIN projects p ON p.id = s.project "

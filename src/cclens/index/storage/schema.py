@@ -383,6 +383,16 @@ def _rate_limits(connection: sqlite3.Connection) -> None:
     )
 
 
+def _unspaced(connection: sqlite3.Connection) -> None:
+    """Search: each character of a script written without spaces (Chinese, Japanese, Korean,
+    Thai...) is a token of its own, so any part of a run of them is found
+    (:mod:`cclens.index.words`). The table and its tokenizer stay; the texts it holds
+    are written again with breaks between those characters, when every session is derived
+    again from its stored lines (``EXTRACT_VERSION`` 6).
+    """
+    connection.execute("UPDATE sessions SET doc_version = 0")
+
+
 #: Indexes a first index builds after its rows rather than row by row (sorting once is faster
 #: than keeping an index in order through every insert); ``name -> statement``.
 BULK_INDEXES: dict[str, str] = {
@@ -390,6 +400,40 @@ BULK_INDEXES: dict[str, str] = {
     "counted_by_key": "CREATE INDEX counted_by_key ON counted(key)",
     "counted_by_time": "CREATE INDEX counted_by_time ON counted(time)",
 }
+
+
+def _vectors(connection: sqlite3.Connection) -> None:
+    """Semantic search: the vectors of documents (int8, one per chunk of a document's text,
+    see :mod:`cclens.index.write.vectors`), dropped with their document. Empty until an update
+    runs with the model installed."""
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS vectors ("
+        "document INTEGER PRIMARY KEY, session INTEGER NOT NULL, data BLOB NOT NULL)"
+    )
+    connection.execute(
+        "CREATE TRIGGER IF NOT EXISTS vectors_of_deleted_documents AFTER DELETE ON documents "
+        "BEGIN DELETE FROM vectors WHERE document = old.id; END"
+    )
+    # Readers keep the vectors in memory: new ones are read by id (above the highest they
+    # have), and this count tells them when some were deleted (then they read them all again).
+    connection.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('vectors_deleted', '0')")
+    connection.execute(
+        "CREATE TRIGGER IF NOT EXISTS vectors_deleted AFTER DELETE ON vectors BEGIN "
+        "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'vectors_deleted'; END"
+    )
+
+
+def _agents(connection: sqlite3.Connection) -> None:
+    """Sessions of every agent: ``sessions.agent`` names the agent that wrote each session
+    (``claude``, ``codex``...: see :mod:`cclens.readers.agents`); every session indexed before
+    is Claude Code's."""
+    _run(
+        connection,
+        """
+        ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT 'claude';
+        CREATE INDEX sessions_by_agent ON sessions(agent);
+        """,
+    )
 
 
 def drop_bulk_indexes(connection: sqlite3.Connection) -> None:
@@ -420,7 +464,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "sessions: cost, version, titles from other files", _session_list),
     Migration(8, "figures: what each session counts, once across sessions", _counted),
     Migration(7, "usage: when, what model, what cost of each claim, and which copy counts", _usage),
+    Migration(18, "agents: the agent that wrote each session", _agents),
     Migration(21, "limits: plan usage windows, sample by sample", _rate_limits),
+    Migration(19, "search: each character of a script written without spaces is a word", _unspaced),
+    Migration(23, "semantic search: vectors of documents", _vectors),
 )
 #: The highest migration number this cclens knows.
 LATEST = max(migration.number for migration in MIGRATIONS)
@@ -437,6 +484,15 @@ def applied(connection: sqlite3.Connection) -> int:
     return int(row[0] or 0)
 
 
+def _applied_numbers(connection: sqlite3.Connection) -> set[int]:
+    exists = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    if not exists:
+        return set()
+    return {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+
+
 def pending(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Migration]:
     """The migrations up to ``target`` the database has not had, in order.
 
@@ -444,12 +500,7 @@ def pending(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Mig
     later one before an earlier one existed: every known number missing from the
     ``migrations`` table is pending, not only those after the highest applied.
     """
-    exists = connection.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
-    ).fetchone()
-    done: set[int] = set()
-    if exists:
-        done = {int(row[0]) for row in connection.execute("SELECT number FROM migrations")}
+    done = _applied_numbers(connection)
     return [m for m in MIGRATIONS if m.number not in done and m.number <= target]
 
 
@@ -457,12 +508,18 @@ def migrate(connection: sqlite3.Connection, *, target: int = LATEST) -> list[Mig
     """Apply the :func:`pending` migrations up to ``target``; return those applied.
 
     Each runs in its own transaction together with its ``migrations`` row, so a failure leaves
-    the database at the previous step.
+    the database at the previous step; under that transaction's write lock a migration another
+    connection has applied meanwhile (two processes opening a new index at once) is skipped.
     """
     done: list[Migration] = []
     for migration in pending(connection, target=target):
         connection.execute("BEGIN IMMEDIATE")
         try:
+            # Another process opening the same new or older file may have applied it since
+            # the list was made: under the write lock, the migrations table says for sure.
+            if migration.number in _applied_numbers(connection):
+                connection.execute("ROLLBACK")
+                continue
             if migration.number == 1:
                 connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 connection.execute(

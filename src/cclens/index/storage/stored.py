@@ -11,15 +11,14 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
-
-import msgspec
 
 from ...files import write_file
 from ...model.entries import ReadResult
-from ...readers.claude import Session, SubagentFile
-from ...readers.claude.assemble import assemble_entries, attach_subagent, attach_subagents
+from ...model.session import Session
+from ...readers import agents
+from ...readers.claude import assemble_reads
 from ...readers.claude.read import read_data
+from ...readers.discovery import SourceFile
 from .compression import decompress
 from .versions import kept_for, list_versions, version_bytes
 
@@ -45,27 +44,18 @@ class StoredFile:
     #: When the file was last seen written (seconds since the epoch).
     mtime: float = 0.0
 
-    @property
-    def meta_json(self) -> dict[str, Any] | None:
-        """The parsed ``.meta.json`` sidecar, when there is one and it is an object."""
-        if not self.meta:
-            return None
-        try:
-            value = msgspec.json.decode(self.meta)
-        except (msgspec.DecodeError, UnicodeDecodeError):
-            return None
-        return value if isinstance(value, dict) else None
-
-    def subagent_file(self) -> SubagentFile:
-        """What discovery would have said about this subagent file."""
-        layout = self.layout if self.layout in ("sibling", "nested", "workflow") else "nested"
-        return SubagentFile(
+    def source(self) -> SourceFile:
+        """The file as a reader assembles it (its bytes, when they were read)."""
+        return SourceFile(
             self.path,
-            self.agent_id or self.path.stem.removeprefix("agent-"),
-            layout,  # type: ignore[arg-type]
-            self.meta_json,
+            self.role,
+            self.data or b"",
+            self.agent_id,
+            self.layout,
             self.workflow_run,
             self.parent_session_id,
+            self.meta,
+            self.mtime,
         )
 
 
@@ -76,55 +66,22 @@ class StoredSession:
     session_id: str
     project: str
     files: list[StoredFile] = field(default_factory=list)
+    #: The agent that wrote it (see :mod:`cclens.readers.agents`).
+    agent: str = "claude"
 
 
 def build_session(stored: StoredSession) -> Session:
-    """Assemble the session and attach its subagents, as :func:`cclens.readers.claude.load` would.
-
-    The subagent files are attached in the order they were found, after the sidechains kept
-    inside the session file itself.
-    """
-    main = next(f for f in stored.files if f.role == "session")
-    result = main.read or ReadResult(main.path)
-    session = assemble_entries(
-        main.path,
-        result.entries,
-        list(result.diagnostics),
-        session_id=stored.session_id,
-        project=stored.project,
-        file_size=result.end_offset,
-        lines=result.lines,
-    )
-    session.mtime = main.mtime
-    if main.agent_id is not None or main.path.name.startswith("agent-"):
-        # An orphan subagent transcript, kept as a session of its own (see cclens.readers.claude).
-        info = main.subagent_file()
-        session.agent_id, session.agent_meta = info.agent_id, info.meta
-        session.orphan, session.parent_session_id = True, info.parent_session_id
-        return session
-    attach_subagents(session, [])  # the file's own sidechains
-    for stored_file in stored.files:
-        if stored_file.role != "subagent":
-            continue
-        info = stored_file.subagent_file()
-        read = stored_file.read or ReadResult(stored_file.path)
-        agent = assemble_entries(
-            stored_file.path,
-            read.entries,
-            list(read.diagnostics),
-            session_id=info.parent_session_id or info.agent_id,
-            project=stored.project,
-            file_size=read.end_offset,
-            lines=read.lines,
-        )
-        agent.agent_id = info.agent_id
-        agent.agent_meta = info.meta
-        # cclens.readers.claude has no public way yet to attach an agent read from somewhere other
-        # than
-        # its file; this is the same function attach_subagents uses for files.
-        attach_subagent(session, agent, info)
-        session.subagents.append(agent)
-    return session
+    """Assemble the session and attach its subagents, as its agent's reader would from the
+    files (:func:`cclens.readers.agents.load`)."""
+    if stored.agent != "claude":
+        sources = [stored_file.source() for stored_file in stored.files]
+        return agents.assemble(stored.agent, stored.session_id, stored.project, sources)
+    reads = [
+        (stored_file.source(), stored_file.read or ReadResult(stored_file.path))
+        for stored_file in stored.files
+        if stored_file.role in ("session", "subagent")
+    ]
+    return assemble_reads(stored.session_id, stored.project, reads)
 
 
 def file_bytes(connection: sqlite3.Connection, file_id: int) -> bytes:
@@ -173,13 +130,13 @@ def read_stored(connection: sqlite3.Connection, session_row: int) -> StoredSessi
     """The files of the session with row id ``session_row``, their stored bytes read (the
     part of loading a session that needs the database)."""
     row = connection.execute(
-        "SELECT s.session_id, p.slug FROM sessions s JOIN projects p ON p.id = s.project "
-        "WHERE s.id = ?",
+        "SELECT s.session_id, p.slug, s.agent FROM sessions s JOIN projects p "
+        "ON p.id = s.project WHERE s.id = ?",
         (session_row,),
     ).fetchone()
     if row is None:
         return None
-    stored = StoredSession(row[0], row[1])
+    stored = StoredSession(row[0], row[1], agent=row[2] or "claude")
     for _, stored_file, data in stored_files(connection, session_row):
         stored_file.data = data
         stored.files.append(stored_file)
@@ -188,10 +145,11 @@ def read_stored(connection: sqlite3.Connection, session_row: int) -> StoredSessi
 
 def build_stored(stored: StoredSession) -> Session | None:
     """The session assembled from what :func:`read_stored` read (no database needed)."""
-    for stored_file in stored.files:
-        if stored_file.role in ("session", "subagent") and stored_file.data is not None:
-            stored_file.read = read_data(stored_file.path, stored_file.data)
-            stored_file.data = None
+    if stored.agent == "claude":
+        for stored_file in stored.files:
+            if stored_file.role in ("session", "subagent") and stored_file.data is not None:
+                stored_file.read = read_data(stored_file.path, stored_file.data)
+                stored_file.data = None
     if not any(f.role == "session" for f in stored.files):
         return None
     return build_session(stored)

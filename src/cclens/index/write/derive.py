@@ -28,6 +28,7 @@ from ...figures.usage import SYNTHETIC_MODEL, Occurrence, Owner, ResponseCollect
 from ...model import RECORD_TYPES
 from ...model.blocks import ToolUseBlock
 from ...model.entries import malformed as count_malformed
+from ...model.progress import AgentProgress
 from ...model.records import AssistantRecord, ProgressRecord
 from ...model.session import ToolStatus, parse_time, tool_status
 from ...model.text import input_text
@@ -262,10 +263,12 @@ def _start(item: _Item, entry: Entry) -> None:
 
 @dataclass(slots=True)
 class _Built:
-    """One file's records as light items, with its tool calls paired."""
+    """One file's records as light items, with its tool calls paired, and the ids every
+    result in it names."""
 
     items: list[_Item]
     calls: dict[str, _Call]
+    results: set[str]
 
 
 def _build(view: ViewFile) -> _Built:
@@ -310,11 +313,13 @@ def _build(view: ViewFile) -> _Built:
                         )
                         calls[call_id] = call
                         item.calls.append(call)
+    named: set[str] = set()
     for item in items:
         if item.role != USER or item.kind != "tool_results":
             continue
         record = item.record
         results = [b for b in _blocks(record) if isinstance(b, ViewToolResult)]
+        named.update(block.tool_use_id for block in results if block.tool_use_id)
         for index, block in enumerate(results):
             paired = calls.get(block.tool_use_id or "")
             if paired is None or paired.result is not None:
@@ -325,7 +330,7 @@ def _build(view: ViewFile) -> _Built:
             paired.rejected = record.tool_denial_kind == "user-rejected"
             if index == 0:
                 paired.raw = record.tool_use_result
-    return _Built(items, calls)
+    return _Built(items, calls, named)
 
 
 def _parent(record: ViewRecord) -> str | None:
@@ -503,14 +508,57 @@ def _agent(view: ViewFile) -> str | None:
     return name.removeprefix(_AGENT_PREFIX) if name.startswith(_AGENT_PREFIX) else None
 
 
-def _occurrences(view: ViewFile, runs: Mapping[int, str]) -> Iterator[Occurrence]:
+def _mirrors(view: ViewFile) -> dict[int, ProgressRecord]:
+    """The ``agent_progress`` records of a file (by line), read by the full model."""
+    found: dict[int, ProgressRecord] = {}
+    for entry in view.read.entries:
+        line, record, start, end = entry
+        if record.type == "progress" and view.data.find(_MIRROR_MARK, start, end) >= 0:
+            full = full_record(view.path, view.data, entry)
+            if isinstance(full, ProgressRecord):
+                found[line] = full
+    return found
+
+
+def _linked_elsewhere(
+    views: Sequence[ViewFile], builts: Sequence[_Built], mirrors: Sequence[dict[int, Any]]
+) -> str | None:
+    """Why only the assembled session can say what these files count, if it must: a subagent
+    known only from its mirror in a transcript, or a call whose result is in another file
+    (see :mod:`cclens.readers.claude.links`)."""
+    known = {agent for view in views if (agent := _agent(view)) is not None}
+    for view, found in zip(views, mirrors, strict=True):
+        for record in found.values():
+            data = record.data
+            if (
+                isinstance(data, AgentProgress)
+                and data.agent_id
+                and data.agent_id not in known
+                and isinstance(data.message, dict)
+                and data.message.get("type") in ("assistant", "user")
+            ):
+                return f"{view.path}: a subagent known only from its agent_progress records"
+    for position, built in enumerate(builts):
+        pending = {c.block_id for c in built.calls.values() if c.result is None and c.block_id}
+        if not pending:
+            continue
+        for other, elsewhere in enumerate(builts):
+            if other != position and pending & elsewhere.results:
+                return f"{views[position].path}: a call's result is in another file"
+    return None
+
+
+def _occurrences(
+    view: ViewFile, runs: Mapping[int, str], mirrors: Mapping[int, ProgressRecord]
+) -> Iterator[Occurrence]:
     """The records of a file that carry a response's usage, as
     :func:`cclens.figures.usage.collect_responses` reads them (``runs``: the inline
-    subagent run of a line, see :func:`_inline_subagents`)."""
+    subagent run of a line, see :func:`_inline_subagents`; ``mirrors``: its
+    ``agent_progress`` records, see :func:`_mirrors`)."""
     path = view.path
     agent = _agent(view)
     for entry in view.read.entries:
-        line, record, start, end = entry
+        line, record, _, _ = entry
         if record.type == "assistant":
             message = record.message
             usage = message.usage if message is not None else None
@@ -531,17 +579,18 @@ def _occurrences(view: ViewFile, runs: Mapping[int, str]) -> Iterator[Occurrence
                     if isinstance(block, ViewToolUse)
                 ],
             )
-        elif record.type == "progress" and view.data.find(_MIRROR_MARK, start, end) >= 0:
+        elif line in mirrors:
             # A subagent's response mirrored in this transcript: read as the full model does.
-            full = full_record(path, view.data, entry)
-            if isinstance(full, ProgressRecord):
-                found = counted_record(full, agent)
-                if found is not None:
-                    yield Occurrence.of(found[0], found[1], path, line, found[2])
+            found = counted_record(mirrors[line], agent)
+            if found is not None:
+                yield Occurrence.of(found[0], found[1], path, line, found[2])
 
 
 def _prompt_claims(view: ViewFile, built: _Built, inline: bool) -> Iterator[Claim]:
-    """The prompts of the session's own transcript (not its inline subagents')."""
+    """The prompts of the session's own transcript (not its inline subagents'; none in an
+    orphan subagent's transcript, as :func:`cclens.figures.figures.session_prompts` says)."""
+    if _agent(view) is not None:
+        return
     for item in built.items:
         if item.role != USER or item.kind not in TURN_STARTS:
             continue
@@ -556,14 +605,18 @@ def _prompt_claims(view: ViewFile, built: _Built, inline: bool) -> Iterator[Clai
 
 
 def _claims(
-    views: Sequence[ViewFile], builts: Sequence[_Built], runs: Mapping[int, str], costs: CostTally
+    views: Sequence[ViewFile],
+    builts: Sequence[_Built],
+    runs: Mapping[int, str],
+    mirrors: Sequence[Mapping[int, ProgressRecord]],
+    costs: CostTally,
 ) -> list[Claim]:
     """What the session counts (as :func:`cclens.index.extract.digest` lists it); its
     responses are priced into ``costs``."""
     claims = list(_prompt_claims(views[0], builts[0], bool(runs)))
     collector = ResponseCollector()
     for position, view in enumerate(views):
-        for found in _occurrences(view, runs if position == 0 else {}):
+        for found in _occurrences(view, runs if position == 0 else {}, mirrors[position]):
             collector.add(found, _NO_OWNER)
     claims += [
         response_claim(response, costs.add_response(response)) for response in collector.responses()
@@ -673,9 +726,13 @@ def derive(
         updates[path] = _documents(path, built, since.get(path), view.role != "session")
     found.models = list(models)
     found.malformed = malformed
+    mirrors = [_mirrors(view) for view in files]
+    elsewhere = _linked_elsewhere(files, builts, mirrors)
+    if elsewhere is not None:
+        raise NeedsAssembly(elsewhere)
     if files and files[0].role == "session":
         costs = CostTally()
-        found.count(_claims(files, builts, runs, costs))
+        found.count(_claims(files, builts, runs, mirrors, costs))
         found.cost, found.unpriced = costs.cost, costs.unpriced
     return found, updates
 

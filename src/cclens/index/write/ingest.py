@@ -28,6 +28,7 @@ from ..storage.locking import end_with_parent, update_lock
 from ..storage.schema import drop_bulk_indexes, restore_bulk_indexes
 from .counted import settle
 from .plan import Plan, SessionTask, make_plan, scan_sizes
+from .vectors import embed_documents
 from .worker import SessionOutcome, failed, process, process_all, process_all_into, read_outcomes
 from .write import Writer, assign_keys, mark_missing
 
@@ -68,6 +69,10 @@ class UpdateReport:
     #: Folders or files discovery could not read.
     errors: list[tuple[Path, str]] = field(default_factory=list)
     seconds: float = 0.0
+    #: Documents given vectors for semantic search (0 without the model installed), and the
+    #: seconds it took (included in ``seconds``).
+    embedded: int = 0
+    embed_seconds: float = 0.0
 
     @property
     def changed(self) -> list[str]:
@@ -198,6 +203,7 @@ def update_index(
     pool_threshold: int = POOL_THRESHOLD,
     changed: Collection[Path | str] | None = None,
     waiting: Callable[[float], None] | None = None,
+    embed: bool = True,
 ) -> UpdateReport:
     """Read what changed under ``roots`` into the index; return what was done.
 
@@ -209,9 +215,17 @@ def update_index(
 
     One update runs at a time per index file, across processes: this one waits for another
     to end (see :func:`cclens.index.storage.locking.update_lock`; ``waiting`` is called meanwhile).
+    With ``embed`` and the semantic search model installed, the new documents then get their
+    vectors (:func:`cclens.index.write.vectors.embed_documents`).
     """
     with update_lock(Path(db_path), waiting):
-        return _update(connection, db_path, roots, workers, progress, pool_threshold, changed)
+        report = _update(connection, db_path, roots, workers, progress, pool_threshold, changed)
+        if embed:
+            started = time.perf_counter()
+            report.embedded = embed_documents(connection)
+            report.embed_seconds = time.perf_counter() - started
+            report.seconds += report.embed_seconds
+        return report
 
 
 def _update(

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ...files import read_regular
-from ...readers.claude import SessionFile, discover
+from ...readers import agents
+from ...readers.discovery import SessionFile
 from ..extract import EXTRACT_VERSION
 
 #: How many leading bytes of each file are kept to notice that it was rewritten.
@@ -73,6 +74,8 @@ class SessionTask:
     #: The key of a new session, chosen before any work so it never depends on which worker
     #: finishes first (see :func:`cclens.index.write.write.assign_keys`).
     key: str | None = None
+    #: The agent that wrote the session (see :mod:`cclens.readers.agents`).
+    agent: str = "claude"
 
     @property
     def to_read(self) -> int:
@@ -122,6 +125,7 @@ class _KnownSession:
     project: str
     doc_version: int
     archived: bool
+    agent: str = "claude"
 
 
 def _relative(path: Path, folder: Path) -> str:
@@ -177,7 +181,7 @@ _FILE_COLUMNS = (
     "f.workflow_run, f.parent_session_id, f.size, f.mtime_ns, f.offset, f.lines, f.missing, "
     "f.digest"
 )
-_SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived"
+_SESSION_COLUMNS = "s.id, s.path, s.session_id, p.slug, s.doc_version, s.archived, s.agent"
 
 
 def _known_file(row: tuple[Any, ...]) -> _Known:
@@ -226,7 +230,7 @@ def _load_known(
         ).fetchall()
     files = {row[2]: _known_file(row) for row in file_rows}
     sessions = [
-        _KnownSession(row[0], row[1], row[2], row[3], row[4], row[5] is not None)
+        _KnownSession(row[0], row[1], row[2], row[3], row[4], row[5] is not None, row[6])
         for row in session_rows
     ]
     return files, sessions
@@ -290,15 +294,17 @@ class _Candidate:
     session_id: str
     project: str
     files: list[FileTask]
+    agent: str = "claude"
 
 
 def _candidates(roots: list[Path], plan: Plan) -> list[_Candidate]:
     if not roots:
         return []
-    found = discover(*roots)
+    found = agents.discover(*roots)
     plan.errors.extend(found.errors)
     return [
-        _Candidate(str(s.path), s.session_id, s.project, _session_files(s)) for s in found.sessions
+        _Candidate(str(s.path), s.session_id, s.project, _session_files(s), s.agent)
+        for s in found.sessions
     ]
 
 
@@ -368,9 +374,25 @@ def _session_task(
         return None
     if owner is None:
         return SessionTask(
-            "", candidate.path, candidate.session_id, candidate.project, None, files, True
+            "",
+            candidate.path,
+            candidate.session_id,
+            candidate.project,
+            None,
+            files,
+            True,
+            agent=candidate.agent,
         )
-    return SessionTask("", owner.path, owner.session_id, owner.project, owner.row, files, rederive)
+    return SessionTask(
+        "",
+        owner.path,
+        owner.session_id,
+        owner.project,
+        owner.row,
+        files,
+        rederive,
+        agent=owner.agent,
+    )
 
 
 def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
@@ -382,6 +404,7 @@ def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
     """
     found: dict[str, tuple[int, int]] = {}
     pending: list[str] = []
+    suffixes = agents.suffixes()
     for root in _transcript_roots(roots):
         if root.is_file():
             stat = root.stat()
@@ -397,9 +420,9 @@ def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
                 for entry in entries:
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(entry.path)
-                    elif entry.name.endswith(".jsonl") and not entry.is_file():
+                    elif entry.name.endswith(suffixes) and not entry.is_file():
                         return None  # a FIFO, a device, a dangling link: discovery names it
-                    elif entry.name.endswith(".jsonl"):
+                    elif entry.name.endswith(suffixes):
                         if entry.name == "journal.jsonl" and f"{os.sep}workflows{os.sep}" in (
                             entry.path
                         ):
@@ -437,7 +460,16 @@ def _quick_plan(
         files.sort(key=lambda t: (t.position, t.path))
         rederive = owner.doc_version < EXTRACT_VERSION
         plan.tasks.append(
-            SessionTask("", owner.path, owner.session_id, owner.project, row, files, rederive)
+            SessionTask(
+                "",
+                owner.path,
+                owner.session_id,
+                owner.project,
+                row,
+                files,
+                rederive,
+                agent=owner.agent,
+            )
         )
 
 
@@ -483,7 +515,7 @@ def _changed_plan(
                 plan.missing.append((known.file_id, known.session_row, known.role))
             continue
         if path not in stored.files:
-            if path.endswith(".jsonl") and not (
+            if path.endswith(agents.suffixes()) and not (
                 path.endswith(f"{os.sep}journal.jsonl") and f"{os.sep}workflows{os.sep}" in path
             ):
                 return None
@@ -540,7 +572,14 @@ def make_plan(
         files.sort(key=lambda t: (t.position, t.path))
         plan.tasks.append(
             SessionTask(
-                "", session.path, session.session_id, session.project, session.row, files, True
+                "",
+                session.path,
+                session.session_id,
+                session.project,
+                session.row,
+                files,
+                True,
+                agent=session.agent,
             )
         )
     for task in plan.tasks:
@@ -549,8 +588,6 @@ def make_plan(
 
 
 def _transcript_roots(roots: Iterable[Path]) -> list[Path]:
-    found: list[Path] = []
-    for root in roots:
-        projects = root / "projects"
-        found.append(projects if projects.is_dir() else root)
-    return found
+    """The folders an update walks: each agent home's transcript folders, other folders as
+    they are (see :func:`cclens.readers.agents.scanned_roots`)."""
+    return agents.scanned_roots(roots)

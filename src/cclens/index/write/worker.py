@@ -12,14 +12,18 @@ import os
 import pickle
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from ...files import read_regular
 from ...model.entries import Diagnostic, ReadResult
+from ...readers import agents
 from ...readers.claude.assemble import failed_session
 from ...readers.claude.isolate import failure
 from ...readers.claude.read import read_data
+from ...readers.discovery import SourceFile
 from ..extract import DocumentUpdate, SessionDigest, digest, documents
 from ..storage.compression import compress
 from ..storage.stored import StoredFile, StoredSession, build_session, file_bytes
@@ -77,6 +81,8 @@ class _Bytes:
     new: bytes | None
     new_start: int = 0
     new_line: int = 0
+    #: What another agent's reader read of the file's every byte (when it read them all now).
+    read: Any = None
 
 
 def _read_file(task: FileTask, outcome: FileOutcome, problems: list[Diagnostic]) -> bytes | None:
@@ -141,10 +147,49 @@ class _Store:
             self.connection.close()
 
 
+class _Scan(Protocol):
+    """What reading new bytes says: problems, where the complete lines end, how many newlines
+    come before that."""
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]: ...
+    @property
+    def end_offset(self) -> int: ...
+    @property
+    def newlines(self) -> int: ...
+
+
+@dataclass(slots=True)
+class _AgentScan:
+    """:class:`_Scan` of another agent's reader (its lines read in full)."""
+
+    diagnostics: list[Diagnostic]
+    end_offset: int
+    newlines: int
+    read: Any = None
+
+
+def _agent_scanner(agent: str) -> Callable[[Path, bytes, int, int], _Scan]:
+    reader = agents.reader(agent)
+
+    def scan(path: Path, data: bytes, base: int, start_line: int) -> _Scan:
+        read = reader.read(path, data, base, start_line)
+        newlines = data.count(b"\n", 0, read.end_offset - base)
+        return _AgentScan(list(read.diagnostics), read.end_offset, newlines, read)
+
+    return scan
+
+
 def _process_file(
-    task: FileTask, outcome: SessionOutcome, store: _Store, rederive: bool, since: dict[str, int]
-) -> tuple[ViewFile, _Bytes] | None:
-    """Read one file's new bytes and record what to store; its view, for sessions' files."""
+    task: FileTask,
+    outcome: SessionOutcome,
+    store: _Store,
+    rederive: bool,
+    since: dict[str, int],
+    scan: Callable[[Path, bytes, int, int], _Scan] | None = None,
+) -> tuple[ViewFile | None, _Bytes] | None:
+    """Read one file's new bytes and record what to store; its view (Claude Code's files; an
+    agent whose lines ``scan`` reads has none), for sessions' files."""
     result = FileOutcome(offset=task.stored, lines=task.stored_lines, digest=task.digest)
     outcome.files.append(result)
     data = _read_file(task, result, outcome.diagnostics) if task.read else None
@@ -169,18 +214,22 @@ def _process_file(
     base = prefix.rfind(b"\n") + 1
     prefix = prefix[:base]
     new_read: ViewRead | None = None
-    new = b""
+    new = raw = b""
     if data is not None:
         new = data[base:] if base else data
-        new_read = read_view(Path(task.path), new, base, 0 if reset else task.stored_lines)
+        start_line = 0 if reset else task.stored_lines
+        if scan is not None:
+            scanned = scan(Path(task.path), new, base, start_line)
+        else:
+            scanned = new_read = read_view(Path(task.path), new, base, start_line)
         raw = data[stored:]
-        outcome.diagnostics.extend(new_read.diagnostics)
+        outcome.diagnostics.extend(scanned.diagnostics)
         outcome.bytes_read += len(raw)
         if raw:
             result.chunk = compress(raw)
             result.chunk_start, result.chunk_size = stored, len(raw)
         result.offset = len(data)
-        result.lines = (0 if reset else task.stored_lines) + new_read.newlines
+        result.lines = start_line + scanned.newlines
         result.digest = content_digest(data)
         if stored < HEAD_BYTES:
             result.head = data[:HEAD_BYTES]
@@ -190,6 +239,11 @@ def _process_file(
     if task.role not in ("session", "subagent"):
         return None
     path = Path(task.path)
+    if scan is not None:
+        kept_bytes = (prefix + new) if data is not None else prefix
+        # Read from the first byte now: the reader need not read those bytes again.
+        whole = getattr(scanned, "read", None) if data is not None and base == 0 else None
+        return None, _Bytes(path, task.role, kept_bytes, None, read=whole)
     if new_read is None:
         view = ViewFile(path, task.role, read_view(path, prefix), prefix)
         kept = _Bytes(path, task.role, prefix, None)
@@ -241,8 +295,56 @@ def _assembled(
     return digest(session), documents(session, since)
 
 
+def _process_agent(task: SessionTask) -> SessionOutcome:
+    """The work for a session of an agent other than Claude Code: its files' new bytes read by
+    the agent's reader, the session assembled from every byte stored, its digest and documents
+    the pure functions of :mod:`cclens.index.extract` over it."""
+    outcome = SessionOutcome()
+    since: dict[str, int] = {}
+    store = _Store(task.db_path)
+    scan = _agent_scanner(task.agent)
+    sources: list[SourceFile] = []
+    try:
+        for file_task in task.files:
+            found = _process_file(file_task, outcome, store, task.rederive, since, scan)
+            if found is None:
+                continue
+            kept = found[1]
+            sources.append(
+                SourceFile(
+                    kept.path,
+                    file_task.role,
+                    kept.prefix,
+                    file_task.agent_id,
+                    file_task.layout,
+                    file_task.workflow_run,
+                    file_task.parent_session_id,
+                    mtime=file_task.mtime_ns / 1e9,
+                    read=kept.read,
+                )
+            )
+    finally:
+        store.close()
+    sources.sort(key=lambda source: source.role != "session")
+    if not sources or sources[0].role != "session":
+        return outcome
+    path = Path(task.path)
+    try:
+        session = agents.assemble(task.agent, task.session_id, task.project, sources)
+        outcome.digest, outcome.documents = digest(session), documents(session, since)
+    except Exception as error:  # the bytes are still archived: only what is derived is lost
+        outcome.diagnostics.append(failure(path, error))
+        empty = failed_session(
+            path, [], session_id=task.session_id, project=task.project, agent=task.agent
+        )
+        outcome.digest, outcome.documents = digest(empty), {}
+    return outcome
+
+
 def process(task: SessionTask) -> SessionOutcome:
     """Do the work for one session (the function worker processes run)."""
+    if task.agent != "claude":
+        return _process_agent(task)
     outcome = SessionOutcome()
     since: dict[str, int] = {}
     store = _Store(task.db_path)
@@ -250,8 +352,8 @@ def process(task: SessionTask) -> SessionOutcome:
     try:
         for file_task in task.files:
             found = _process_file(file_task, outcome, store, task.rederive, since)
-            if found is not None:
-                read.append((file_task, *found))
+            if found is not None and found[0] is not None:
+                read.append((file_task, found[0], found[1]))
     finally:
         store.close()
     # The transcript first, then its subagents in the order they were found.

@@ -25,7 +25,7 @@ _SESSION_COLUMNS = (
     "project, title, title_source, first_prompt, cwd, git_branch, started, ended, messages, "
     "tool_calls, errors, subagents, input_tokens, output_tokens, cache_read_tokens, "
     "cache_write_tokens, models, versions, malformed, prompts, responses, cache_write_1h_tokens, "
-    "cost, unpriced, own_title, own_title_source, version, version_key"
+    "cost, unpriced, own_title, own_title_source, version, version_key, agent"
 )
 _SUMMARY_COUNT = _SESSION_COLUMNS.count(",") + 1
 _NEW_SESSION = (
@@ -227,6 +227,7 @@ def _summary_values(project: int, summary: SessionDigest) -> tuple[object, ...]:
         summary.title_source,
         version,
         _version_key(version) if version else None,
+        summary.agent,
     )
 
 

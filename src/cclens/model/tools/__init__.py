@@ -11,7 +11,7 @@ Each tool's own types live in the module of its family: :mod:`.shell`, :mod:`.fi
 """
 
 from ._spec import McpToolSpec, ToolSpec
-from .decode import parse_tool_input, parse_tool_result
+from .decode import parse_input, parse_tool_input, parse_tool_result
 from .generic import (
     FreeformInput,
     FreeformResult,
@@ -22,7 +22,7 @@ from .generic import (
     UnknownToolResult,
 )
 from .mcp import McpName, mcp_parts
-from .registry import BUILTIN_TOOLS, is_known_tool, tool_spec
+from .registry import BUILTIN_TOOLS, any_tool_spec, is_known_tool, tool_spec
 
 __all__ = [
     "BUILTIN_TOOLS",
@@ -36,8 +36,10 @@ __all__ = [
     "ToolSpec",
     "UnknownToolInput",
     "UnknownToolResult",
+    "any_tool_spec",
     "is_known_tool",
     "mcp_parts",
+    "parse_input",
     "parse_tool_input",
     "parse_tool_result",
     "tool_spec",

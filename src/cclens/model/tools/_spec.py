@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+#: What a call did to files: ``(kind, path)`` pairs, kind ``read``, ``changed`` or ``searched``.
+FilesTouched = list[tuple[str, str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,6 +18,11 @@ class ToolSpec:
     members :func:`cclens.model.tools.parse_tool_result` tells apart by a key such as ``type``
     or ``status``, and ``None`` when no object shape of the tool is known. ``list_result_type``
     is the list type of a tool whose ``toolUseResult`` is a JSON array.
+
+    ``summary`` words a call's one-line summary from its typed input (without it, pages take the
+    first of a few common keys: ``description``, ``command``, ``file_path``...); ``files`` says
+    which files a call read, changed or searched, from its typed input and result (without it,
+    the common keys of Claude Code's file tools are used).
     """
 
     name: str
@@ -25,11 +34,30 @@ class ToolSpec:
     removed: bool = False
     spawns_subagent: bool = False
     list_result_type: Any = None
+    summary: Callable[[Any], str] | None = None
+    files: Callable[[Any, Any], FilesTouched] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
         """The canonical name followed by the aliases."""
         return (self.name, *self.aliases)
+
+
+def first_text(*fields: str) -> Callable[[Any], str]:
+    """A :attr:`ToolSpec.summary` that says the first of ``fields`` of a typed input (its
+    attributes; a freeform input's arguments) holding text."""
+
+    def summary(value: Any) -> str:
+        arguments = getattr(value, "arguments", None)
+        for name in fields:
+            found = getattr(value, name, None)
+            if found is None and isinstance(arguments, dict):
+                found = arguments.get(name)
+            if isinstance(found, str) and found.strip():
+                return found
+        return ""
+
+    return summary
 
 
 @dataclass(frozen=True, slots=True)

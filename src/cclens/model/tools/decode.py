@@ -69,24 +69,30 @@ def _is_freeform(type_: Any, base: type) -> bool:
     return isinstance(type_, type) and issubclass(type_, base)
 
 
-def parse_tool_input(name: str, raw: Any) -> Decoded[Any]:
+def parse_tool_input(name: str, raw: Any, agent: str = "claude") -> Decoded[Any]:
     """The typed input of a call to tool ``name``.
 
     An unknown tool, or an input that fits none of the tool's types (not an object, a required
     field missing), gives :class:`UnknownToolInput` holding ``raw``. Never raises.
     """
-    spec = tool_spec(name)
+    return parse_input(tool_spec(name, agent), raw)
+
+
+def parse_input(spec: ToolSpec, raw: Any) -> Decoded[Any]:
+    """The typed input of a call to the tool ``spec`` describes (a call whose spec depends on
+    more than its name: a Gemini CLI subagent, a Copilot CLI MCP tool), as
+    :func:`parse_tool_input` types it. Never raises."""
     input_type = spec.input_type
     if input_type is UnknownToolInput:
         return Decoded(UnknownToolInput(raw=raw), [])
     if _is_freeform(input_type, FreeformInput):
         if isinstance(raw, dict):
             return Decoded(freeform(input_type, raw), [])
-        return Decoded(UnknownToolInput(raw=raw), [f"{name}: input is not an object"])
+        return Decoded(UnknownToolInput(raw=raw), [f"{spec.name}: input is not an object"])
     return _lenient(input_type, UnknownToolInput).convert(raw)
 
 
-def parse_tool_result(name: str, raw: Any) -> Decoded[Any] | None:
+def parse_tool_result(name: str, raw: Any, agent: str = "claude") -> Decoded[Any] | None:
     """The typed ``toolUseResult`` of a call to tool ``name``; ``None`` when it is absent.
 
     A string gives a :class:`~cclens.model.tools.TextResult` (a
@@ -98,7 +104,7 @@ def parse_tool_result(name: str, raw: Any) -> Decoded[Any] | None:
         return None
     if isinstance(raw, str):
         return Decoded(text_result(raw), [])
-    spec = tool_spec(name)
+    spec = tool_spec(name, agent)
     if isinstance(raw, list):
         return _decode_list(spec, raw)
     if isinstance(raw, dict):

@@ -31,10 +31,13 @@ from .discover import (
     SubagentFile,
     claude_dirs,
     discover,
+    group,
     orphan_identity,
     subagents_for,
 )
+from .links import link_files
 from .read import read_data, read_file
+from .sources import assemble_reads, assemble_sources
 from .titles import sibling_summaries
 
 
@@ -61,6 +64,7 @@ def load_session(path: Path | str, *, subagents: bool = True, siblings: bool = T
     session.mtime = _mtime(path)
     if subagents:
         attach_subagents(session, subagents_for(path))
+    link_files(session)
     if siblings:
         apply_summaries(session, sibling_summaries(path))
     return session
@@ -83,6 +87,7 @@ def load_orphan(file: SessionFile) -> Session:
     session.orphan = True
     session.parent_session_id = info.parent_session_id
     session.mtime = file.mtime
+    link_files(session)
     return session
 
 
@@ -108,6 +113,7 @@ def load(file: SessionFile, *, subagents: bool = True, siblings: bool = True) ->
     session.mtime = file.mtime
     if subagents:
         attach_subagents(session, file.subagents)
+    link_files(session)
     if siblings:
         apply_summaries(session, sibling_summaries(file.path))
     return session
@@ -132,10 +138,13 @@ __all__ = [
     "ToolCall",
     "UserItem",
     "assemble_entries",
+    "assemble_reads",
+    "assemble_sources",
     "attach_subagent",
     "attach_subagents",
     "claude_dirs",
     "discover",
+    "group",
     "load",
     "load_orphan",
     "load_session",

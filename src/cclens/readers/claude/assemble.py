@@ -139,7 +139,7 @@ _ITEM_OF: dict[type, type[Item]] = {
 }
 
 
-def _pair_tool_calls(items: Sequence[Item]) -> dict[str, ToolCall]:
+def _pair_tool_calls(items: Sequence[Item], agent: str = "claude") -> dict[str, ToolCall]:
     calls: dict[str, ToolCall] = {}
     for item in items:
         if not isinstance(item, AssistantItem):
@@ -149,7 +149,7 @@ def _pair_tool_calls(items: Sequence[Item]) -> dict[str, ToolCall]:
             assert isinstance(record, AssistantRecord)
             for block in record.message.blocks if record.message else []:
                 if isinstance(block, ToolUseBlock):
-                    call = ToolCall(block, item, entry)
+                    call = ToolCall(block, item, entry, agent=agent)
                     if call.id not in calls:
                         calls[call.id] = call
                         item.tool_calls.append(call)
@@ -290,8 +290,12 @@ def assemble_entries(
     project: str,
     file_size: int = 0,
     lines: int = 0,
+    agent: str = "claude",
 ) -> Session:
     """Assemble a session from records already read (no subagents attached).
+
+    ``agent``: the agent whose records these are (their tool calls are that agent's tools);
+    another agent's reader gives records of the session model written for its own lines.
 
     Never raises for what the records hold: should assembling fail (a defect in cclens met on
     an input nobody foresaw), the session is returned empty, its diagnostics saying why
@@ -299,7 +303,9 @@ def assemble_entries(
     """
     try:
         with paused():
-            return _assemble(path, entries, diagnostics, session_id, project, file_size, lines)
+            return _assemble(
+                path, entries, diagnostics, session_id, project, file_size, lines, agent
+            )
     except Exception as error:  # one session's defect must not fail whoever reads many
         return failed_session(
             path,
@@ -308,6 +314,7 @@ def assemble_entries(
             project=project,
             file_size=file_size,
             lines=lines,
+            agent=agent,
         )
 
 
@@ -319,6 +326,7 @@ def failed_session(
     project: str,
     file_size: int = 0,
     lines: int = 0,
+    agent: str = "claude",
 ) -> Session:
     """An empty session standing for one that could not be assembled (``diagnostics`` say
     why): it is still listed, counted and shown, with nothing in it."""
@@ -338,6 +346,7 @@ def failed_session(
         first_prompt="",
         file_size=file_size,
         lines=lines,
+        agent=agent,
     )
 
 
@@ -349,9 +358,10 @@ def _assemble(
     project: str,
     file_size: int,
     lines: int,
+    agent: str = "claude",
 ) -> Session:
     items = _build_items(entries)
-    calls = _pair_tool_calls(items)
+    calls = _pair_tool_calls(items, agent)
     branches = _mark_main_line(items, calls)
     title, source, first_prompt = _title(entries, items)
     return Session(
@@ -370,6 +380,7 @@ def _assemble(
         first_prompt=first_prompt,
         file_size=file_size,
         lines=lines,
+        agent=agent,
     )
 
 

@@ -20,92 +20,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
-from ...files import read_regular, regular_stat
-
-SubagentLayout = Literal["sibling", "nested", "workflow"]
+from ...files import read_regular
+from ..discovery import (
+    Discovery,
+    FoundFile,
+    SessionFile,
+    SubagentFile,
+    SubagentLayout,
+    regular,
+    session_order,
+    walk,
+)
 
 _AGENT_PREFIX = "agent-"
 _JOURNAL = "journal.jsonl"
 _HEAD_BYTES = 64 * 1024
-
-
-@dataclass(slots=True)
-class SubagentFile:
-    """A subagent transcript and what is known about it before reading it."""
-
-    path: Path
-    agent_id: str
-    layout: SubagentLayout
-    meta: dict[str, Any] | None = None
-    workflow_run: str | None = None
-    #: The session the file belongs to, when its location or first record says so.
-    parent_session_id: str | None = None
-
-    @property
-    def tool_use_id(self) -> str | None:
-        """The spawning tool call's id, when the ``.meta.json`` sidecar records it."""
-        if self.meta:
-            for key in ("toolUseId", "toolUseID", "parentToolUseId", "parent_tool_use_id"):
-                found = self.meta.get(key)
-                if isinstance(found, str):
-                    return found
-        return None
-
-
-@dataclass(slots=True)
-class SessionFile:
-    """A session transcript with the subagent files found for it."""
-
-    path: Path
-    session_id: str
-    project: str
-    size: int
-    mtime: float
-    subagents: list[SubagentFile] = field(default_factory=list)
-    journals: list[Path] = field(default_factory=list)
-    #: Set for an orphan subagent transcript shown as a session of its own.
-    orphan: SubagentFile | None = None
-
-
-@dataclass(slots=True)
-class Discovery:
-    """Everything found under some roots."""
-
-    roots: list[Path]
-    #: Every session: session files, and orphan subagent files as sessions of their own.
-    sessions: list[SessionFile] = field(default_factory=list)
-    #: Subagent files whose session was not found (also in ``sessions``).
-    orphans: list[SubagentFile] = field(default_factory=list)
-    #: Workflow journals whose session was not found.
-    orphan_journals: list[Path] = field(default_factory=list)
-    #: Paths that could not be read (with the reason).
-    errors: list[tuple[Path, str]] = field(default_factory=list)
-
-    @property
-    def projects(self) -> dict[str, list[SessionFile]]:
-        """Sessions grouped by project (the folder name Claude Code gave the project)."""
-        grouped: dict[str, list[SessionFile]] = {}
-        for session in self.sessions:
-            grouped.setdefault(session.project, []).append(session)
-        return grouped
-
-    @property
-    def subagent_files(self) -> list[SubagentFile]:
-        """Every subagent file, attached to a session or not."""
-        return [agent for session in self.sessions for agent in session.subagents] + self.orphans
-
-    def find(self, key: str) -> list[SessionFile]:
-        """Sessions whose id equals or starts with ``key``, or whose path is ``key``."""
-        exact = [s for s in self.sessions if s.session_id == key or str(s.path) == key]
-        if exact:
-            return exact
-        return [s for s in self.sessions if s.session_id.startswith(key)]
 
 
 def claude_dirs(environ: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
@@ -127,7 +61,9 @@ def claude_dirs(environ: Mapping[str, str] | None = None, home: Path | None = No
     return found
 
 
-def _transcript_root(root: Path) -> Path:
+def transcript_root(root: Path) -> Path:
+    """Where a root's transcripts are: its ``projects/`` folder when it has one (a Claude
+    config folder), else the root itself."""
     projects = root / "projects"
     return projects if projects.is_dir() else root
 
@@ -187,26 +123,6 @@ def _classify(
     return "session", None
 
 
-def _walk(root: Path, errors: list[tuple[Path, str]]) -> Iterable[tuple[Path, tuple[str, ...]]]:
-    """Every ``.jsonl`` file under ``root``, with its path's parts relative to ``root``."""
-
-    def on_error(error: OSError) -> None:
-        errors.append((Path(error.filename or root), error.strerror or str(error)))
-
-    prefix = len(os.fspath(root))
-    for directory, dirnames, filenames in os.walk(root, onerror=on_error, followlinks=False):
-        dirnames.sort()
-        names = sorted(name for name in filenames if name.endswith(".jsonl"))
-        if not names:
-            continue
-        # Parts computed from the strings os.walk joined: pathlib would parse each path twice.
-        inner = directory[prefix:].strip(os.sep)
-        parts = tuple(inner.split(os.sep)) if inner else ()
-        folder = Path(directory)
-        for name in names:
-            yield folder / name, (*parts, name)
-
-
 def discover(*roots: Path | str) -> Discovery:
     """Find every session and subagent file under ``roots``.
 
@@ -216,35 +132,42 @@ def discover(*roots: Path | str) -> Discovery:
     """
     paths = [Path(root).expanduser() for root in roots] if roots else claude_dirs()
     found = Discovery(roots=paths)
+    files: list[FoundFile] = []
+    for root in paths:
+        if root.is_dir():
+            base = transcript_root(root)
+            files.extend((path, base, relative) for path, relative in walk(base, found.errors))
+        elif root.exists() or root.is_symlink():  # a file, or what only poses as one
+            if regular(root, found.errors):
+                files.append((root, root.parent, (root.name,)))
+        else:
+            found.errors.append((root, "no such file or directory"))
+    group(files, found)
+    found.sessions.sort(key=session_order)
+    return found
+
+
+def group(files: Iterable[FoundFile], found: Discovery) -> None:
+    """Claude Code's sessions among ``files`` (each with the folder it was found under and its
+    path's parts below it), with their subagent files and journals, added to ``found``."""
     sessions: dict[Path, SessionFile] = {}
     subagents: list[SubagentFile] = []
     journals: list[Path] = []
-    for root in paths:
-        files: Iterable[tuple[Path, tuple[str, ...]]]
-        if root.is_dir():
-            base = _transcript_root(root)
-            files = _walk(base, found.errors)
-        elif root.exists() or root.is_symlink():  # a file, or what only poses as one
-            files = [(root, (root.name,))]
-            base = root.parent
-        else:
-            found.errors.append((root, "no such file or directory"))
-            continue
-        for path, relative in files:
-            try:  # a FIFO, a device or a dangling link is named, never opened
-                stat = regular_stat(path)
+    for path, base, relative in files:
+        kind, info = _classify(path, base, relative)
+        if kind == "journal":
+            journals.append(path)
+        elif info is not None:
+            subagents.append(info)
+        elif path not in sessions:
+            try:
+                stat = path.stat()
             except OSError as error:
                 found.errors.append((path, error.strerror or str(error)))
                 continue
-            kind, info = _classify(path, base, relative)
-            if kind == "journal":
-                journals.append(path)
-            elif info is not None:
-                subagents.append(info)
-            elif path not in sessions:
-                sessions[path] = SessionFile(
-                    path, path.stem, path.parent.name, stat.st_size, stat.st_mtime_ns / 1e9
-                )
+            sessions[path] = SessionFile(
+                path, path.stem, path.parent.name, stat.st_size, stat.st_mtime_ns / 1e9
+            )
     by_folder: dict[tuple[Path, str], SessionFile] = {
         (s.path.parent, s.session_id): s for s in sessions.values()
     }
@@ -269,8 +192,7 @@ def discover(*roots: Path | str) -> Discovery:
             found.orphan_journals.append(journal)
         else:
             owner.journals.append(journal)
-    found.sessions = sorted(sessions.values(), key=lambda s: (s.project, s.mtime, s.session_id))
-    return found
+    found.sessions.extend(sessions.values())
 
 
 def orphan_identity(agent: SubagentFile) -> tuple[str, str]:
@@ -328,3 +250,17 @@ def subagents_for(path: Path, session_id: str | None = None) -> list[SubagentFil
         if info is not None and info.parent_session_id in (session_id, path.stem):
             found.append(info)
     return found
+
+
+__all__ = [
+    "Discovery",
+    "SessionFile",
+    "SubagentFile",
+    "SubagentLayout",
+    "claude_dirs",
+    "discover",
+    "group",
+    "orphan_identity",
+    "subagents_for",
+    "transcript_root",
+]

@@ -289,11 +289,24 @@
 
   function escapeRegExp(text) { return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
+  // Scripts written without spaces (cclens.scripts): search reads each of their characters as a
+  // word, so "推广产品" also finds "推广，产品" and "API接入" finds "API 接入". Such a term is
+  // marked the same way: its words in order, anything but letters and digits between them.
+  var UNSPACED = "\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\p{sc=Bopomofo}\\p{sc=Yi}" +
+    "\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}";
+  var HAS_UNSPACED = new RegExp("[" + UNSPACED + "]", "u");
+  var TERM_WORDS = new RegExp("[" + UNSPACED + "]\\p{M}*|(?:(?![" + UNSPACED + "])[\\p{L}\\p{N}])+", "gu");
+
+  function termPattern(term) {
+    if (!HAS_UNSPACED.test(term)) { return escapeRegExp(term); }
+    return (term.match(TERM_WORDS) || []).map(escapeRegExp).join("[^\\p{L}\\p{N}]*");
+  }
+
   function mark(scope, terms) {
     var words = terms.map(function (t) { return t.trim(); }).filter(Boolean);
     if (!words.length) { return []; }
     words.sort(function (a, b) { return b.length - a.length; });
-    return markPattern(scope, new RegExp(words.map(escapeRegExp).join("|"), "gi"), "hl");
+    return markPattern(scope, new RegExp(words.map(termPattern).join("|"), "giu"), "hl");
   }
 
   // Every match of pattern (global) in the text under scope, wrapped in <mark class="...">.

@@ -20,16 +20,42 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...model.session import ToolCall
-from ...model.tools import UnknownToolInput, tool_spec
+from ...model.tools import McpToolSpec, UnknownToolInput
 from ...model.tools.mcp import mcp_parts
 from ..generic import generic_view
 from ..summary import ToolSummary, fallback_summary
 from ..views import ToolView
-from . import agents, files, interaction, mcp, other, schedule, search, shell, tasks, web
+from . import (
+    agents,
+    codex,
+    copilot,
+    files,
+    gemini,
+    interaction,
+    mcp,
+    other,
+    schedule,
+    search,
+    shell,
+    tasks,
+    web,
+)
 from ._common import Field, Link, Prepare
 from .summaries import SUMMARIES, summarize_mcp
 
-__all__ = ["MCP_VIEW", "TOOL_VIEWS", "VIEWS", "Field", "Link", "tool_summary", "view_for"]
+__all__ = [
+    "AGENT_MCP_VIEWS",
+    "AGENT_VIEWS",
+    "COPILOT_VIEWS",
+    "GEMINI_VIEWS",
+    "MCP_VIEW",
+    "TOOL_VIEWS",
+    "VIEWS",
+    "Field",
+    "Link",
+    "tool_summary",
+    "view_for",
+]
 
 
 def _view(
@@ -43,7 +69,21 @@ def _view(
 
 #: Views whose (cheap) ``prepare`` words the header's summary: run for folded calls too. Every
 #: other view's row says what :mod:`.summaries` gives (see :mod:`cclens.render.summary`).
-_HEADLINES = frozenset({"team-create", "team-delete", "artifact", "projects"})
+_HEADLINES = frozenset(
+    {
+        "team-create",
+        "team-delete",
+        "artifact",
+        "projects",
+        # Gemini CLI's and Copilot CLI's tools whose argument that matters has a name the
+        # fallback summary does not know.
+        "gemini-read-many-files",
+        "gemini-ask-user",
+        "gemini-todos",
+        "gemini-subagent",
+        "copilot-todos",
+    }
+)
 
 
 #: Every view, with the tool names it draws.
@@ -181,21 +221,133 @@ TOOL_VIEWS: dict[str, ToolView] = _by_name(VIEWS)
 #: The view of every MCP tool (``mcp__<server>__<tool>``).
 MCP_VIEW = ToolView("mcp", "tools/mcp.html", mcp.prepare_mcp, summarize=summarize_mcp)
 
+#: Gemini CLI's tools (:mod:`cclens.model.tools.gemini`), each drawn by the template of the
+#: Claude Code tool of its kind. An alias (``search_file_content``) and a subagent called by
+#: its own name find their view through the canonical name of the call's spec.
+GEMINI_VIEWS: tuple[tuple[ToolView, tuple[str, ...]], ...] = (
+    _view("gemini-shell", "bash", gemini.prepare_shell, "run_shell_command"),
+    _view("gemini-read-file", "read", gemini.prepare_read_file, "read_file"),
+    _view("gemini-read-many-files", "glob", gemini.prepare_read_many_files, "read_many_files"),
+    _view("gemini-write-file", "write", gemini.prepare_write_file, "write_file"),
+    _view("gemini-replace", "edit", gemini.prepare_replace, "replace"),
+    _view("gemini-list-directory", "ls", gemini.prepare_list_directory, "list_directory"),
+    _view("gemini-glob", "glob", gemini.prepare_glob, "glob"),
+    _view("gemini-grep", "grep", gemini.prepare_grep, "grep_search"),
+    _view("gemini-web-fetch", "web_fetch", gemini.prepare_web_fetch, "web_fetch"),
+    _view("gemini-web-search", "web_search", gemini.prepare_web_search, "google_web_search"),
+    _view("gemini-save-memory", "fields", gemini.prepare_save_memory, "save_memory"),
+    _view("gemini-ask-user", "ask_user_question", gemini.prepare_ask_user, "ask_user"),
+    _view("gemini-todos", "todo", gemini.prepare_write_todos, "write_todos"),
+    _view("gemini-subagent", "agent", gemini.prepare_subagent, "invoke_agent"),
+    _view(
+        "gemini-arguments",
+        "fields",
+        gemini.prepare_arguments,
+        "read_background_output",
+        "list_background_processes",
+        "enter_plan_mode",
+        "exit_plan_mode",
+        "activate_skill",
+        "get_internal_docs",
+        "update_topic",
+        "complete_task",
+        "list_mcp_resources",
+        "read_mcp_resource",
+        "tracker_create_task",
+        "tracker_update_task",
+        "tracker_get_task",
+        "tracker_list_tasks",
+        "tracker_add_dependency",
+        "tracker_visualize",
+    ),
+)
+
+#: GitHub Copilot CLI's tools (:mod:`cclens.model.tools.copilot`), likewise; an MCP tool's call
+#: is drawn by ``MCP_VIEW`` (its spec names the server).
+COPILOT_VIEWS: tuple[tuple[ToolView, tuple[str, ...]], ...] = (
+    _view("copilot-shell", "bash", copilot.prepare_shell, "bash", "powershell"),
+    _view(
+        "copilot-shell-session",
+        "fields",
+        copilot.prepare_shell_session,
+        "read_bash",
+        "write_bash",
+        "stop_bash",
+        "read_powershell",
+        "write_powershell",
+        "stop_powershell",
+    ),
+    _view("copilot-view", "read", copilot.prepare_view, "view"),
+    _view("copilot-create", "write", copilot.prepare_create, "create"),
+    _view("copilot-edit", "edit", copilot.prepare_edit, "edit"),
+    _view(
+        "copilot-str-replace-editor",
+        "str_replace_editor",
+        copilot.prepare_str_replace_editor,
+        "str_replace_editor",
+    ),
+    _view("copilot-glob", "glob", copilot.prepare_glob, "glob"),
+    _view("copilot-grep", "grep", copilot.prepare_grep, "grep", "rg"),
+    _view("copilot-web-fetch", "web_fetch", copilot.prepare_web_fetch, "web_fetch"),
+    _view("copilot-web-search", "web_search", copilot.prepare_web_search, "web_search"),
+    _view("copilot-todos", "todo", copilot.prepare_update_todo, "update_todo"),
+    _view("copilot-task", "agent", copilot.prepare_task, "task"),
+    _view("copilot-ask-user", "ask_user_question", copilot.prepare_ask_user, "ask_user"),
+    _view("copilot-sql", "fields", copilot.prepare_sql, "sql"),
+    _view(
+        "copilot-arguments",
+        "fields",
+        copilot.prepare_arguments,
+        "list_bash",
+        "list_powershell",
+        "report_intent",
+        "read_agent",
+        "write_agent",
+        "stop_agent",
+        "list_agents",
+        "skill",
+        "store_memory",
+        "fetch_copilot_cli_documentation",
+    ),
+)
+
+#: The views of each agent other than Claude Code, by the agent's name (``ToolCall.agent``)
+#: and tool name: agents give one name to different tools (Gemini CLI's ``glob`` and
+#: ``web_fetch`` are not Copilot CLI's), so each agent's names are looked up apart.
+AGENT_VIEWS: dict[str, dict[str, ToolView]] = {
+    "codex": codex.CODEX_VIEWS,
+    "gemini": _by_name(GEMINI_VIEWS),
+    "copilot": _by_name(COPILOT_VIEWS),
+}
+
+#: The view of each other agent's MCP tools, by agent (``MCP_VIEW`` for an agent not named).
+AGENT_MCP_VIEWS: dict[str, ToolView] = {"codex": codex.CODEX_MCP_VIEW}
+
 
 def view_for(call: ToolCall) -> ToolView:
     """The view that draws ``call``.
 
     By exact tool name, then by the canonical name of an alias (``Task`` → ``Agent``), then
-    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. A call whose input fits none of the
-    tool's types is drawn generically, so its raw JSON is shown rather than a half-empty view.
+    ``MCP_VIEW`` for ``mcp__*`` tools, else the generic view. Another agent's tools are looked
+    up among its own views (``AGENT_VIEWS[agent]``, its MCP tools' view
+    ``AGENT_MCP_VIEWS[agent]`` when it has one). A call whose input fits none of the tool's
+    types is drawn generically, so its raw JSON is shown rather than a half-empty view.
     """
     if isinstance(call.input, UnknownToolInput):
         return generic_view
-    view = TOOL_VIEWS.get(call.name)
+    if call.agent == "claude":
+        views, mcp_view = TOOL_VIEWS, MCP_VIEW
+    else:
+        views = AGENT_VIEWS.get(call.agent, {})
+        mcp_view = AGENT_MCP_VIEWS.get(call.agent, MCP_VIEW)
+    view = views.get(call.name)
     if view is None:
-        view = TOOL_VIEWS.get(tool_spec(call.name).name)
+        spec = call.spec
+        view = views.get(spec.name)
+        if view is None and isinstance(spec, McpToolSpec):
+            view = mcp_view
     if view is None and mcp_parts(call.name) is not None:
-        view = MCP_VIEW
+        view = mcp_view
     return view or generic_view
 
 

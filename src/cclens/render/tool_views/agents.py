@@ -252,6 +252,20 @@ def prepare_arguments(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     return v
 
 
+def prepare_input_fields(call: ToolCall, h: ViewHelpers) -> dict[str, Any]:
+    """A tool drawn as its input's fields by name, as written (typed or not), and what it
+    answered: the other agents' small tools (``activate_skill``, ``report_intent``...)."""
+    v = fields_view(call)
+    raw = call.block.input if isinstance(call.block.input, dict) else {}
+    asked = Fields(h)
+    for key, value in raw.items():
+        asked.add(str(key), value)
+    v["asked"] = asked.rows
+    if not asked.rows:
+        v["lead"], v["lead_code"] = "No arguments.", False
+    return v
+
+
 def prepare_structured_output(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     """StructuredOutput: the final answer, field by field, in the caller's own schema."""
     v = dict(prepare_arguments(call, h))

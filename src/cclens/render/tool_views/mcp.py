@@ -9,7 +9,7 @@ from typing import Any
 
 from ...model.blocks import ImageBlock, TextBlock
 from ...model.session import ToolCall
-from ...model.tools import FreeformInput, TextResult, ToolErrorText, mcp, mcp_parts
+from ...model.tools import FreeformInput, McpToolSpec, TextResult, ToolErrorText, mcp
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, fields_view, first_line, int_of, list_of, text_of
 
@@ -55,7 +55,7 @@ def content_parts(h: ViewHelpers, blocks: Iterable[Any]) -> list[dict[str, Any]]
 def prepare_mcp(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     """Any MCP tool: server and tool, its arguments as a table, its text and image results."""
     v = base(call, mcp.McpContent, mcp.McpObjectResult)
-    names = mcp_parts(call.name)
+    names = call.spec if isinstance(call.spec, McpToolSpec) else None
     request = as_type(call.input, FreeformInput)
     arguments = Fields(h)
     for key, value in (request.arguments if request else {}).items():

@@ -378,6 +378,15 @@
           button.setAttribute("data-copy-text", point.command);
           button.setAttribute("aria-label", "Copy the command that forks the session at this message");
           head.appendChild(button);
+          var like = document.body.dataset.like;
+          if (like) {
+            // More like this: the texts nearest in meaning to this message, in every session.
+            var link = document.createElement("a");
+            link.className = "more-like-this";
+            link.textContent = "More like this";
+            link.href = "/search?" + new URLSearchParams({ like: like, anchor: element.id, mode: "semantic" });
+            head.appendChild(link);
+          }
         };
         Object.keys(points).forEach(function (anchor) {
           var element = document.getElementById(anchor);

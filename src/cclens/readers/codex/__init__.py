@@ -1,0 +1,45 @@
+"""Codex CLI's rollout files to the session model: find threads, read their lines, assemble.
+
+* :mod:`.discover`: ``$CODEX_HOME`` or ``~/.codex``, ``sessions/YYYY/MM/DD/`` and
+  ``archived_sessions/``; subagent threads under the thread that spawned them;
+* :mod:`.read`: each line typed (:mod:`cclens.model.codex`), with its byte offset;
+* :mod:`.translate`: the lines as the session model's records (prompts, responses with their
+  token counts, tool calls with their results and status, compactions, errors);
+* :mod:`.assemble`: the session, subagent threads attached under their spawning calls;
+* :mod:`.resume`: ``codex resume <id>`` and ``codex fork <id>``.
+"""
+
+from __future__ import annotations
+
+from .assemble import AGENT, assemble, assemble_read, load
+from .discover import (
+    codex_homes,
+    group,
+    is_rollout_name,
+    looks_like_rollout,
+    read_head,
+    transcript_roots,
+)
+from .read import CodexEntry, CodexRead, read_data, read_file
+from .resume import resume_argv
+from .translate import Thread, translate
+
+__all__ = [
+    "AGENT",
+    "CodexEntry",
+    "CodexRead",
+    "Thread",
+    "assemble",
+    "assemble_read",
+    "codex_homes",
+    "group",
+    "is_rollout_name",
+    "load",
+    "looks_like_rollout",
+    "read_data",
+    "read_file",
+    "read_head",
+    "resume_argv",
+    "transcript_roots",
+    "translate",
+]

@@ -1,0 +1,84 @@
+"""Read a Codex rollout file line by line into typed lines, with their byte offsets.
+
+Each line becomes a :class:`CodexEntry` (the decoded :data:`~cclens.model.codex.CodexLine`
+and where it was), or a :class:`~cclens.model.entries.Diagnostic` when it is not a JSON
+object (see :mod:`cclens.readers.lines`).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+from ...files import open_regular
+from ...model import Decoded, LargeLine
+from ...model._large import put_back
+from ...model.codex import CodexLine, UnknownLine, decode_line
+from ..lines import LinesRead, decoder, read_lines
+
+
+@dataclass(slots=True)
+class CodexEntry:
+    """One line of a rollout file and where it came from."""
+
+    record: CodexLine
+    line: int
+    offset: int
+    length: int
+    #: What the lenient decoder had to set aside (unknown fields, unexpected types).
+    notes: tuple[str, ...] = ()
+    #: The notes that mean the line does not have the shape Codex writes.
+    problems: tuple[str, ...] = ()
+    excerpt: str = ""
+
+
+def _decode(data: bytes | LargeLine) -> Decoded[CodexLine]:
+    if not isinstance(data, LargeLine):
+        return decode_line(data)
+    if data.error is not None:
+        raise msgspec.DecodeError(data.error)
+    decoded = decode_line(data.skeleton)
+    decoded.value = put_back(decoded.value, data)
+    return decoded
+
+
+_OBJECT: dict[str, object] = {}
+
+
+def _raw(line: CodexLine) -> object:
+    return line.raw if isinstance(line, UnknownLine) else _OBJECT
+
+
+def _make(
+    line: CodexLine,
+    number: int,
+    offset: int,
+    length: int,
+    notes: tuple[str, ...],
+    problems: tuple[str, ...],
+    excerpt: str,
+) -> CodexEntry:
+    return CodexEntry(line, number, offset, length, notes, problems, excerpt)
+
+
+decode_entry = decoder(_decode, _raw, _make)
+
+#: What reading a rollout file gives.
+CodexRead = LinesRead[CodexEntry]
+
+
+def read_file(path: Path, start_offset: int = 0, start_line: int = 0) -> CodexRead:
+    """Every line of ``path`` after ``start_offset``; bad lines become diagnostics. Raises
+    ``OSError`` only when the file cannot be read."""
+    with open_regular(path) as handle:
+        if start_offset:
+            handle.seek(start_offset)
+        return read_lines(path, handle, start_offset, start_line, decode_entry)
+
+
+def read_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 0) -> CodexRead:
+    """Like :func:`read_file`, over ``data``: the bytes of ``path`` from ``start_offset`` on."""
+    return read_lines(path, io.BytesIO(data), start_offset, start_line, decode_entry)

@@ -1,0 +1,306 @@
+"""Read a JSON Lines file line by line, with byte offsets, never stopping at a bad line.
+
+Every agent whose transcripts are JSON Lines (Claude Code, Codex CLI, Copilot CLI) reads them
+here, each with its own decoder: a line becomes the agent's typed record, kept with its line
+number, byte offset and length, or a :class:`~cclens.model.entries.Diagnostic` saying why it
+could not be read (the rest of the file is still read). A last line without a newline that does
+not parse is taken to be still being written: it is reported, and the read ends before it so
+that a later read picks it up. A line of :data:`cclens.model.LARGE_LINE` bytes or more is read
+in chunks (:func:`cclens.model.read_large_line`), never held whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, BinaryIO, Generic, Protocol, TypeVar
+
+import msgspec
+
+from ..model import (
+    LARGE_LINE,
+    Decoded,
+    LargeLine,
+    has_lone_surrogate,
+    read_large_line,
+    replace_lone_surrogates,
+)
+from ..model.entries import Diagnostic
+
+_BOM = b"\xef\xbb\xbf"
+_EXCERPT = 80
+_SHOWN_PROBLEMS = 3
+
+T = TypeVar("T")
+E = TypeVar("E", bound="HasProblems")
+
+
+class HasProblems(Protocol):
+    """What a read line keeps that its diagnostic needs."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def problems(self) -> tuple[str, ...]: ...
+    @property
+    def excerpt(self) -> str: ...
+
+
+class Read(Protocol):
+    """What any reader says of the bytes it read: what it could not read, how many lines, and
+    where a later read starts."""
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]: ...
+    @property
+    def lines(self) -> int: ...
+    @property
+    def end_offset(self) -> int: ...
+
+
+@dataclass(slots=True)
+class LinesRead(Generic[E]):
+    """The lines read from one file (or from an offset in it)."""
+
+    path: Path
+    entries: list[E] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Non-empty lines seen (records plus malformed lines).
+    lines: int = 0
+    #: Bytes read, from the start offset.
+    bytes: int = 0
+    #: Where a later read should start: after the last complete line.
+    end_offset: int = 0
+
+
+def excerpt(data: bytes, length: int | None = None) -> str:
+    """The start of a line, as a diagnostic shows it."""
+    length = len(data) if length is None else length
+    text = data[: min(_EXCERPT, length)].decode("utf-8", errors="replace")
+    return text + ("…" if length > _EXCERPT else "")
+
+
+def line_start(data: bytes | LargeLine, length: int) -> str:
+    """The excerpt of a line shown in its diagnostic."""
+    return excerpt(data.head if isinstance(data, LargeLine) else data[:_EXCERPT], length)
+
+
+def reason(data: bytes, error: Exception) -> str:
+    """Why a line is not JSON, in words."""
+    if isinstance(error, UnicodeDecodeError):
+        return f"invalid UTF-8 at byte {error.start} of the line"
+    if has_lone_surrogate(data):
+        return "lone UTF-16 surrogate escape in a string"
+    message = str(error)
+    if message == "Input data was truncated":
+        return "truncated JSON (the line ends in the middle of a value)"
+    return f"invalid JSON: {message}"
+
+
+def not_an_object(raw: Any) -> str:
+    """The reason given for a line whose JSON value is not an object."""
+    kind = type(raw).__name__
+    names = {"str": "a string", "int": "a number", "float": "a number", "list": "an array"}
+    shown = names.get(kind, "null" if raw is None else kind)
+    return f"not a JSON object ({shown})"
+
+
+def problem_diagnostic(path: Path, entry: HasProblems) -> Diagnostic:
+    """The partial diagnostic of an entry whose line had parts of an unexpected shape."""
+    text = "; ".join(entry.problems[:_SHOWN_PROBLEMS])
+    more = len(entry.problems) - _SHOWN_PROBLEMS
+    if more > 0:
+        text += f"; and {more} more"
+    return Diagnostic(path, entry.line, text, entry.offset, entry.excerpt, partial=True)
+
+
+#: An agent's decoder of one line: ``(path, line number, offset, data, length)`` to an entry or
+#: a diagnostic (``data``'s first ``length`` bytes are the line's JSON). Never raises.
+LineDecoder = Callable[[Path, int, int, "bytes | LargeLine", int], "E | Diagnostic"]
+
+
+#: What a line whose lone surrogate escapes were read as U+FFFD says.
+SURROGATE_REPAIRED = "a lone UTF-16 surrogate escape was read as U+FFFD (\ufffd)"
+
+#: An agent's second look at a decoded line (its decoded value and the line): a value to use
+#: instead (``None``: the one decoded), and problems to report with it.
+Reviser = Callable[[T, "bytes | LargeLine"], "tuple[Decoded[T] | None, list[str]]"]
+
+
+def _without_lone_surrogates(
+    decode: Callable[[bytes | LargeLine], Decoded[T]], data: bytes | LargeLine, error: Exception
+) -> Decoded[T] | None:
+    """The value of a line that failed only for lone surrogate escapes (``\\ud800``, half a
+    character), each read as the replacement character; ``None`` otherwise."""
+    text = data.skeleton if isinstance(data, LargeLine) else data
+    if isinstance(error, UnicodeDecodeError) or not has_lone_surrogate(text):
+        return None
+    try:
+        if isinstance(data, LargeLine):  # in a short string, left in the skeleton
+            if data.error is not None:
+                return None
+            return decode(replace(data, skeleton=replace_lone_surrogates(text)))
+        return decode(replace_lone_surrogates(text))
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+
+
+def decoder(
+    decode: Callable[[bytes | LargeLine], Decoded[T]],
+    raw_of: Callable[[T], Any],
+    make: Callable[[T, int, int, int, tuple[str, ...], tuple[str, ...], str], E],
+    revise: Reviser[T] | None = None,
+) -> Callable[[Path, int, int, bytes | LargeLine, int], E | Diagnostic]:
+    """A :data:`LineDecoder` from an agent's ``decode`` (raises ``msgspec.DecodeError`` for
+    what is not JSON), ``raw_of`` (the raw JSON of a value its model did not know, else a
+    sentinel dict: a value that is not an object is a malformed line) and ``make`` (the entry:
+    ``(value, number, offset, length, notes, problems, excerpt)``); ``revise``, when given,
+    looks again at each decoded value (see :data:`Reviser`).
+
+    A lone UTF-16 surrogate escape (``\\ud800``) costs its string one character, read as
+    U+FFFD, not the whole line: the line is read, with a problem saying so."""
+
+    def decode_line(
+        path: Path, number: int, offset: int, data: bytes | LargeLine, length: int
+    ) -> E | Diagnostic:
+        repairs: list[str] = []
+        try:
+            decoded = decode(data)
+        except (msgspec.DecodeError, UnicodeDecodeError) as error:
+            text = data.skeleton if isinstance(data, LargeLine) else data
+            repaired = _without_lone_surrogates(decode, data, error)
+            if repaired is None:
+                why = reason(text, error)
+                return Diagnostic(path, number, why, offset, line_start(data, length))
+            decoded = repaired
+            repairs.append(SURROGATE_REPAIRED)
+        except Exception as error:  # a defect in cclens must cost one line, not the file
+            why = f"cclens could not read this line ({type(error).__name__}: {error})"
+            return Diagnostic(path, number, why, offset, line_start(data, length))
+        if isinstance(data, LargeLine) and data.repaired and SURROGATE_REPAIRED not in repairs:
+            repairs.append(SURROGATE_REPAIRED)  # in a long string, read in parts
+        value = decoded.value
+        raw = raw_of(value)
+        if not isinstance(raw, dict):
+            return Diagnostic(path, number, not_an_object(raw), offset, line_start(data, length))
+        if revise is not None:
+            revised, more = revise(value, data)
+            if revised is not None:
+                decoded, value = revised, revised.value
+            repairs.extend(more)
+        problems = (*decoded.problems, *repairs)
+        start = line_start(data, length) if problems else ""
+        return make(value, number, offset, length, tuple(decoded.notes), problems, start)
+
+    return decode_line
+
+
+#: Lines longer than this are never compared with the one before (a real line is unique).
+FOLDED_LINE = 4096
+
+
+class Folds(HasProblems, Protocol):
+    """An entry that lines just like its own can be folded into (see ``read_lines``)."""
+
+    repeats: int
+
+
+def _fold(entries: list[Any], diagnostics: list[Diagnostic], repeats: int) -> None:
+    """Fold ``repeats`` lines, the same as the last one read, into its outcome: its entry (and
+    the partial diagnostic of its problems) or its diagnostic."""
+    last_diagnostic = diagnostics[-1] if diagnostics else None
+    if entries and (last_diagnostic is None or entries[-1].line >= last_diagnostic.line):
+        entry = entries[-1]
+        entry.repeats += repeats
+        if last_diagnostic is None or last_diagnostic.line != entry.line:
+            return
+    assert last_diagnostic is not None
+    diagnostics[-1] = replace(last_diagnostic, repeats=last_diagnostic.repeats + repeats)
+
+
+def read_lines(
+    path: Path,
+    handle: BinaryIO,
+    start_offset: int,
+    start_line: int,
+    decode: Callable[[Path, int, int, bytes | LargeLine, int], E | Diagnostic],
+    *,
+    fold: bool = False,
+) -> LinesRead[E]:
+    """Read the lines of ``handle`` (the bytes of ``path`` from ``start_offset``; ``start_line``
+    lines come before) with ``decode``.
+
+    ``fold`` (entries with a ``repeats`` count, :class:`Folds`): a line byte for byte the same
+    as the one before is folded into its outcome instead of being decoded again (a file of a
+    million ``{}`` lines is one entry; Claude Code never writes the same line twice)."""
+    result: LinesRead[E] = LinesRead(path, end_offset=start_offset)
+    entries = result.entries
+    diagnostics = result.diagnostics
+    position = end_offset = start_offset
+    if start_offset == 0:
+        if handle.read(len(_BOM)) == _BOM:
+            position = len(_BOM)
+        else:
+            handle.seek(0)
+    number = start_line
+    lines = 0
+    readline = handle.readline
+    limit = LARGE_LINE
+    # The last line read, while lines just like it are folded into its outcome, and how many.
+    previous: bytes | None = None
+    repeats = 0
+    while read := readline(limit):
+        number += 1
+        offset = position
+        if read == previous:
+            position += len(read)
+            lines += 1
+            repeats += 1
+            end_offset = position
+            continue
+        if repeats:
+            _fold(entries, diagnostics, repeats)
+            repeats = 0
+        previous = None
+        line: bytes | LargeLine = read
+        if len(read) == limit and read[-1] != 10:  # no newline yet: a huge line
+            line = large = read_large_line(read, handle)
+            position += large.size
+            newline, length = large.newline, large.length
+            blank = not large.strings and large.skeleton.isspace()
+        else:
+            position += len(read)
+            newline = read[-1] == 10  # "\n"
+            length = len(read) - newline
+            if length and read[length - 1] == 13:  # "\r"
+                length -= 1
+            blank = read[0] != 123 and read.isspace()  # not "{": only spaces?
+        if blank:
+            if newline:
+                end_offset = position
+            continue
+        lines += 1
+        outcome = decode(path, number, offset, line, length)
+        if isinstance(outcome, Diagnostic):
+            if not newline:
+                # A half-written last line: report it, but leave it to be read again later.
+                why = f"incomplete last line ({outcome.reason}); the file may still be written"
+                diagnostics.append(Diagnostic(path, number, why, offset, outcome.excerpt))
+                break
+            diagnostics.append(outcome)
+        else:
+            entries.append(outcome)
+            if outcome.problems:
+                diagnostics.append(problem_diagnostic(path, outcome))
+        if fold and newline and line is read and len(read) <= FOLDED_LINE:
+            previous = read  # (a huge line is never folded: only its first chunk is held)
+        end_offset = position
+    if repeats:
+        _fold(entries, diagnostics, repeats)
+    result.lines = lines
+    result.end_offset = end_offset
+    result.bytes = end_offset - start_offset
+    return result
