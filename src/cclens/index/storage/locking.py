@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
 
 from filelock import FileLock, Timeout
 
@@ -93,46 +92,58 @@ class Holder:
     """
 
     def __init__(self, db_path: Path) -> None:
-        self._file: BinaryIO | None = None
+        #: The lock file's descriptor (a plain one: an index left for the garbage collector
+        #: to close lets go of it without a warning).
+        self._descriptor: int | None = None
         if fcntl is None:
             return
-        try:
-            handle = open(users_path(db_path), "ab")  # noqa: SIM115 - held until release()
-        except OSError:
+        descriptor = _open_users(db_path)
+        if descriptor is None:
             return
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_SH)
+            fcntl.flock(descriptor, fcntl.LOCK_SH)
         except OSError:
-            handle.close()
+            os.close(descriptor)
             return
-        self._file = handle
+        self._descriptor = descriptor
 
     def release(self) -> None:
         """Let go of the hold (closing the file releases the lock)."""
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self._descriptor is not None:
+            os.close(self._descriptor)
+            self._descriptor = None
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def _open_users(db_path: Path) -> int | None:
+    """A descriptor of the index's :func:`users_path` file (made when missing), or ``None``
+    when it cannot be made (a read-only folder)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+    try:
+        return os.open(users_path(db_path), flags, 0o644)
+    except OSError:
+        return None
 
 
 @contextmanager
 def sole_user(db_path: Path) -> Iterator[bool]:
     """Whether no other process has the index at ``db_path`` open (see :class:`Holder`); when
     none has, none can open it until the block ends."""
-    if fcntl is None:
-        yield True
-        return
-    try:
-        handle = open(users_path(db_path), "ab")  # noqa: SIM115 - closed below
-    except OSError:
+    descriptor = _open_users(db_path) if fcntl is not None else None
+    if fcntl is None or descriptor is None:
         yield True  # no lock file can be made: nobody holds one either
         return
-    with handle:
+    try:
         try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             yield False
             return
         yield True
+    finally:
+        os.close(descriptor)
 
 
 def end_with_parent(parent: int) -> None:
