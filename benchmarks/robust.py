@@ -1,6 +1,7 @@
-"""Size and count extremes: a 200 MB line, a million tiny lines.
+"""Size and count extremes: a 200 MB line, a million tiny lines, pathological files.
 
     python3 benchmarks/robust.py [--runs 3] [--lines 1000000] [--line-mb 200] [--work DIR]
+        [--skip-large] [--skip-tiny] [--skip-pathological]
 
 Aims (issue 13): a 200 MB single line exported as JSON peaks under 500 MB of memory; 1,000,000
 lines of ``{}`` (3 MB) are checked in under 10 s, and exported in time linear in the lines.
@@ -16,13 +17,24 @@ imports included), with the machine's load average beside them:
   the file and decodes each line with msgspec (same run);
 * ``export -f json`` and ``export -f html`` of the same lines and of a quarter of them: wall
   time and the ratio of the two (4.0 is linear).
+
+Pathological files (issue 24): ``--lines`` lines of ``[]``, of ``{"type":"user","uuid":5}``
+and of ``{}``; aims: ``check`` < 10 s, ``export`` < 30 s with a peak < 500 MB, the session's
+web page < 2 s with the server's memory growing < 100 MB. For each: ``check`` and ``export -f
+json`` and ``-f html`` (wall, peak), then a real ``cclens serve`` over the file: the first
+load of the page (wall) and the server's resident memory before and after (``VmRSS``), beside
+the same page of a genuine small session served by the same process (the baseline). The same
+lines made distinct (``[N]``, ``{"type":"user","uuid":N}``, ``{"n":N}``) are measured too, for
+the record: they are not folded, and are read one by one.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -206,6 +218,121 @@ def tiny_lines(work: Path, runs: int, lines: int) -> None:
         )
 
 
+PATHOLOGICAL = {
+    "[]": lambda number: b"[]",
+    '{"type":"user","uuid":5}': lambda number: b'{"type":"user","uuid":5}',
+    "{}": lambda number: b"{}",
+}
+DISTINCT = {
+    "[N]": lambda number: b"[%d]" % number,
+    '{"type":"user","uuid":N}': lambda number: b'{"type":"user","uuid":%d}' % number,
+    '{"n":N}': lambda number: b'{"n":%d}' % number,
+}
+SMALL = "fed8ce56-bc79-401f-a83e-af084253362f"  # a genuine 18 KB session of the corpus
+
+
+def _rss(pid: int) -> int:
+    """The process's resident memory now (``VmRSS``, bytes)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _write_lines(path: Path, lines: int, make: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        for number in range(lines):
+            handle.write(make(number) + b"\n")  # type: ignore[operator]
+
+
+def _served_page(claude: Path, db: Path, key: str) -> tuple[float, int, float]:
+    """A real ``cclens serve`` over ``claude``: the first load of ``key``'s page (seconds),
+    the server's memory growth over it (bytes), and the first load of the small genuine
+    session's page (seconds, the baseline)."""
+    import httpx  # only this part needs it
+
+    argv = cclens("serve", "--port", "0", "--claude-dir", claude, "--db", db)
+    process = subprocess.Popen(argv, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        url = ""
+        while not url:
+            line = process.stderr.readline()
+            if not line:
+                raise SystemExit("cclens serve ended before serving")
+            found = re.search(r"at (http://\S+/)", line)
+            url = found.group(1) if found else ""
+        with httpx.Client(base_url=url, timeout=600) as client:
+            deadline = time.monotonic() + 600
+            while True:
+                status = client.get("/api/status").json()
+                if status["sessions"] >= 2 and not status.get("indexing"):
+                    break
+                if time.monotonic() > deadline:
+                    raise SystemExit("the index was not ready in 10 minutes")
+                time.sleep(0.2)
+            client.get("/")
+            before = _rss(process.pid)
+            start = time.perf_counter()
+            assert client.get(f"/sessions/{key}").status_code == 200
+            seconds = time.perf_counter() - start
+            growth = _rss(process.pid) - before
+            start = time.perf_counter()
+            assert client.get(f"/sessions/{SMALL}").status_code == 200
+            baseline = time.perf_counter() - start
+        return seconds, growth, baseline
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def pathological(work: Path, runs: int, lines: int) -> None:
+    print(
+        f"\nPathological files of {lines:,} lines (aims: check < 10 s; export < 30 s, peak "
+        "< 500 MB; page < 2 s, server growth < 100 MB)"
+    )
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    small = next(corpus.rglob(f"{SMALL}.jsonl"))
+    for group, shapes in (("same line", PATHOLOGICAL), ("distinct lines", DISTINCT)):
+        print(f"  {group}:")
+        for number, (shape, make) in enumerate(shapes.items()):
+            claude = work / f"{group.split()[0]}-{number}"
+            folder = claude / "projects" / "-tmp-p"
+            path = folder / "p.jsonl"
+            if not path.exists():
+                _write_lines(path, lines, make)
+                shutil.copyfile(small, folder / small.name)
+            check_wall, _, check_peak = median_of(runs, cclens("check", path))
+            figures = [f"check {check_wall:.1f} s ({check_peak / MB:.0f} MB)"]
+            verdicts = [check_wall < 10]
+            for fmt in ("json", "html"):
+                out = work / f"p.{fmt}"
+                wall, _, peak = median_of(runs, cclens("export", path, "-f", fmt, "-o", out))
+                out.unlink()
+                figures.append(f"export -f {fmt} {wall:.1f} s, peak {peak / MB:.0f} MB")
+                verdicts.append(wall < 30 and peak < 500 * MB)
+            db = work / f"{claude.name}.db"
+            for leftover in db.parent.glob(db.name + "*"):
+                leftover.unlink()
+            seconds, growth, baseline = _served_page(claude, db, "p")
+            figures.append(
+                f"page {seconds:.2f} s (the genuine 18 KB session's {baseline:.2f} s: "
+                f"{seconds / baseline:.1f}x), server +{growth / MB:.0f} MB"
+            )
+            verdicts.append(seconds < 2 and growth < 100 * MB)
+            verdict = "meets" if all(verdicts) else "MISSES"
+            aims = f" -> {verdict} the aims" if group == "same line" else ""
+            print(f"    {shape}: " + "; ".join(figures) + aims)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -214,6 +341,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, help="keep the generated files here")
     parser.add_argument("--skip-large", action="store_true")
     parser.add_argument("--skip-tiny", action="store_true")
+    parser.add_argument("--skip-pathological", action="store_true")
     options = parser.parse_args()
     work = options.work or Path(tempfile.mkdtemp(prefix="cclens-robust-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -223,6 +351,8 @@ def main() -> None:
             large_line(work, options.runs, options.line_mb)
         if not options.skip_tiny:
             tiny_lines(work, options.runs, options.lines)
+        if not options.skip_pathological:
+            pathological(work, options.runs, options.lines)
     finally:
         if options.work is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -3,8 +3,10 @@
 Each line is a line of the shared corpus changed by one mutation, chosen at random (seeded):
 cut short, binary junk inserted, a byte changed, a value anywhere replaced by one of another
 type or nested thousands of levels deep, a huge or empty string, the model's reserved keys, a
-lone UTF-16 surrogate, a byte-order mark, a carriage return, a number no double holds, or a
-line that is not an object at all.
+lone UTF-16 surrogate, a byte-order mark, a carriage return, a number no double holds, a line
+that is not an object at all, or a string that holds a fake credential cut in two by what a
+terminal or an editor inserts (a line break, an ANSI colour code, a zero-width character): each
+planted one is listed in :data:`PLANTED`, so a test can check that no export shows it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,19 @@ from typing import Any
 
 from cclens.model import RECORD_TYPES
 
+from .data.fake_secrets import provider_secrets
+
 Mutation = Callable[[random.Random, bytes], bytes]
+
+#: Credentials long enough to be cut anywhere, and what a terminal or an editor inserts.
+_SPLIT_SECRETS = [
+    secret.value
+    for secret in provider_secrets()
+    if len(secret.value) >= 32 and secret.value == secret.must_vanish
+]
+_INSERTIONS = ["\n", "\r\n", "\x1b[0m", "\x1b[1;31m", "\u200b", "\u00ad", "\ufeff", "\u2060"]
+#: The two pieces of every credential planted cut in two (neither may survive redaction).
+PLANTED: list[tuple[str, str]] = []
 
 
 def _deep(rng: random.Random) -> bytes:
@@ -74,6 +88,22 @@ def _replace_value(rng: random.Random, line: bytes) -> bytes:
     container[key] = _PLACEHOLDER
     text = json.dumps(value, ensure_ascii=rng.random() < 0.5).encode()
     return text.replace(json.dumps(_PLACEHOLDER).encode(), _hostile(rng), 1)
+
+
+def _split_secret(rng: random.Random, line: bytes) -> bytes:
+    """A string of the line replaced by one holding a fake credential cut in two."""
+    value = json.loads(line)
+    places = [(c, k) for c, k in _places(value) if isinstance(c[k], str)]
+    if not places:
+        return line
+    secret = rng.choice(_SPLIT_SECRETS)
+    at = rng.randrange(10, len(secret) - 10)
+    PLANTED.append((secret[:at], secret[at:]))
+    container, key = rng.choice(places)
+    cut = secret[:at] + rng.choice(_INSERTIONS) + secret[at:]
+    template = rng.choice(["token: {}", "{}", "export API_TOKEN={} && run", "see {} now"])
+    container[key] = template.format(cut)
+    return json.dumps(value, ensure_ascii=rng.random() < 0.5).encode()
 
 
 def _drop_key(rng: random.Random, line: bytes) -> bytes:
@@ -151,6 +181,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     _wrap,
     _not_an_object,
     _bom_or_return,
+    _split_secret,
     _keep,
 )
 

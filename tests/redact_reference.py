@@ -5,7 +5,9 @@ shared corpus, the fake secrets and generated text, and asserts the same output 
 counts of each kind. It is a frozen copy of ``scanner.py`` (the single combined expression),
 ``entropy.find_high_entropy`` (candidates by ``finditer``) and ``engine.py`` (one string at a
 time, no memo), over the rule modules the two engines share. Do not "fix" it: it is the
-definition the fast engine must agree with.
+definition the fast engine must agree with. (The passes over a scan's findings added later,
+hex-encoded keys and secrets cut by what terminals insert, are the engine's own pure functions
+in ``encoded.py`` and ``hidden.py``; here they run over this scanner and this entropy pass.)
 """
 
 # ruff: noqa
@@ -21,7 +23,9 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import Any, Final
 
+from cclens.redact.encoded import find_hex_secrets
 from cclens.redact.entropy import HIGH_ENTROPY, MAX_LENGTH, MIN_LENGTH
+from cclens.redact.hidden import hidden_findings, kept_insertions, merge, might_hide
 from cclens.redact.ids import PREFIXES
 from cclens.redact.names import secret_word
 from cclens.redact.options import RedactionOptions
@@ -470,12 +474,21 @@ class ReferenceRedactor:
         entropy = find_high_entropy(value, findings)
         if entropy:
             findings = sorted(findings + entropy)
-        return self._replace(value, findings), glued
+        # The passes over what the scan returned (hex runs, secrets cut by insertions) are the
+        # engine's own pure functions, run here over this scanner and this entropy pass.
+        encoded = find_hex_secrets(value, findings, _SCANNER.scan)
+        if encoded:
+            findings = sorted(findings + encoded)
+        widened: set[int] = set()
+        if might_hide(value):
+            hidden = hidden_findings(value, _SCANNER.scan, find_high_entropy, findings)
+            findings, widened = merge(findings, hidden)
+        return self._replace(value, findings, widened), glued
 
     def _count(self, kind: str) -> None:
         self._counts[kind] += 1
 
-    def _replace(self, text: str, findings: list[Finding]) -> str:
+    def _replace(self, text: str, findings: list[Finding], widened: set[int]) -> str:
         pieces: list[str] = []
         position = 0
         for start, end, kind in findings:
@@ -483,6 +496,8 @@ class ReferenceRedactor:
                 continue
             pieces.append(text[position:start])
             pieces.append(marker(kind))
+            if start in widened:
+                pieces.append(kept_insertions(text, start, end))
             self._count(kind)
             position = end
         if not pieces:

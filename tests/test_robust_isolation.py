@@ -148,10 +148,12 @@ def test_commands_leave_out_a_session_they_fail_on(claude: Path, tmp_path: Path)
     # workers read bytes on their own: the planted defect is not on that path).
     code, out, err = run(claude, tmp_path, "stats", "--json", claude)
     assert json.loads(out)["sessions_read"] == 2 and BROKEN in out + err
+    # One rule (README, "Exit status"): a file that could not be read is named, and a command
+    # that reads transcripts exits 2 after doing the rest.
     code, out, err = run(claude, tmp_path, "tools", "--json")
-    assert code == 0 and json.loads(out)[0]["calls"] == 2 and BROKEN in err
+    assert code == 2 and json.loads(out)[0]["calls"] == 2 and BROKEN in err
     code, out, _ = run(claude, tmp_path, "permissions", "--json")
-    assert code == 0 and BROKEN in out
+    assert code == 2 and BROKEN in out
     code, out, err = run(claude, tmp_path, "dataset", tmp_path / "dataset")
     assert BROKEN in out + err and (tmp_path / "dataset").is_dir()
 

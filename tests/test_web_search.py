@@ -124,7 +124,7 @@ def test_all_hits_of_one_session(client: httpx.Client) -> None:
         ({"q": "x", "origin": "elsewhere"}, "origin: 'elsewhere' is not one of"),
         ({"q": "x", "limit": "ten"}, "limit: 'ten' is not a number"),
         (
-            {"q": " OR ".join(f"w{n}" for n in range(2000))},
+            {"q": " OR ".join(f"w{n}" for n in range(400))},
             f"at most {MAX_TERMS} different terms",
         ),
     ],
@@ -146,9 +146,9 @@ def test_dates_at_the_edges_are_searched(client: httpx.Client) -> None:
         assert client.get("/search", params={"q": "test", **params}).status_code == 200
 
 
-def test_a_2000_term_query_of_one_word_answers_at_once(client: httpx.Client) -> None:
+def test_a_500_term_query_of_one_word_answers_at_once(client: httpx.Client) -> None:
     began = time.perf_counter()
-    found = client.get("/api/search", params={"q": " OR ".join(["test"] * 2000)})
+    found = client.get("/api/search", params={"q": " OR ".join(["test"] * 500)})
     assert found.status_code == 200 and found.json()["terms"] == ["test"]
     assert time.perf_counter() - began < 1
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -35,6 +35,28 @@ def console(stderr: bool = False) -> Console:
     """A Rich console as wide as the terminal (``$COLUMNS``, else 80 columns when the output is
     not a terminal): lines are wrapped to it and tables fit it (see :func:`fitted_table`)."""
     return Console(stderr=stderr, highlight=False)
+
+
+#: The exit status of a command some of whose inputs could not be read (README, "Exit status").
+UNREADABLE_EXIT = 2
+
+
+def report_unreadable(problems: Iterable[str | tuple[Path, str]]) -> bool:
+    """Name each input that could not be read, one line each on stderr (``cclens: cannot read
+    PATH: why``); whether there was any.
+
+    The rule every command follows: what can be read is read, each path that cannot (missing,
+    not a regular file, a dangling link, refused, or a file cclens failed on) is one such
+    line, and a command that reads transcripts (check, tools, stats PATH, permissions, index,
+    export, dataset, otel) then exits with :data:`UNREADABLE_EXIT`; one that answers from the
+    index (sessions, search, stats, restore, resume) only names them.
+    """
+    found = False
+    for problem in problems:
+        text = problem if isinstance(problem, str) else f"{problem[0]}: {problem[1]}"
+        click.echo(f"cclens: cannot read {text}", err=True)
+        found = True
+    return found
 
 
 def writable_folder(path: Path, what: str) -> None:

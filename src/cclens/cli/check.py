@@ -5,12 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.console import Console
 from rich.table import Table
 
 from ..formats import plural, size
-from ..reports.check import CheckReport, check
+from ..reports.check import CheckReport, MalformedLine, check
 from ._folders import dir_option, required_folders
-from ._output import console, json_option, print_json, print_wrapped
+from ._output import (
+    UNREADABLE_EXIT,
+    console,
+    json_option,
+    print_json,
+    print_wrapped,
+    report_unreadable,
+)
 
 
 @click.command("check")
@@ -42,10 +50,22 @@ def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> N
         print_json(report)
     else:
         _print(report)
-    if report.unreadable:
-        for problem in report.unreadable:
-            click.echo(f"cclens: cannot read {problem}", err=True)
-        raise SystemExit(2)
+    if report_unreadable(report.unreadable):
+        raise SystemExit(UNREADABLE_EXIT)
+
+
+#: Lines listed in the text report (``--json`` lists every one).
+_SHOWN_LINES = 100
+
+
+def _lines(out: Console, lines: list[MalformedLine]) -> None:
+    """The first :data:`_SHOWN_LINES` of ``lines``, ``file:line: reason`` each (``file:a-b``
+    for identical lines reported together), then how many more there are."""
+    for line in lines[:_SHOWN_LINES]:
+        where = f"{line.line}-{line.line + line.repeats}" if line.repeats else str(line.line)
+        print_wrapped(out, f"{line.file}:{where}: {line.reason}")
+    if len(lines) > _SHOWN_LINES:
+        out.print(f"… and {len(lines) - _SHOWN_LINES:,} more (--json lists them all)")
 
 
 def _counts(title: str, counts: dict[str, int]) -> Table:
@@ -62,7 +82,7 @@ def _print(report: CheckReport) -> None:
     out.print(
         f"Read {plural(report.files, 'file')} ({size(report.bytes)}, "
         f"{plural(report.lines, 'non-empty line')}): {plural(report.records, 'record')}, "
-        f"{plural(len(report.malformed), 'malformed line')}."
+        f"{plural(sum(1 + line.repeats for line in report.malformed), 'malformed line')}."
     )
     out.print(
         f"Sessions: {report.sessions:,}. Subagent files: {report.subagents.files:,}, "
@@ -73,12 +93,10 @@ def _print(report: CheckReport) -> None:
     out.print(_counts("Records by type", report.record_types))
     if report.malformed:
         out.print("[bold]Malformed lines[/]")
-        for line in report.malformed:
-            print_wrapped(out, f"{line.file}:{line.line}: {line.reason}")
+        _lines(out, report.malformed)
     if report.partial:
         out.print("[bold]Lines read in part[/] (what did not fit is kept as it is)")
-        for line in report.partial:
-            print_wrapped(out, f"{line.file}:{line.line}: {line.reason}")
+        _lines(out, report.partial)
     unknown = report.unknown
     if unknown.record_types or unknown.content_blocks or unknown.tools:
         for title, counts in (

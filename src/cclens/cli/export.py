@@ -22,6 +22,7 @@ from ..export import (
 )
 from ..export.bulk import ExportedSession, Progress, SessionHeading
 from ..export.transform import transform_session
+from ..files import replace_file
 from ..formats import plural
 from ..formats import size as human_size
 from ..readers.agents import discover, homes
@@ -30,7 +31,7 @@ from ..redact import Redactor
 from ..render import RenderOptions
 from ..render.options import THEMES
 from ._folders import folder_option, required_folders
-from ._output import writable_folder
+from ._output import UNREADABLE_EXIT, report_unreadable, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
 from ._session import FoundSession, find_session
 from .index import db_option, open_index, report_problems, resolve_db, update
@@ -187,8 +188,7 @@ def _export_all(
     writable_folder(output, "the sessions")
     roots = required_folders([Path(p) for p in paths])
     found = discover(*roots)
-    for path, reason in found.errors:
-        click.echo(f"cclens: {path}: {reason}", err=True)
+    unreadable = report_unreadable(found.errors)
     if not found.sessions:
         raise click.ClickException("no session found under " + ", ".join(map(str, roots)))
     headings = _headers(found.sessions, roots, db, no_update=no_update)
@@ -222,8 +222,8 @@ def _export_all(
         f"{output.resolve()}; index: {result.index.resolve()}",
         err=True,
     )
-    if result.failed:
-        raise SystemExit(1)
+    if result.failed or unreadable:
+        raise SystemExit(UNREADABLE_EXIT)
 
 
 @contextmanager
@@ -312,8 +312,8 @@ def _export_one(
         raise click.ClickException(f"{output} is a folder; give a file name (or use --all)")
     writable_folder(output.parent, "the session")
     written = 0
-    try:
-        with output.open("wb") as handle:
+    try:  # to a temporary file renamed over OUTPUT: a failed write leaves the old file whole
+        with replace_file(output) as handle:
             for piece in pieces:
                 written += handle.write(piece)
     except OSError as error:

@@ -30,8 +30,9 @@ from ..index import (
     move_aside,
     refuse_inside,
 )
+from ..index.storage.locking import UpdateLockError, sole_user, update_lock
 from ._folders import dir_option, folders, note_no_folder
-from ._output import console, json_option, print_json
+from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
 
 F = TypeVar("F", bound=Callable[..., Any])
 _SHOWN_PROBLEMS = 20
@@ -160,14 +161,41 @@ def update(
         raise SystemExit(143 if isinstance(stop, _Terminated) else 130) from None
 
 
-def report_problems(report: UpdateReport) -> None:
-    """Malformed lines and unreadable paths, on stderr, a few at most."""
-    problems = [f"{path}: {reason}" for path, reason in report.errors]
-    problems += [str(diagnostic) for diagnostic in report.diagnostics]
+def report_problems(report: UpdateReport) -> bool:
+    """Unreadable paths (every one), then malformed lines (a few at most), on stderr; whether
+    a path could not be read."""
+    unreadable = report_unreadable(report.errors)
+    problems = [str(diagnostic) for diagnostic in report.diagnostics]
     for problem in problems[:_SHOWN_PROBLEMS]:
         click.echo(f"cclens: {problem}", err=True)
     if len(problems) > _SHOWN_PROBLEMS:
         click.echo(f"cclens: … and {len(problems) - _SHOWN_PROBLEMS} more", err=True)
+    return unreadable
+
+
+def _rebuild(path: Path) -> None:
+    """Move the index aside, under the update lock (a running update is waited for), and only
+    when no other process has it open: one that had would go on writing to the moved file."""
+    told = False
+
+    def waiting(seconds: float) -> None:
+        nonlocal told
+        if not told:
+            told = True
+            click.echo(f"cclens: another cclens is updating {path}; waiting for it", err=True)
+
+    try:
+        with update_lock(path, waiting), sole_user(path) as alone:
+            if not alone:
+                raise click.ClickException(
+                    f"the index {path} is in use by another cclens (serve, mcp or a command "
+                    "still running); stop it, then run `cclens index --rebuild` again"
+                )
+            moved = move_aside(path)
+    except UpdateLockError as error:
+        raise click.ClickException(f"cannot rebuild {path}: {error.strerror}") from error
+    if moved is not None:
+        click.echo(f"cclens: moved the old index aside to {moved}", err=True)
 
 
 @click.command("index")
@@ -208,9 +236,7 @@ def command(
     roots = resolve_roots(dirs)
     path = resolve_db(db, roots)
     if rebuild:
-        moved = move_aside(path)
-        if moved is not None:
-            click.echo(f"cclens: moved the old index aside to {moved}", err=True)
+        _rebuild(path)
     with open_index(path) as index:
         index.check(every=None if check else CHECK_EVERY_SECONDS)
         report = update(index, roots, show_progress=not as_json, required=True)
@@ -227,12 +253,15 @@ def command(
                 "archived": report.archived,
                 "problems": [str(d) for d in report.diagnostics]
                 + [f"{path}: {reason}" for path, reason in report.errors],
+                "unreadable": [f"{path}: {reason}" for path, reason in report.errors],
                 "seconds": round(report.seconds, 3),
                 "totals": totals,
             }
         )
+        if report_unreadable(report.errors):
+            raise SystemExit(UNREADABLE_EXIT)
         return
-    report_problems(report)
+    unreadable = report_problems(report)
     out = console()
     out.print(
         f"Read {report.files_read:,} of {plural(report.files_seen, 'file')} "
@@ -246,3 +275,5 @@ def command(
         f"{size(totals.stored_bytes)} of transcripts.",
         markup=False,
     )
+    if unreadable:
+        raise SystemExit(UNREADABLE_EXIT)

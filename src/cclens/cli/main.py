@@ -155,12 +155,13 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         """Run the command; an index that cannot be used now (damaged, on a read-only or full
-        disk…) is one line saying what failed and what to do, never a traceback."""
-        from ..index import IndexUnusable
+        disk…) or a filter too long to be one is one line saying what failed and what to do,
+        never a traceback."""
+        from ..index import FilterTooLong, IndexUnusable
 
         try:
             return super().invoke(ctx)
-        except IndexUnusable as error:
+        except (IndexUnusable, FilterTooLong) as error:
             click.echo(f"cclens: {error}", err=True)
             raise SystemExit(2) from error
 

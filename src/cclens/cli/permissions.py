@@ -14,7 +14,14 @@ from ..readers.claude import claude_dirs
 from ..reports.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
 from ..times import parse_time
 from ._folders import given
-from ._output import console, json_option, print_json, print_wrapped
+from ._output import (
+    UNREADABLE_EXIT,
+    console,
+    json_option,
+    print_json,
+    print_wrapped,
+    report_unreadable,
+)
 
 _SHOWN_SUGGESTIONS = 20
 _DESTINATION_NAMES = {
@@ -180,6 +187,7 @@ def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None
         claude_dir=str(claude_dir) if claude_dir is not None else None,
         project=project,
     )
+    unreadable = report_unreadable(audit.unreadable)
     for problem in audit.diagnostics:
         click.echo(f"cclens: {problem}", err=True)
     if as_json:
@@ -191,3 +199,5 @@ def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None
             f"no session of project {project!r} found; give a project folder under projects/, "
             "its path or the end of its path"
         )
+    if unreadable:
+        raise SystemExit(UNREADABLE_EXIT)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import click
@@ -91,9 +92,14 @@ def command(
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--version") from error
         except OSError as error:
+            full = error.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
+            advice = (
+                "free some space and run it again (files already there are kept whole)"
+                if full
+                else "choose a folder you can write to"
+            )
             raise click.ClickException(
-                f"cannot write into {output}: {error.strerror or error}; choose a folder you "
-                "can write to"
+                f"cannot write into {output}: {error.strerror or error}; {advice}"
             ) from error
     out = console()
     for path in written:

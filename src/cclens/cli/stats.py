@@ -17,7 +17,15 @@ from ..formats import compact, duration, plural
 from ..readers.agents import AGENTS
 from ..reports.stats import StatsReport, index_stats, usage_stats
 from ._folders import folder_option, given
-from ._output import Column, console, fitted_table, json_option, print_json
+from ._output import (
+    UNREADABLE_EXIT,
+    Column,
+    console,
+    fitted_table,
+    json_option,
+    print_json,
+    report_unreadable,
+)
 from .index import db_option, open_index, resolve_db, resolve_roots, update
 
 _KEY_TITLES: dict[GroupBy, str] = {
@@ -332,13 +340,14 @@ def command(
     With --json, one object with the keys by, since, until, project, timezone, prices (as_of,
     source, overrides), files_read, sessions_read, prompts, responses, tool_calls (calls, ok,
     error, rejected, interrupted, pending, failed), total, rows, unpriced, activity,
-    diagnostics, source (index or transcripts) and token_limit. Each row (and total) has key,
-    responses, sessions, tokens (input, output, cache_write_5m, cache_write_1h, cache_read,
-    total, and cache_write_unsplit: the 5-minute writes a response's breakdown did not split),
-    cost (USD, null when no response of the row had a price), unpriced_responses, title and
-    project (sessions), prices (the table entries used), tool (tool rows: calls, results,
-    errors, rejected, interrupted, unpaired, timed, median_seconds, p95_seconds, …) and block
-    (block rows: start, end, first, last, gap, active, minutes_left, tokens_per_hour,
+    diagnostics, source (index or transcripts), token_limit and unreadable (paths that could not
+    be read: named on stderr too; with PATH the command then exits with 2). Each row (and total)
+    has key, responses, sessions, tokens (input, output, cache_write_5m, cache_write_1h,
+    cache_read, total, and cache_write_unsplit: the 5-minute writes a response's breakdown did
+    not split), cost (USD, null when no response of the row had a price), unpriced_responses,
+    title and project (sessions), prices (the table entries used), tool (tool rows: calls,
+    results, errors, rejected, interrupted, unpaired, timed, median_seconds, p95_seconds, …) and
+    block (block rows: start, end, first, last, gap, active, minutes_left, tokens_per_hour,
     cost_per_hour, projected_tokens, projected_cost, over_limit). See docs/stats.md.
     """
     if since and until and since > until:
@@ -359,8 +368,8 @@ def command(
             problems: list[str] = []
             if not no_update:
                 update_report = update(index, roots, show_progress=not as_json)
-                problems = [f"{path}: {reason}" for path, reason in update_report.errors]
-                problems += [str(diagnostic) for diagnostic in update_report.diagnostics]
+                report_unreadable(update_report.errors)  # the index answers: named only
+                problems = [str(diagnostic) for diagnostic in update_report.diagnostics]
             report = index_stats(
                 index,
                 by=by,
@@ -372,9 +381,12 @@ def command(
             )
     if by == "block":
         report.token_limit = apply_token_limit(report.rows, token_limit)
+    unreadable = report_unreadable(report.unreadable)
     for problem in report.diagnostics:
         click.echo(f"cclens: {problem}", err=True)
     if as_json:
         print_json(report)
     else:
         _print(report)
+    if unreadable:
+        raise SystemExit(UNREADABLE_EXIT)

@@ -10,9 +10,9 @@ from rich.table import Table
 from ..figures.inventory import inventory
 from ..model.entries import Diagnostic
 from ..readers.agents import discover, load
-from ..readers.claude.isolate import each_isolated
+from ..readers.claude.isolate import each_isolated, unreadable_reasons
 from ._folders import dir_option, required_folders
-from ._output import console, json_option, print_json
+from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
 
 
 @click.command("tools")
@@ -30,12 +30,9 @@ def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> N
     server, timed, median_seconds and p95_seconds (seconds from a call to its result).
     """
     found = discover(*required_folders([*paths, *dirs]))
-    for path, reason in found.errors:
-        click.echo(f"cclens: cannot read {path}: {reason}", err=True)
     problems: list[Diagnostic] = []
     sessions = list(each_isolated(found.sessions, load, lambda file: file.path, problems))
-    for problem in problems:
-        click.echo(f"cclens: {problem}", err=True)
+    unreadable = report_unreadable([*found.errors, *unreadable_reasons(problems)])
     rows = inventory(sessions)
     if as_json:
         print_json(rows)
@@ -46,5 +43,5 @@ def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> N
         for row in rows:
             table.add_row(row.name, f"{row.calls:,}", f"{row.errors:,}", row.description)
         console().print(table)
-    if found.errors:
-        raise SystemExit(2)
+    if unreadable:
+        raise SystemExit(UNREADABLE_EXIT)

@@ -10,7 +10,6 @@ already deleted by Claude Code's clean-up), so running the export again gives th
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
@@ -19,6 +18,8 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]  # pyarrow ships no type hints
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+from ..files import replace_file
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 #: Zstandard: text columns shrink several times more than with Snappy, and DuckDB, Spark,
@@ -93,12 +94,10 @@ def write_partition(
     # same file whatever order earlier runs wrote it in.
     table = table.sort_by([("session_id", "ascending")])
     directory.mkdir(parents=True, exist_ok=True)
-    temporary = directory / f".{file_name}.tmp"
     try:
-        pq.write_table(table, temporary, compression=COMPRESSION)
-        os.replace(temporary, path)
+        with replace_file(path) as handle:
+            pq.write_table(table, handle, compression=COMPRESSION)
     except OSError as error:
-        temporary.unlink(missing_ok=True)
         raise DatasetError(f"{path}: cannot write: {error.strerror or error}") from error
     return int(table.num_rows)
 

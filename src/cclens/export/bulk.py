@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..figures.counts import SessionCounts
+from ..files import write_file
 from ..model.entries import malformed
 from ..readers.agents import load
 from ..readers.discovery import SessionFile
@@ -173,15 +174,18 @@ def _export_one(job: _Job) -> ExportedSession:
             options=replace(job.options, counts=counts),
             shared_assets=f"../{ASSETS_FOLDER}",
         )
-        target = job.directory / job.name
-        target.parent.mkdir(parents=True, exist_ok=True)
         data = html.encode("utf-8")
-        target.write_bytes(data)
     except OSError as error:
-        return _failed(file, f"{error.strerror or error}")
+        return _failed(file, f"cannot read: {error.strerror or error}")
     # A bug in drawing one session must not lose the others: it is reported with the session.
     except Exception as error:
         return _failed(file, f"cannot export: {type(error).__name__}: {error}")
+    target = job.directory / job.name
+    try:  # whole or not at all: a failed write leaves the page that was there
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_file(target, data)
+    except OSError as error:
+        return _failed(file, f"cannot write {target}: {error.strerror or error}")
     header = session_header(session, counts)
     entry = IndexEntry(
         project=redactor.text(file.project) if redactor else file.project,
@@ -273,7 +277,7 @@ def export_sessions(
     assets = directory / ASSETS_FOLDER
     assets.mkdir(exist_ok=True)
     for name, content in static_files().items():
-        (assets / name).write_bytes(content)
+        write_file(assets / name, content)
     names = output_names(files)
     if redaction is not None and redaction.anonymize_paths:
         from ..redact import Redactor
@@ -314,5 +318,5 @@ def export_sessions(
         results = [by_index[i] for i in range(len(jobs))]
     index = directory / INDEX_NAME
     page = render_index_page([r.entry for r in results], options, title=title)
-    index.write_text(page, encoding="utf-8")
+    write_file(index, page.encode("utf-8"))
     return BulkExport(directory, index, results)

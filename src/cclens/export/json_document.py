@@ -16,13 +16,14 @@ Shape (``format`` ``"cclens.session"``, ``version`` 1)::
       # tokens: the session's own responses, each counted once (subagents count in theirs)
       "items": [{anchor, uuid, line, kind, subkind, timestamp, main, branch, sidechain,
                  ...per kind: user: text, blocks · assistant: message_id, model, stop_reason,
-                 usage, blocks, tool_call_ids · others: record}],
+                 usage, blocks, tool_call_ids · others: record, and repeats when the
+                 line was followed by identical lines folded into it}],
       "tool_calls": [{id, name, canonical_name, item, input, result, result_content, status,
                       is_error, started, finished, duration_seconds, subagents: [<session>]}],
       "branches": [{fork, items: [anchor]}],
       "compactions": [{boundary, summary, trigger, pre_tokens}],
       "subagents": [<session>],          # subagents no tool call claimed
-      "diagnostics": [{path, line, reason}]
+      "diagnostics": [{path, line, reason, repeats}]  # repeats: only when not 0
     }
 
 ``<session>`` is this same document without ``format`` and ``version``. ``blocks``, ``input``,
@@ -111,6 +112,9 @@ def _item(item: Item) -> dict[str, Any]:
         else:
             out["subkind"] = getattr(record, "kind", None)
         out["record"] = to_builtins(record)
+        repeats = sum(entry.repeats for entry in item.entries)
+        if repeats:  # identical lines folded into this one (Entry.repeats)
+            out["repeats"] = repeats
     return out
 
 
@@ -185,7 +189,9 @@ def _session(session: Session) -> dict[str, Any]:
         ],
         "subagents": [_session(a) for a in session.subagents if id(a) not in claimed],
         "diagnostics": [
-            {"path": str(d.path), "line": d.line, "reason": d.reason} for d in session.diagnostics
+            {"path": str(d.path), "line": d.line, "reason": d.reason}
+            | ({"repeats": d.repeats} if d.repeats else {})
+            for d in session.diagnostics
         ],
     }
 

@@ -57,7 +57,7 @@ def resolve_session(key: str, roots: Sequence[Path | str] = ()) -> Session:
     cannot be read.
     """
     path = Path(key).expanduser()
-    if path.is_file():
+    if path.exists() and not path.is_dir():  # a FIFO or a device too: named as unreadable
         agent = agent_of(path)
         if agent is None or agent.name == "claude":
             return load_session(path)

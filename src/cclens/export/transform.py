@@ -120,8 +120,14 @@ def _transform(session: Session, transform: Transform, walk: JsonTransform) -> S
     )
     copy.mtime = session.mtime
     copy.line_kinds, copy.unknown_kinds = session.line_kinds, session.unknown_kinds
-    copy.agent_id = session.agent_id
-    copy.parent_tool_use_id = session.parent_tool_use_id
+    # Ids made from the records (``sidechain-<uuid>``) are strings of the session too: a
+    # transcript can hold anything where a uuid should be, a credential included.
+    copy.agent_id = transform(session.agent_id) if session.agent_id else session.agent_id
+    copy.parent_tool_use_id = (
+        transform(session.parent_tool_use_id)
+        if session.parent_tool_use_id
+        else session.parent_tool_use_id
+    )
     copy.agent_meta = agent_meta
     copy.subagents.extend(subagents[id(agent)] for agent in session.subagents)
     for call_id, call in session.tool_calls.items():

@@ -52,6 +52,7 @@ from typing import Any
 
 import msgspec
 
+from ..files import read_regular
 from .tokens import TokenCounts
 
 #: Cache prices as multiples of the input price, when a table entry does not give them.
@@ -427,7 +428,7 @@ def load_price_table(path: Path | str | None = None) -> PriceTable:
         return table
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as error:
         raise PricingError(f"{path}: cannot read: {error.strerror or error}") from None
     return merge_price_tables(table, parse_price_table(data, name=str(path)), name=str(path))

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .embedding import INSTALL_HINT as SEMANTIC_INSTALL_HINT
     from .embedding import LANGUAGES as SEMANTIC_LANGUAGES
     from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
+    from .read.bounds import MAX_FILTER_LENGTH, FilterTooLong
     from .read.queries import ProjectSummary, SessionSummary, Totals
     from .read.query import (
         MAX_PHRASE_WORDS,
@@ -83,6 +84,8 @@ _PLACES: dict[str, str] = {
     "default_db_path": ".storage.location",
     "protected_dirs": ".storage.location",
     "refuse_inside": ".storage.location",
+    "MAX_FILTER_LENGTH": ".read.bounds",
+    "FilterTooLong": ".read.bounds",
     "ProjectSummary": ".read.queries",
     "SessionSummary": ".read.queries",
     "Totals": ".read.queries",
@@ -130,6 +133,7 @@ __all__ = [
     "FACETS",
     "MATCH_END",
     "MATCH_START",
+    "MAX_FILTER_LENGTH",
     "MAX_PHRASE_WORDS",
     "MAX_SHOWN",
     "MAX_TERMS",
@@ -143,6 +147,7 @@ __all__ = [
     "Budget",
     "DocumentKind",
     "FacetValue",
+    "FilterTooLong",
     "Index",
     "IndexReadOnly",
     "IndexUnusable",

@@ -30,7 +30,7 @@ from .storage.connection import (
     is_damaged,
     problem,
 )
-from .storage.locking import UpdateLockError
+from .storage.locking import Holder, UpdateLockError
 from .storage.pool import POOL_SIZE, ChangeCounter, ConnectionPool
 from .storage.stored import build_stored, read_stored, restore_files
 from .storage.versions import SessionVersion, list_versions
@@ -69,6 +69,8 @@ class Index:
         #: On a medium cclens cannot write (a read-only file, folder or file system), the index
         #: is read as it is: :meth:`update` raises :class:`IndexReadOnly`.
         self.read_only = False
+        # Held until closed: a rebuild never moves the file from under this process.
+        self._holder = Holder(self.path)
         # The writer first: it creates or migrates the file, and fails now, with a clear
         # message, on a damaged or foreign one.
         self._writer: sqlite3.Connection | None = None
@@ -76,6 +78,9 @@ class Index:
             self._writer = connect(self.path)
         except IndexReadOnly:
             self.read_only = True
+        except BaseException:
+            self._holder.release()
+            raise
         self._pool = ConnectionPool(lambda: connect(self.path, writer=False), pool_size)
         self._changes = ChangeCounter(lambda: connect(self.path, writer=False))
         self._memo: dict[str, tuple[int, Any]] = {}
@@ -133,6 +138,7 @@ class Index:
             if self._writer is not None:
                 self._writer.close()
                 self._writer = None
+        self._holder.release()
 
     def __enter__(self) -> Index:
         return self

@@ -21,7 +21,7 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from .. import __version__
-from ..index import DOCUMENT_KINDS, Index
+from ..index import DOCUMENT_KINDS, FilterTooLong, Index
 from ..redact import Redactor
 from .tools import MAX_CALLS, MAX_HITS, MAX_MESSAGES, MAX_ROWS, MAX_SESSIONS, MAX_TEXT, ToolProblem
 from .tools import Tools as ToolAnswers
@@ -103,7 +103,7 @@ class ServerOptions:
 def _answer(redact: bool, call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     try:
         found = call()
-    except ToolProblem as problem:
+    except (ToolProblem, FilterTooLong) as problem:
         raise ToolError(str(problem)) from None
     if not redact:
         return found

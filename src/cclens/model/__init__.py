@@ -2,7 +2,13 @@
 
 from ._base import UNSET, CamelModel, Model, Opt, UnsetType, present, value
 from ._convert import Decoded, Lenient
-from ._depth import MAX_DEPTH, has_lone_surrogate, may_be_deep, too_deep
+from ._depth import (
+    MAX_DEPTH,
+    has_lone_surrogate,
+    may_be_deep,
+    replace_lone_surrogates,
+    too_deep,
+)
 from ._encode import format_json, iter_json, to_builtins, to_json
 from ._large import LARGE_LINE, LargeLine, read_large_line
 from .blocks import BLOCK_KINDS, ContentBlock, ResultContentBlock, block_kind
@@ -41,6 +47,7 @@ __all__ = [
     "present",
     "read_large_line",
     "record_kind",
+    "replace_lone_surrogates",
     "to_builtins",
     "to_json",
     "too_deep",

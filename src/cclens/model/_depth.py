@@ -116,6 +116,25 @@ def has_lone_surrogate(data: bytes) -> bool:
     return len(_SURROGATE.findall(data)) > paired
 
 
+#: Escapes in the order a JSON reader meets them: an escaped backslash (``\\\\``, whatever
+#: follows is text), a surrogate pair (a character), a lone surrogate (no character).
+_ESCAPES = re.compile(
+    rb"(\\\\)|(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(\\u[dD][89a-fA-F][0-9a-fA-F]{2})"
+)
+
+
+def replace_lone_surrogates(data: bytes) -> bytes:
+    """``data`` (JSON text) with each ``\\uD800``-``\\uDFFF`` escape that is not half of a
+    pair replaced by ``\\uFFFD`` (the replacement character), as a reader that cannot hold
+    half a character does; the rest of the record is kept."""
+
+    def replace(found: re.Match[bytes]) -> bytes:
+        return b"\\ufffd" if found.group(3) else found.group()
+
+    return _ESCAPES.sub(replace, data)
+
+
 def _malformed(data: bytes, position: int) -> msgspec.DecodeError:
     if _WHITESPACE.match(data, position).end() >= len(data):  # type: ignore[union-attr]
         return msgspec.DecodeError("Input data was truncated")

@@ -18,6 +18,7 @@ from typing import Any, BinaryIO
 
 import msgspec
 
+from ._depth import has_lone_surrogate, replace_lone_surrogates
 from ._shape import layout
 
 #: A line at least this long is read in chunks.
@@ -49,6 +50,9 @@ class LargeLine:
     head: bytes
     #: Why the line is not JSON, when a string could not be decoded or never ended.
     error: str | None = None
+    #: A long string held lone UTF-16 surrogate escapes, read as U+FFFD (see
+    #: :func:`cclens.model.replace_lone_surrogates`).
+    repaired: bool = False
 
     @property
     def length(self) -> int:
@@ -73,6 +77,7 @@ class _Splitter:
     #: Whether the backslashes that end the content read so far are odd (an escape is open).
     odd: bool = False
     error: str | None = None
+    repaired: bool = False
 
     def feed(self, chunk: bytes) -> None:
         position = 0
@@ -146,10 +151,23 @@ class _Splitter:
             if cut <= 0:
                 return
         if self.error is None:
+            window = bytes(content[:cut])
             try:
-                self._append(msgspec.json.decode(b'"' + content[:cut] + b'"'))
+                self._append(msgspec.json.decode(b'"' + window + b'"'))
             except msgspec.DecodeError as error:
-                self.error = str(error)
+                # Half a character (a lone surrogate escape, pairs are never cut): read as
+                # U+FFFD, as the whole line would be.
+                if not has_lone_surrogate(window):
+                    self.error = str(error)
+                else:
+                    try:
+                        fixed = replace_lone_surrogates(window)
+                        self._append(msgspec.json.decode(b'"' + fixed + b'"'))
+                        self.repaired = True
+                    except msgspec.DecodeError as again:
+                        self.error = str(again)
+                    except UnicodeDecodeError:
+                        self.error = "invalid UTF-8 in a string"
             except UnicodeDecodeError:
                 self.error = "invalid UTF-8 in a string"
         del content[:cut]
@@ -215,7 +233,16 @@ def read_large_line(first: bytes, handle: BinaryIO) -> LargeLine:
     skeleton = bytes(splitter.skeleton)
     if error is None and skeleton.count(marker.encode()) != len(splitter.strings):
         error = "the line holds the marker cclens chose to read it in parts (read it again)"
-    return LargeLine(skeleton, splitter.strings, marker, size, newline, first[:_HEAD], error)
+    return LargeLine(
+        skeleton,
+        splitter.strings,
+        marker,
+        size,
+        newline,
+        first[:_HEAD],
+        error,
+        splitter.repaired,
+    )
 
 
 def put_back(value: Any, line: LargeLine) -> Any:

@@ -29,9 +29,14 @@ class Diagnostic:
     offset: int = 0
     excerpt: str = ""
     partial: bool = False
+    #: Lines just after this one, byte for byte the same, folded into it (see
+    #: :attr:`Entry.repeats`).
+    repeats: int = 0
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else str(self.path)
+        if self.repeats:
+            where = f"{self.path}:{self.line}-{self.line + self.repeats}"
         return f"{where}: {self.reason}"
 
     @property
@@ -55,6 +60,11 @@ class Entry:
     problems: tuple[str, ...] = ()
     #: The start of the line, kept when it has ``problems`` (for the diagnostic).
     excerpt: str = ""
+    #: Lines just after this one, byte for byte the same, folded into it: a file of a million
+    #: ``{}`` lines is one entry, read and drawn once (Claude Code never writes the same line
+    #: twice: each record has its own uuid and time). Lines counts include them; figures do
+    #: not count a record twice anyway.
+    repeats: int = 0
 
 
 @dataclass(slots=True)
@@ -76,4 +86,8 @@ class ReadResult:
 def malformed(diagnostics: Iterable[Diagnostic]) -> int:
     """How many of ``diagnostics`` are about lines that could not be read (the others are
     about lines read in part, or whole files)."""
-    return sum(1 for diagnostic in diagnostics if diagnostic.line and not diagnostic.partial)
+    return sum(
+        1 + diagnostic.repeats
+        for diagnostic in diagnostics
+        if diagnostic.line and not diagnostic.partial
+    )

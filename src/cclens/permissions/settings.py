@@ -17,6 +17,7 @@ from typing import Any, Literal, TypeAlias
 
 import msgspec
 
+from ..files import read_regular
 from .rules import sourced_rules
 from .types import (
     BEHAVIORS_BY_PRECEDENCE,
@@ -203,8 +204,7 @@ def parse_settings(
 def read_settings_file(path: str, destination: PermissionUpdateDestination) -> SettingsFile:
     """Read one settings file; a missing or unreadable file gives a diagnostic, not an error."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_regular(path)
     except (FileNotFoundError, ValueError):  # ValueError: a path no file can have (a NUL in it)
         diagnostic = SettingsDiagnostic(path=path, kind="missing", reason="file not found")
         return SettingsFile(

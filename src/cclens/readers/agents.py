@@ -16,11 +16,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import open_regular
 from ..model.session import Session
 from . import claude, codex
 from .claude.resume import claude_argv
 from .copilot import sessions as copilot
-from .discovery import Discovery, FoundFile, SessionFile, SourceFile, session_order, walk
+from .discovery import (
+    Discovery,
+    FoundFile,
+    SessionFile,
+    SourceFile,
+    regular,
+    session_order,
+    walk,
+)
 from .gemini import sessions as gemini
 from .lines import Read
 
@@ -260,7 +269,7 @@ def _head(path: Path) -> Callable[[], bytes]:
     def read() -> bytes:
         if not cache:
             try:
-                with path.open("rb") as handle:
+                with open_regular(path) as handle:
                     cache.append(handle.read(HEAD_BYTES))
             except OSError:
                 cache.append(b"")
@@ -290,8 +299,8 @@ def discover(*roots: Path | str) -> Discovery:
     found = Discovery(roots=paths)
     files: dict[str, list[FoundFile]] = {name: [] for name in READERS}
     for root in paths:
-        if root.is_file():
-            agent = agent_of(root)
+        if not root.is_dir() and (root.exists() or root.is_symlink()):
+            agent = agent_of(root) if regular(root, found.errors) else None
             if agent is not None:
                 files[agent.name].append((root, root.parent, (root.name,)))
             continue

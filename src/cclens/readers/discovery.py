@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..files import regular_stat
+
 #: How a subagent's file sits beside its session's: Claude Code's layouts (``sibling``,
 #: ``nested``, ``workflow``), or a thread of its own (``thread``, Codex).
 SubagentLayout = Literal["sibling", "nested", "workflow", "thread"]
@@ -126,9 +128,10 @@ class SourceFile:
 def walk(
     root: Path, errors: list[tuple[Path, str]], suffixes: tuple[str, ...] = (".jsonl",)
 ) -> Iterable[tuple[Path, tuple[str, ...]]]:
-    """Every file under ``root`` whose name ends with one of ``suffixes``, with its path's
-    parts relative to ``root``, folders and names in sorted order (unreadable folders are
-    added to ``errors``; links to folders are not followed)."""
+    """Every regular file under ``root`` whose name ends with one of ``suffixes``, with its
+    path's parts relative to ``root``, folders and names in sorted order (unreadable folders,
+    and files that are not regular files, are added to ``errors``; links to folders are not
+    followed)."""
 
     def on_error(error: OSError) -> None:
         errors.append((Path(error.filename or root), error.strerror or str(error)))
@@ -144,7 +147,20 @@ def walk(
         parts = tuple(inner.split(os.sep)) if inner else ()
         folder = Path(directory)
         for name in names:
-            yield folder / name, (*parts, name)
+            if regular(folder / name, errors):
+                yield folder / name, (*parts, name)
+
+
+def regular(path: Path, errors: list[tuple[Path, str]]) -> bool:
+    """Whether ``path`` is a regular file (links followed); a FIFO, a device, a socket or a
+    dangling link is added to ``errors`` (:func:`cclens.files.regular_stat`): named, never
+    opened."""
+    try:
+        regular_stat(path)
+    except OSError as error:
+        errors.append((path, error.strerror or str(error)))
+        return False
+    return True
 
 
 def session_order(session: SessionFile) -> tuple[str, float, str]:

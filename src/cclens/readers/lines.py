@@ -12,13 +12,20 @@ in chunks (:func:`cclens.model.read_large_line`), never held whole.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO, Generic, Protocol, TypeVar
 
 import msgspec
 
-from ..model import LARGE_LINE, Decoded, LargeLine, has_lone_surrogate, read_large_line
+from ..model import (
+    LARGE_LINE,
+    Decoded,
+    LargeLine,
+    has_lone_surrogate,
+    read_large_line,
+    replace_lone_surrogates,
+)
 from ..model.entries import Diagnostic
 
 _BOM = b"\xef\xbb\xbf"
@@ -115,36 +122,103 @@ def problem_diagnostic(path: Path, entry: HasProblems) -> Diagnostic:
 LineDecoder = Callable[[Path, int, int, "bytes | LargeLine", int], "E | Diagnostic"]
 
 
+#: What a line whose lone surrogate escapes were read as U+FFFD says.
+SURROGATE_REPAIRED = "a lone UTF-16 surrogate escape was read as U+FFFD (\ufffd)"
+
+#: An agent's second look at a decoded line (its decoded value and the line): a value to use
+#: instead (``None``: the one decoded), and problems to report with it.
+Reviser = Callable[[T, "bytes | LargeLine"], "tuple[Decoded[T] | None, list[str]]"]
+
+
+def _without_lone_surrogates(
+    decode: Callable[[bytes | LargeLine], Decoded[T]], data: bytes | LargeLine, error: Exception
+) -> Decoded[T] | None:
+    """The value of a line that failed only for lone surrogate escapes (``\\ud800``, half a
+    character), each read as the replacement character; ``None`` otherwise."""
+    text = data.skeleton if isinstance(data, LargeLine) else data
+    if isinstance(error, UnicodeDecodeError) or not has_lone_surrogate(text):
+        return None
+    try:
+        if isinstance(data, LargeLine):  # in a short string, left in the skeleton
+            if data.error is not None:
+                return None
+            return decode(replace(data, skeleton=replace_lone_surrogates(text)))
+        return decode(replace_lone_surrogates(text))
+    except (msgspec.DecodeError, UnicodeDecodeError):
+        return None
+
+
 def decoder(
     decode: Callable[[bytes | LargeLine], Decoded[T]],
     raw_of: Callable[[T], Any],
     make: Callable[[T, int, int, int, tuple[str, ...], tuple[str, ...], str], E],
+    revise: Reviser[T] | None = None,
 ) -> Callable[[Path, int, int, bytes | LargeLine, int], E | Diagnostic]:
     """A :data:`LineDecoder` from an agent's ``decode`` (raises ``msgspec.DecodeError`` for
     what is not JSON), ``raw_of`` (the raw JSON of a value its model did not know, else a
     sentinel dict: a value that is not an object is a malformed line) and ``make`` (the entry:
-    ``(value, number, offset, length, notes, problems, excerpt)``)."""
+    ``(value, number, offset, length, notes, problems, excerpt)``); ``revise``, when given,
+    looks again at each decoded value (see :data:`Reviser`).
+
+    A lone UTF-16 surrogate escape (``\\ud800``) costs its string one character, read as
+    U+FFFD, not the whole line: the line is read, with a problem saying so."""
 
     def decode_line(
         path: Path, number: int, offset: int, data: bytes | LargeLine, length: int
     ) -> E | Diagnostic:
+        repairs: list[str] = []
         try:
             decoded = decode(data)
         except (msgspec.DecodeError, UnicodeDecodeError) as error:
             text = data.skeleton if isinstance(data, LargeLine) else data
-            return Diagnostic(path, number, reason(text, error), offset, line_start(data, length))
+            repaired = _without_lone_surrogates(decode, data, error)
+            if repaired is None:
+                why = reason(text, error)
+                return Diagnostic(path, number, why, offset, line_start(data, length))
+            decoded = repaired
+            repairs.append(SURROGATE_REPAIRED)
         except Exception as error:  # a defect in cclens must cost one line, not the file
             why = f"cclens could not read this line ({type(error).__name__}: {error})"
             return Diagnostic(path, number, why, offset, line_start(data, length))
+        if isinstance(data, LargeLine) and data.repaired and SURROGATE_REPAIRED not in repairs:
+            repairs.append(SURROGATE_REPAIRED)  # in a long string, read in parts
         value = decoded.value
         raw = raw_of(value)
         if not isinstance(raw, dict):
             return Diagnostic(path, number, not_an_object(raw), offset, line_start(data, length))
-        problems = tuple(decoded.problems)
+        if revise is not None:
+            revised, more = revise(value, data)
+            if revised is not None:
+                decoded, value = revised, revised.value
+            repairs.extend(more)
+        problems = (*decoded.problems, *repairs)
         start = line_start(data, length) if problems else ""
         return make(value, number, offset, length, tuple(decoded.notes), problems, start)
 
     return decode_line
+
+
+#: Lines longer than this are never compared with the one before (a real line is unique).
+FOLDED_LINE = 4096
+
+
+class Folds(HasProblems, Protocol):
+    """An entry that lines just like its own can be folded into (see ``read_lines``)."""
+
+    repeats: int
+
+
+def _fold(entries: list[Any], diagnostics: list[Diagnostic], repeats: int) -> None:
+    """Fold ``repeats`` lines, the same as the last one read, into its outcome: its entry (and
+    the partial diagnostic of its problems) or its diagnostic."""
+    last_diagnostic = diagnostics[-1] if diagnostics else None
+    if entries and (last_diagnostic is None or entries[-1].line >= last_diagnostic.line):
+        entry = entries[-1]
+        entry.repeats += repeats
+        if last_diagnostic is None or last_diagnostic.line != entry.line:
+            return
+    assert last_diagnostic is not None
+    diagnostics[-1] = replace(last_diagnostic, repeats=last_diagnostic.repeats + repeats)
 
 
 def read_lines(
@@ -153,9 +227,15 @@ def read_lines(
     start_offset: int,
     start_line: int,
     decode: Callable[[Path, int, int, bytes | LargeLine, int], E | Diagnostic],
+    *,
+    fold: bool = False,
 ) -> LinesRead[E]:
     """Read the lines of ``handle`` (the bytes of ``path`` from ``start_offset``; ``start_line``
-    lines come before) with ``decode``."""
+    lines come before) with ``decode``.
+
+    ``fold`` (entries with a ``repeats`` count, :class:`Folds`): a line byte for byte the same
+    as the one before is folded into its outcome instead of being decoded again (a file of a
+    million ``{}`` lines is one entry; Claude Code never writes the same line twice)."""
     result: LinesRead[E] = LinesRead(path, end_offset=start_offset)
     entries = result.entries
     diagnostics = result.diagnostics
@@ -169,9 +249,22 @@ def read_lines(
     lines = 0
     readline = handle.readline
     limit = LARGE_LINE
+    # The last line read, while lines just like it are folded into its outcome, and how many.
+    previous: bytes | None = None
+    repeats = 0
     while read := readline(limit):
         number += 1
         offset = position
+        if read == previous:
+            position += len(read)
+            lines += 1
+            repeats += 1
+            end_offset = position
+            continue
+        if repeats:
+            _fold(entries, diagnostics, repeats)
+            repeats = 0
+        previous = None
         line: bytes | LargeLine = read
         if len(read) == limit and read[-1] != 10:  # no newline yet: a huge line
             line = large = read_large_line(read, handle)
@@ -202,7 +295,11 @@ def read_lines(
             entries.append(outcome)
             if outcome.problems:
                 diagnostics.append(problem_diagnostic(path, outcome))
+        if fold and newline and line is read and len(read) <= FOLDED_LINE:
+            previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
+    if repeats:
+        _fold(entries, diagnostics, repeats)
     result.lines = lines
     result.end_offset = end_offset
     result.bytes = end_offset - start_offset

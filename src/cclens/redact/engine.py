@@ -6,6 +6,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -19,7 +20,10 @@ from cclens.redact.assignments import (
     ENV_ASSIGNMENT,
     PRIVATE_KEY,
 )
+from cclens.redact.encoded import find_hex_secrets
 from cclens.redact.entropy import HIGH_ENTROPY, find_high_entropy
+from cclens.redact.flags import COMMAND_PASSWORD
+from cclens.redact.hidden import hidden_findings, kept_insertions, merge, might_hide
 from cclens.redact.names import secret_word
 from cclens.redact.options import RedactionOptions
 from cclens.redact.paths import HOME_DIRECTORY, USER_NAME, PathAnonymizer
@@ -36,6 +40,7 @@ KINDS: Final[tuple[str, ...]] = tuple(
     sorted(
         {pattern.kind for pattern in TOKEN_PATTERNS}
         | {AWS_SECRET_ACCESS_KEY, BASIC_AUTH, BEARER_TOKEN, COOKIE, ENV_ASSIGNMENT, PRIVATE_KEY}
+        | {COMMAND_PASSWORD}
         | {URL_PASSWORD, URL_TOKEN, HIGH_ENTROPY, SECRET_FIELD, CUSTOM}
         | {HOME_DIRECTORY, USER_NAME}
     )
@@ -263,12 +268,25 @@ class Redactor:
         entropy = find_high_entropy(value, findings)
         if entropy:
             findings = sorted(findings + entropy)
-        return self._replace(value, findings), glued
+        encoded = find_hex_secrets(value, findings, _SCANNER.scan)
+        if encoded:
+            findings = sorted(findings + encoded)
+        widened: set[int] = set()
+        if might_hide(value):
+            # Secrets cut by an ANSI sequence, a zero-width character or a wrapped line.
+            hidden = hidden_findings(value, _SCANNER.scan, find_high_entropy, findings)
+            findings, widened = merge(findings, hidden)
+        return self._replace(value, findings, widened), glued
 
     def _count(self, kind: str) -> None:
         self._found.append(kind)
 
-    def _replace(self, text: str, findings: list[Finding]) -> str:
+    def _replace(
+        self, text: str, findings: list[Finding], widened: AbstractSet[int] = frozenset()
+    ) -> str:
+        """``text`` with each finding replaced by its marker; after the marker of a secret that
+        spanned ANSI sequences or line breaks (``widened``), those are put back, so the
+        terminal's colours and the lines stay as they were."""
         pieces: list[str] = []
         position = 0
         for start, end, kind in findings:
@@ -276,6 +294,8 @@ class Redactor:
                 continue
             pieces.append(text[position:start])
             pieces.append(marker(kind))
+            if start in widened:
+                pieces.append(kept_insertions(text, start, end))
             self._count(kind)
             position = end
         if not pieces:

@@ -2,8 +2,8 @@
 
 Ids Claude Code and the model APIs generate come first (protected, never redacted: see
 ``ids.py``); then provider formats (a ``sk-ant-…`` key is an Anthropic key before it is a
-high-entropy string or the value of ``API_KEY=``), then structures, then secret-named
-assignments.
+high-entropy string or the value of ``API_KEY=``), then structures, then passwords given as
+command-line flags, then secret-named assignments.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Final
 
 from cclens.redact.assignments import assignment_rules
+from cclens.redact.flags import FLAG_RULES
 from cclens.redact.ids import id_rules
 from cclens.redact.patterns import TOKEN_PATTERNS, TokenPattern
 from cclens.redact.scanner import Hit, Outcome, Rule
@@ -60,5 +61,6 @@ def all_rules() -> tuple[Rule, ...]:
         *id_rules(),
         *(token_rule(pattern) for pattern in TOKEN_PATTERNS),
         *STRUCTURE_RULES,
+        *FLAG_RULES,
         *assignment_rules(),
     )

@@ -542,4 +542,8 @@ def event_view(item: Item) -> EventView:
     """The compact view of a system, attachment, progress or metadata item."""
     builder = _BUILDERS.get(type(item))
     view = builder(item) if builder is not None else _meta(item.first.record)
+    repeats = sum(entry.repeats for entry in item.entries)
+    if repeats:  # lines folded into one (Entry.repeats): drawn once, and said so
+        note = f"the same line {repeats + 1:,} times in a row"
+        view = replace(view, summary=f"{view.summary} ({note})" if view.summary else note)
     return replace(view, raw=to_builtins(item.first.record))

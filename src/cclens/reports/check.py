@@ -22,16 +22,18 @@ from ..model.session import Session
 from ..model.tools import is_known_tool
 from ..readers import agents
 from ..readers.claude import read_file
-from ..readers.claude.isolate import each_isolated, isolated
+from ..readers.claude.isolate import each_isolated, isolated, unreadable_reasons
 from ..readers.discovery import Discovery
 
 
-class MalformedLine(msgspec.Struct):
-    """A line (``line`` 0: a whole file) and what was wrong with it."""
+class MalformedLine(msgspec.Struct, omit_defaults=True):
+    """A line (``line`` 0: a whole file) and what was wrong with it; ``repeats``: the lines
+    just after it, byte for byte the same, reported with it (left out when none)."""
 
     file: str
     line: int
     reason: str
+    repeats: int = 0
 
 
 class UnknownKinds(msgspec.Struct):
@@ -113,14 +115,17 @@ class _Tally:
                 reason = diagnostic.reason.removeprefix("cannot read: ")
                 self.unreadable.append(f"{diagnostic.path}: {reason}")
                 continue
-            found = MalformedLine(str(diagnostic.path), diagnostic.line, diagnostic.reason)
+            found = MalformedLine(
+                str(diagnostic.path), diagnostic.line, diagnostic.reason, diagnostic.repeats
+            )
             (self.partial if diagnostic.partial else self.malformed).append(found)
         for entry in entries:
-            self.records += 1
+            count = 1 + entry.repeats
+            self.records += count
             record = entry.record
-            self.kinds[record.kind] += 1
+            self.kinds[record.kind] += count
             if isinstance(record, UnknownRecord):
-                self.unknown_records[record.kind] += 1
+                self.unknown_records[record.kind] += count
             elif isinstance(record, UserRecord | AssistantRecord) and record.message:
                 self._blocks(record.message.blocks)
 
@@ -180,9 +185,7 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
     for path in found.orphan_journals:
         isolated(partial(tally.add_file, path), path, problems)
     unreadable = [f"{path}: {reason}" for path, reason in found.errors]
-    unreadable += [
-        f"{problem.path}: {problem.reason.removeprefix('cannot read: ')}" for problem in problems
-    ]
+    unreadable += unreadable_reasons(problems)
     unreadable += tally.unreadable
 
     usage = tool_usage(sessions)

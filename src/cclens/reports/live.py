@@ -13,10 +13,11 @@ loads the model or the parser.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..figures.aggregate import UsagePart, UsageRow, minute_of
 from ..figures.appended import appended_occurrences
@@ -24,6 +25,7 @@ from ..figures.blocks import BLOCK_LENGTH, active_block, five_hour_blocks
 from ..figures.pricing import bundled_price_table, response_cost
 from ..figures.tokens import TokenCounts
 from ..figures.usage import Occurrence, Owner, Response, ResponseCollector
+from ..files import open_regular
 from ..index.read.live_usage import (
     COPY,
     MERGED,
@@ -76,17 +78,32 @@ def context_window_of(model: str | None, given: int | None = None) -> int:
 
 
 def _tail(path: Path, stored: StoredFile | None) -> tuple[bytes, int, int]:
-    """The bytes of ``path`` after what the index stored (all of it when the file was rewritten
-    or never indexed), where they start, and the line number they start after."""
-    with path.open("rb") as handle:
+    """The bytes of ``path`` after the last complete line the index stored (all of it when the
+    file was rewritten or never indexed), where they start, and the line number they start
+    after. (The index stores an incomplete last line too: it is read again, whole.)"""
+    with open_regular(path) as handle:
         if stored is not None and stored.offset:
             head = handle.read(len(stored.head))
-            size = path.stat().st_size
+            size = os.fstat(handle.fileno()).st_size
             if head == stored.head and size >= stored.offset:
-                handle.seek(stored.offset)
-                return handle.read(), stored.offset, stored.lines
+                start = _line_start(handle, stored.offset)
+                handle.seek(start)
+                return handle.read(), start, stored.lines
             handle.seek(0)
         return handle.read(), 0, 0
+
+
+def _line_start(handle: BinaryIO, offset: int, step: int = 64 * 1024) -> int:
+    """Where the line that ``offset`` is in (or just after) starts."""
+    end = offset
+    while end > 0:
+        start = max(0, end - step)
+        handle.seek(start)
+        found = handle.read(end - start).rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        end = start
+    return 0
 
 
 def _others(rows: list[tuple[Any, ...]]) -> list[UsagePart]:

@@ -131,12 +131,14 @@ class PermissionAudit(msgspec.Struct, kw_only=True):
     """What ``cclens permissions --json`` prints.
 
     ``claude_dir`` is where the user settings were read; ``diagnostics`` lists malformed
-    transcript lines and unreadable files (``path:line: reason``).
+    transcript lines (``path:line: reason``), ``unreadable`` the paths that could not be read
+    (``path: reason``).
     """
 
     claude_dir: str
     projects: list[ProjectAudit]
     diagnostics: list[str] = msgspec.field(default_factory=list)
+    unreadable: list[str] = msgspec.field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -399,6 +401,7 @@ def audit_transcripts(
     loaded = load_period(discover(*paths), Period(), project)
     audit = permission_audit(loaded.sessions, claude_dir=settings_dir, home=home)
     audit.diagnostics = loaded.problems
+    audit.unreadable = loaded.unreadable
     return audit
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -43,7 +43,7 @@ from ..index.read.usage_query import QUARTER_HOUR, BucketSum, UsageSelection
 from ..model.entries import Diagnostic
 from ..model.session import Session
 from ..readers.agents import discover, load
-from ..readers.claude.isolate import each_isolated
+from ..readers.claude.isolate import each_isolated, unreadable_reasons
 from ..readers.discovery import Discovery, SessionFile
 
 
@@ -78,12 +78,14 @@ class StatsReport(msgspec.Struct, kw_only=True):
     unpriced: list[UnpricedModel]
     #: Responses per local weekday (Monday first) and hour of the day.
     activity: list[list[int]]
-    #: Malformed lines and unreadable files, as ``path:line: reason``; they never stop a run.
+    #: Malformed lines, as ``path:line: reason``; they never stop a run.
     diagnostics: list[str]
     #: Where the figures come from: ``index`` or ``transcripts`` (read directly).
     source: str = "transcripts"
     #: ``--token-limit`` as a number of tokens (``--by block``), or ``null``.
     token_limit: int | None = None
+    #: Paths that could not be read, as ``path: reason`` (the rest was read).
+    unreadable: list[str] = msgspec.field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -289,6 +291,8 @@ class LoadedSessions:
     sessions: list[Session]
     files: int
     problems: list[str]
+    #: Paths that could not be read, as ``path: reason``.
+    unreadable: list[str] = field(default_factory=list)
 
 
 def load_period(
@@ -296,19 +300,19 @@ def load_period(
 ) -> LoadedSessions:
     """Load the sessions (orphan subagent files included) that may hold records of
     ``period`` (of ``project`` and ``agent`` when given)."""
-    problems = [f"{path}: {reason}" for path, reason in found.errors]
+    problems: list[str] = []
     files: list[SessionFile] = [
         file
         for file in select_files(found.sessions, period)
         if (project is None or project_matches(file.project, project))
         and (agent is None or file.agent == agent)
     ]
-    loaded = LoadedSessions([], 0, problems)
+    loaded = LoadedSessions([], 0, problems, [f"{path}: {why}" for path, why in found.errors])
     failed: list[Diagnostic] = []
     for session in each_isolated(files, load, lambda file: file.path, failed):
         loaded.sessions.append(session)
         loaded.files += len({each.path for each in session.all_sessions()})
-    problems.extend(str(problem) for problem in failed)
+    loaded.unreadable.extend(unreadable_reasons(failed))
     for session in loaded.sessions:
         for each in session.all_sessions():
             problems.extend(str(diagnostic) for diagnostic in each.diagnostics)
@@ -355,6 +359,7 @@ def usage_stats(
         activity=summary.activity,
         diagnostics=loaded.problems,
         source="transcripts",
+        unreadable=loaded.unreadable,
     )
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..files import write_file
 from .plan import FileChange, SetupPlan
 
 #: The manifest's name in the setup folder.
@@ -76,19 +76,10 @@ def _save_runs(folder: Path, runs: list[Run]) -> None:
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file beside it, keeping the file's mode:
-    a reader sees the old bytes or the new, never half of them."""
-    temporary = path.with_name(f".{path.name}.cclens-{os.getpid()}")
-    try:
-        with temporary.open("wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if path.exists():
-            shutil.copymode(path, temporary)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    """Write ``data`` to ``path`` through a temporary file beside it, keeping the file's mode,
+    on disk before it replaces the file (:func:`cclens.files.write_file`): a reader sees the
+    old bytes or the new, never half of them."""
+    write_file(path, data, durable=True)
 
 
 def apply_plan(

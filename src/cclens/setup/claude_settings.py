@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..files import read_regular
+
 #: Where Claude Code keeps transcripts when ``cleanupPeriodDays`` is not set: files whose last
 #: activity (modification time) is older are deleted when Claude Code starts.
 DEFAULT_CLEANUP_DAYS = 30
@@ -60,7 +62,7 @@ def read_json(path: Path) -> tuple[str | None, dict[str, Any]]:
     (``{}`` for a missing or empty file). Raises :class:`SettingsError` for a file that cannot
     be read, is not JSON, or does not hold an object."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except FileNotFoundError:
         return None, {}
     except OSError as error:

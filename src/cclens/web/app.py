@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..index import Index, IndexUnusable
+from ..index import FilterTooLong, Index, IndexUnusable
 from ..index.watch import Broker, Indexer
 from . import (
     api,
@@ -70,6 +70,14 @@ def _unavailable(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/api/") or request.url.path.endswith("/updates"):
         return api.JSONResponse({"error": str(exc)}, status_code=503)
     return pages.page(app_state(request), "unavailable.html", 503, problem=exc)
+
+
+def _too_long(request: Request, exc: Exception) -> Response:
+    """A filter, a query or a key too long to be one: ``422``, saying which and what to do."""
+    assert isinstance(exc, FilterTooLong)
+    if request.url.path.startswith("/api/"):
+        return api.JSONResponse({"error": str(exc)}, status_code=422)
+    return Response(f"Unprocessable: {exc}\n", status_code=422, media_type="text/plain")
 
 
 def _not_found(request: Request, exc: Exception) -> Response:
@@ -187,9 +195,14 @@ def create_app(settings: Settings) -> Starlette:
                 policy=policy,
                 token=settings.token,
                 port=settings.port,
+                every_interface=settings.every_interface,
             ),
         ],
-        exception_handlers={404: _not_found, IndexUnusable: _unavailable},
+        exception_handlers={
+            404: _not_found,
+            IndexUnusable: _unavailable,
+            FilterTooLong: _too_long,
+        },
         lifespan=lifespan,
     )
     app.state.cclens = state

@@ -17,6 +17,7 @@ from starlette.datastructures import QueryParams
 
 from ..figures.period import DateError, Period, parse_date
 from ..index import ProjectSummary
+from ..index.read.bounds import check_length
 from ..readers.agents import AGENTS
 
 TimeGrouping: TypeAlias = Literal["day", "week", "month"]
@@ -81,6 +82,7 @@ def usage_filters(params: QueryParams) -> UsageFilters:
     since, until = params.get("since", "").strip(), params.get("until", "").strip()
     day_parameter("since", since)  # raise now, so the caller can say what is wrong
     day_parameter("until", until)
+    check_length("project", params.get("project"))
     agent = params.get("agent", "").strip()
     if agent and agent not in AGENTS:
         raise FilterError(f"agent: {agent!r} is not one of {', '.join(AGENTS)}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 from collections.abc import Iterable, Mapping
 from http.cookies import CookieError, SimpleCookie
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -103,6 +103,16 @@ def cross_site_refusal(
     return None
 
 
+def local_path(scope: Scope) -> str:
+    """The request's path as a relative address of this server: percent-encoded as it came
+    (never a line break in a header), and starting with one ``/`` (``//evil.example/`` or
+    ``/\\evil.example/`` would be another site to a browser)."""
+    raw = scope.get("raw_path")
+    path = raw.decode("latin-1") if raw else quote(scope["path"], safe="/:@!$&'()*+,;=-._~%")
+    path = path.split("?", 1)[0]
+    return "/" + path.lstrip("/\\")
+
+
 def token_cookie_name(port: int) -> str:
     """The cookie that carries the access token (one per port: cookies ignore ports)."""
     return f"cclens-token-{port}"
@@ -132,8 +142,14 @@ class Guard:
 
     ``token``: when set (the server listens beyond this machine), a request must carry it in
     the cookie :func:`token_cookie_name`, an ``Authorization: Bearer`` (or ``token``) header,
-    or a ``token`` query parameter; the last sets the cookie and redirects to the same address
-    without it, as Jupyter does, so the token leaves the address bar and the history.
+    or a ``token`` query parameter. A request that carries it in its address is always
+    redirected to the same path of this server without it (setting the cookie), as Jupyter
+    does, so the token leaves the address bar and the history, and is never copied into the
+    page's links.
+
+    ``every_interface``: the server listens on every interface; the address a request came in
+    on (``scope["server"]``) is then a ``Host`` it may name too (the machine's own addresses:
+    an address is not a name a DNS rebinding attack can point elsewhere).
     """
 
     def __init__(
@@ -143,10 +159,12 @@ class Guard:
         policy: str,
         token: str | None = None,
         port: int = 0,
+        every_interface: bool = False,
     ) -> None:
         self.app = app
         self.allowed_hosts = allowed_hosts
         self.origins = frozenset(f"http://{host}" for host in allowed_hosts)
+        self.every_interface = every_interface
         self.token = token
         self.cookie = token_cookie_name(port)
         self.extra_headers = [
@@ -167,13 +185,19 @@ class Guard:
             return
         headers = _headers(scope)
         host = headers.get(b"host", b"").decode("latin-1").lower()
+        origins = self.origins
         if host not in self.allowed_hosts:
-            await self._answer(send, 400, b"Bad Request: unexpected Host header\n")
-            return
+            if not self._own_address(scope, host):
+                await self._answer(send, 400, b"Bad Request: unexpected Host header\n")
+                return
+            origins = origins | {f"http://{host}"}
         if scope["method"] not in ("GET", "HEAD"):
             await self._answer(send, 405, b"Method Not Allowed: cclens only reads\n")
             return
-        refusal = cross_site_refusal(headers, scope["path"], self.origins)
+        if any(character in scope["path"] for character in "\r\n\x00"):
+            await self._answer(send, 400, b"Bad Request: control character in the path\n")
+            return
+        refusal = cross_site_refusal(headers, scope["path"], origins)
         if refusal is not None:
             body = f"Forbidden: {refusal} refused (open cclens from its own address)\n"
             await self._answer(send, 403, body.encode())
@@ -193,28 +217,39 @@ class Guard:
 
         await self.app(scope, receive, send_with_headers)
 
+    def _own_address(self, scope: Scope, host: str) -> bool:
+        """Whether ``host`` is the address (and port) the request came in on, when the server
+        listens on every interface."""
+        server = scope.get("server")
+        if not self.every_interface or not server:
+            return False
+        address, port = str(server[0]).lower(), int(server[1])
+        address = address.removeprefix("::ffff:")  # IPv4 through an IPv6 socket
+        name = f"[{address}]" if ":" in address else address
+        return host in (f"{name}:{port}", name if port == 80 else f"{name}:{port}")
+
     async def _authorized(self, scope: Scope, headers: Mapping[bytes, bytes], send: Send) -> bool:
         """Whether the request carries the token; answers it (redirect or 401) when not served."""
         assert self.token is not None
-        if _same(_cookie(headers, self.cookie), self.token):
-            return True
+        authorized = _same(_cookie(headers, self.cookie), self.token)
         authorization = headers.get(b"authorization", b"").decode("latin-1").split()
         scheme_ok = len(authorization) == 2 and authorization[0].lower() in ("bearer", "token")
-        if scheme_ok and _same(authorization[1], self.token):
-            return True
+        authorized = authorized or (scheme_ok and _same(authorization[1], self.token))
         query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         given = [value for name, value in query if name == "token"]
-        if given and _same(given[-1], self.token):
+        by_address = bool(given) and _same(given[-1], self.token)
+        if given and (authorized or by_address):
+            # The token never stays in an address: the same path of this server, without it.
             rest = urlencode([(name, value) for name, value in query if name != "token"])
-            location = scope["path"] + (f"?{rest}" if rest else "")
-            cookie = f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
-            await self._answer(
-                send,
-                303,
-                b"See Other\n",
-                ((b"location", location.encode("latin-1")), (b"set-cookie", cookie.encode())),
-            )
+            location = local_path(scope) + (f"?{rest}" if rest else "")
+            more = [(b"location", location.encode("latin-1"))]
+            if by_address:
+                cookie = f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+                more.append((b"set-cookie", cookie.encode()))
+            await self._answer(send, 303, b"See Other\n", tuple(more))
             return False
+        if authorized:
+            return True
         await self._answer(
             send,
             401,

@@ -64,6 +64,11 @@ class Settings:
         cookie and drops it from the address)."""
         return f"{address}?token={self.token}" if self.token else address
 
+    @property
+    def every_interface(self) -> bool:
+        """Whether the server listens on every interface of the machine."""
+        return self.host.lower() in ("0.0.0.0", "::", "[::]")
+
     def allowed_hosts(self) -> frozenset[str]:
         """The ``Host`` header values a request may carry (DNS rebinding protection)."""
         port = self.port
@@ -71,7 +76,7 @@ class Settings:
         names = {host, "localhost", "127.0.0.1", "[::1]"}
         if ":" in host and not host.startswith("["):
             names.add(f"[{host}]")
-        if host in ("0.0.0.0", "::", "[::]"):
+        if self.every_interface:
             # Bound to every interface: the machine's own names are the served host too.
             names.update({socket.gethostname().lower(), socket.getfqdn().lower()})
         allowed = {f"{name}:{port}" for name in names}

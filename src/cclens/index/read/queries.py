@@ -12,6 +12,7 @@ from urllib.parse import quote
 import msgspec
 
 from ...readers.resume import ResumeCommand, resume_command
+from .bounds import check_length
 
 
 def _time(value: float | None) -> datetime | None:
@@ -335,11 +336,19 @@ def get_session(connection: sqlite3.Connection, key: str) -> SessionSummary | No
 
 
 def find_sessions(connection: sqlite3.Connection, text: str) -> list[SessionSummary]:
-    """Sessions ``text`` names: a key, a session id, a transcript path, or a prefix of an id."""
+    """Sessions ``text`` names: a key, a session id, a transcript path, or a prefix of an id.
+
+    A key names its session alone: when one session id is in two project folders (keys ``X``
+    and ``X-<hash>``), ``X`` is the first, and ``X-<hash>`` the second. Raises
+    :class:`~cclens.index.read.bounds.FilterTooLong` for a text too long to be any of these.
+    """
+    check_length("the session", text)
+    select = f"SELECT {SESSION_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project "
+    keyed = connection.execute(select + "WHERE s.key = ?", (text,)).fetchall()
+    if keyed:
+        return [session_from_row(row) for row in keyed]
     exact = connection.execute(
-        f"SELECT {SESSION_COLUMNS} FROM sessions s JOIN projects p ON p.id = s.project "
-        "WHERE s.key = ? OR s.session_id = ? OR s.path = ? ORDER BY s.key",
-        (text, text, text),
+        select + "WHERE s.session_id = ? OR s.path = ? ORDER BY s.key", (text, text)
     ).fetchall()
     if exact:
         return [session_from_row(row) for row in exact]

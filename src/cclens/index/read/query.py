@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..words import MAX_PHRASE_WORDS, PRIVATE_USE, SEPARATOR, TOKEN, WORD_CHARACTER, index_text
+from .bounds import check_length
 
 #: Different terms one query may hold (words, phrases, prefixes and exclusions together).
 MAX_TERMS = 32
@@ -134,8 +135,10 @@ def parse_query(text: str) -> ParsedQuery:
 
     Terms without a letter or digit are dropped; a query of exclusions only finds nothing.
     Raises :class:`QueryError` beyond :data:`MAX_TERMS` different terms or a phrase longer
-    than :data:`MAX_PHRASE_WORDS` words.
+    than :data:`MAX_PHRASE_WORDS` words, :class:`~cclens.index.read.bounds.FilterTooLong`
+    beyond :data:`~cclens.index.read.bounds.MAX_FILTER_LENGTH` characters.
     """
+    check_length("the query", text)
     groups: list[list[Term]] = []
     negatives: list[Term] = []
     seen: set[tuple[str, bool, bool]] = set()

@@ -33,6 +33,7 @@ from ...readers.agents import label as agent_label
 from ...scripts import unspaced_characters
 from ..extract import DOCUMENT_KINDS
 from ..words import shown_text
+from .bounds import check_length
 from .queries import project_name
 from .query import ParsedQuery, SearchError, parse_query
 from .search_facts import NO_MONTH, DocumentFacts, Gathered, Ints, month_label
@@ -165,6 +166,10 @@ class SearchFilters:
     origin: Origin | None = None
     #: Only sessions of this agent (``claude``, ``codex``...).
     agent: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("project", "tool", "session"):
+            check_length(name, getattr(self, name))
 
 
 def _epoch(moment: datetime) -> float:

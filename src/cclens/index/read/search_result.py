@@ -24,6 +24,28 @@ def looks_like_code(text: str) -> bool:
     return "```" in text or any(line.startswith(("    ", "\t")) for line in text.splitlines())
 
 
+#: What a link repeats of the query to highlight (``hl``): each term's first characters, and
+#: terms while they fit in the total. The answer to any query stays small: a 21 KB query used
+#: to be repeated in every hit's link (14 MB for one search).
+HIGHLIGHT_TERM_CHARACTERS = 64
+HIGHLIGHT_CHARACTERS = 512
+
+
+def highlight_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
+    """The terms a link asks to highlight: the first :data:`HIGHLIGHT_TERM_CHARACTERS` of
+    each (the page highlights what starts with them), as many as fit in
+    :data:`HIGHLIGHT_CHARACTERS`."""
+    kept: list[str] = []
+    total = 0
+    for term in terms:
+        cut = term[:HIGHLIGHT_TERM_CHARACTERS]
+        total += len(cut)
+        if total > HIGHLIGHT_CHARACTERS:
+            break
+        kept.append(cut)
+    return tuple(kept)
+
+
 def session_url(key: str) -> str:
     """The session page of ``key`` in ``cclens serve``."""
     return f"/sessions/{quote(key, safe='')}"
@@ -83,7 +105,8 @@ class SearchHit:
     def url(self) -> str:
         """Where ``cclens serve`` shows the hit: the session page, opened at the element that
         holds it, with the part that matched (``part``) and the terms to highlight (``hl``)."""
-        query = urlencode([*(("hl", term) for term in self.terms), ("part", self.kind)])
+        terms = highlight_terms(self.terms)
+        query = urlencode([*(("hl", term) for term in terms), ("part", self.kind)])
         return f"{session_url(self.session_key)}?{query}#{quote(self.target, safe='')}"
 
     def as_json(self) -> dict[str, Any]:

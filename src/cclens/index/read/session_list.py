@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeAlias
 
+from .bounds import check_length
 from .queries import (
     PROJECT_COLUMNS,
     SESSION_COLUMNS,
@@ -58,6 +59,10 @@ class SessionFilters:
     errors: bool | None = None
     archived: bool | None = None
     agent: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("text", "project", "model", "branch"):
+            check_length(name, getattr(self, name))
 
     def as_json(self) -> dict[str, Any]:
         """The filters as plain JSON (times in ISO 8601)."""

@@ -254,6 +254,13 @@ def connect(path: Path, *, writer: bool = True) -> sqlite3.Connection:
                 f"cannot create its folder ({error.strerror})",
                 "choose a writable place with --db or $CCLENS_DB",
             ) from error
+        if not path.exists() and not writable(path):
+            # Not an index to read as it is: there is none, and none can be made there.
+            raise IndexUnusable(
+                path,
+                "cannot create the index file there (its folder is read-only)",
+                "choose a writable place with --db or $CCLENS_DB",
+            )
     elif not path.exists():
         raise IndexUnusable(path, "no index here yet", "run `cclens index` first")
     try:

@@ -29,6 +29,11 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+try:
+    import fcntl
+except ImportError:  # Windows: no shared locks; a rebuild only waits for updates there
+    fcntl = None  # type: ignore[assignment]
+
 #: How often a waiting update checks whether the lock was released (and whether to give up).
 POLL_SECONDS = 0.25
 _PR_SET_PDEATHSIG = 1
@@ -68,6 +73,77 @@ def update_lock(db_path: Path, waiting: Callable[[float], None] | None = None) -
         yield
     finally:
         lock.release()
+
+
+def users_path(db_path: Path) -> Path:
+    """The file every process that has the index at ``db_path`` open holds a shared lock on."""
+    return db_path.with_name(db_path.name + ".users")
+
+
+class Holder:
+    """A shared hold on the index file for as long as this process has it open.
+
+    ``index --rebuild`` moves the file aside: a process that has it open (``serve``, ``mcp``)
+    would go on writing to the moved file, and sessions would land in two files. Every
+    :class:`~cclens.index.Index` holds a shared ``flock`` on :func:`users_path` until it is
+    closed (released by the system when the process dies), and :func:`sole_user` tells a
+    rebuild whether anyone else does. Where the lock file cannot be made (a read-only folder:
+    nothing can be rebuilt there either) or on a system without ``flock``, nothing is held.
+    """
+
+    def __init__(self, db_path: Path) -> None:
+        #: The lock file's descriptor (a plain one: an index left for the garbage collector
+        #: to close lets go of it without a warning).
+        self._descriptor: int | None = None
+        if fcntl is None:
+            return
+        descriptor = _open_users(db_path)
+        if descriptor is None:
+            return
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_SH)
+        except OSError:
+            os.close(descriptor)
+            return
+        self._descriptor = descriptor
+
+    def release(self) -> None:
+        """Let go of the hold (closing the file releases the lock)."""
+        if self._descriptor is not None:
+            os.close(self._descriptor)
+            self._descriptor = None
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def _open_users(db_path: Path) -> int | None:
+    """A descriptor of the index's :func:`users_path` file (made when missing), or ``None``
+    when it cannot be made (a read-only folder)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+    try:
+        return os.open(users_path(db_path), flags, 0o644)
+    except OSError:
+        return None
+
+
+@contextmanager
+def sole_user(db_path: Path) -> Iterator[bool]:
+    """Whether no other process has the index at ``db_path`` open (see :class:`Holder`); when
+    none has, none can open it until the block ends."""
+    descriptor = _open_users(db_path) if fcntl is not None else None
+    if fcntl is None or descriptor is None:
+        yield True  # no lock file can be made: nobody holds one either
+        return
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(descriptor)
 
 
 def end_with_parent(parent: int) -> None:

@@ -12,6 +12,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from ...files import write_file
 from ...model.entries import ReadResult
 from ...model.session import Session
 from ...readers import agents
@@ -204,6 +205,6 @@ def restore_files(
     written: list[Path] = []
     for target, data in planned:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        write_file(target, data)
         written.append(target)
     return written

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...files import read_regular
 from ...readers import agents
 from ...readers.discovery import SessionFile
 from ..extract import EXTRACT_VERSION
@@ -139,8 +140,7 @@ def _relative(path: Path, folder: Path) -> str:
 
 def _head_matches(path: str, head: bytes) -> bool:
     try:
-        with open(path, "rb") as handle:
-            return handle.read(len(head)) == head
+        return read_regular(path, len(head)) == head
     except OSError:
         return False
 
@@ -156,7 +156,10 @@ def _decide(task: FileTask, known: _Known | None, heads: Callable[[int], bytes])
     task.file_id = known.file_id
     task.stored, task.stored_lines = known.stored, known.lines
     task.digest = known.digest
-    if task.size == known.size and task.mtime_ns == known.mtime_ns and not known.missing:
+    unchanged = task.size == known.size and task.mtime_ns == known.mtime_ns
+    # Stored short of the size: an index written before incomplete last lines were stored
+    # (they are now), whose tail is taken now.
+    if unchanged and not known.missing and known.stored >= task.size:
         return
     task.read = True
     if task.size < known.stored or not _head_matches(task.path, heads(known.file_id)):
@@ -429,6 +432,8 @@ def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
             found[str(root)] = (stat.st_size, stat.st_mtime_ns)
         elif root.is_dir():
             pending.append(str(root))
+        elif root.is_symlink() or root.exists():
+            return None  # a FIFO, a device, a dangling link: discovery names it
     while pending:
         folder = pending.pop()
         try:
@@ -436,7 +441,9 @@ def scan_sizes(roots: list[Path]) -> dict[str, tuple[int, int]] | None:
                 for entry in entries:
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(entry.path)
-                    elif entry.name.endswith(suffixes) and entry.is_file():
+                    elif entry.name.endswith(suffixes) and not entry.is_file():
+                        return None  # a FIFO, a device, a dangling link: discovery names it
+                    elif entry.name.endswith(suffixes):
                         if entry.name == "journal.jsonl" and f"{os.sep}workflows{os.sep}" in (
                             entry.path
                         ):
@@ -456,7 +463,8 @@ def _quick_plan(
     for path, (size, mtime_ns) in scan.items():
         known = stored.files[path]
         seen.add(path)
-        if known.missing or (size, mtime_ns) != (known.size, known.mtime_ns):
+        changed = (size, mtime_ns) != (known.size, known.mtime_ns) or known.stored < size
+        if known.missing or changed:
             changed_rows.add(known.session_row)
     plan.files_seen = len(scan)
     for row in sorted(changed_rows):

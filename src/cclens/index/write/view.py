@@ -26,7 +26,7 @@ diagnostic, wherever the session is read whole: pages, exports, ``check``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
@@ -54,7 +54,7 @@ from ...model.records import (
     UserRecord,
 )
 from ...readers.claude import Diagnostic
-from ...readers.claude.read import decode_line, problem_diagnostic
+from ...readers.claude.read import FOLDED_LINE, decode_line, problem_diagnostic
 
 _BOM = b"\xef\xbb\xbf"
 #: The ``type`` the full model gives a record or block it does not know.
@@ -345,12 +345,27 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
     size = len(data)
     if start_offset == 0 and data.startswith(_BOM):
         position = len(_BOM)
+    # As read_data: a line byte for byte the same as the one before is folded into it.
+    previous = b""
+    folded: Diagnostic | None = None  # the diagnostic the lines being folded add to
+    repeats = 0
     while position < size:
         number += 1
         newline_at = data.find(b"\n", position)
         newline = newline_at != -1
         end = newline_at if newline else size
         following = end + 1 if newline else end
+        same = newline and previous and following - position == len(previous)
+        if same and data.startswith(previous, position):
+            result.lines += 1
+            result.newlines += 1
+            result.end_offset = start_offset + following
+            repeats += 1
+            position = following
+            continue
+        if repeats and folded is not None:
+            diagnostics[-1] = replace(folded, repeats=repeats)
+        repeats, folded, previous = 0, None, b""
         if end > position and data[end - 1] == 13:  # "\r"
             end -= 1
         if data[position] != 123 and not data[position:end].strip():  # not "{": blank?
@@ -386,17 +401,25 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
                     )
                     break
                 diagnostics.append(outcome)
+                folded = outcome
+                if newline and following - position <= FOLDED_LINE:
+                    previous = data[position:following]
                 result.end_offset = start_offset + following
                 result.newlines += newline
                 position = following
                 continue
             if outcome.problems:
-                diagnostics.append(problem_diagnostic(path, outcome))
+                folded = problem_diagnostic(path, outcome)
+                diagnostics.append(folded)
             record = from_record(outcome.record)
         entries.append((number, record, position, end))
+        if newline and following - position <= FOLDED_LINE:
+            previous = data[position:following]
         result.end_offset = start_offset + following
         result.newlines += newline
         position = following
+    if repeats and folded is not None:
+        diagnostics[-1] = replace(folded, repeats=repeats)
     return result
 
 

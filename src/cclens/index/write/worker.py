@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from ...files import read_regular
 from ...model.entries import Diagnostic, ReadResult
 from ...readers import agents
 from ...readers.claude.assemble import failed_session
@@ -88,8 +89,7 @@ def _read_file(task: FileTask, outcome: FileOutcome, problems: list[Diagnostic])
     """Every byte of the file now (the part stored before is checked against its hash)."""
     path = Path(task.path)
     try:
-        with path.open("rb") as handle:
-            return handle.read()
+        return read_regular(path)
     except OSError as error:
         problems.append(Diagnostic(path, 0, f"cannot read: {error.strerror or error}"))
         outcome.failed = True
@@ -110,7 +110,7 @@ def _sidecar(task: FileTask) -> bytes | None:
         return None
     path = Path(task.path)
     try:
-        return path.with_name(path.name.removesuffix(".jsonl") + ".meta.json").read_bytes()
+        return read_regular(path.with_name(path.name.removesuffix(".jsonl") + ".meta.json"))
     except OSError:
         return None
 
@@ -207,7 +207,12 @@ def _process_file(
         reset = result.rewritten = True
         prefix = b""
     result.meta = meta
-    base = 0 if reset else task.stored
+    stored = 0 if reset else task.stored
+    # Every byte on disk is stored, a half-written last line included (a crash or a full disk
+    # leaves one, and Claude Code may delete the file before it is completed). Records are
+    # read from the start of that line: when it is completed, it is read whole.
+    base = prefix.rfind(b"\n") + 1
+    prefix = prefix[:base]
     new_read: ViewRead | None = None
     new = raw = b""
     if data is not None:
@@ -217,18 +222,17 @@ def _process_file(
             scanned = scan(Path(task.path), new, base, start_line)
         else:
             scanned = new_read = read_view(Path(task.path), new, base, start_line)
-        # The records end before a half-written last line; so do the bytes stored.
-        raw = new[: scanned.end_offset - base]
+        raw = data[stored:]
         outcome.diagnostics.extend(scanned.diagnostics)
         outcome.bytes_read += len(raw)
         if raw:
             result.chunk = compress(raw)
-            result.chunk_start, result.chunk_size = base, len(raw)
-        result.offset = base + len(raw)
+            result.chunk_start, result.chunk_size = stored, len(raw)
+        result.offset = len(data)
         result.lines = start_line + scanned.newlines
-        result.digest = content_digest(memoryview(data)[: result.offset])
-        if base < HEAD_BYTES:
-            result.head = (prefix + raw[:HEAD_BYTES])[:HEAD_BYTES]
+        result.digest = content_digest(data)
+        if stored < HEAD_BYTES:
+            result.head = data[:HEAD_BYTES]
         result.meta = _sidecar(task) or meta
     if task.file_id is not None and not reset and not rederive:
         since[task.path] = task.stored_lines
@@ -236,7 +240,7 @@ def _process_file(
         return None
     path = Path(task.path)
     if scan is not None:
-        kept_bytes = (prefix + raw) if data is not None else prefix
+        kept_bytes = (prefix + new) if data is not None else prefix
         # Read from the first byte now: the reader need not read those bytes again.
         whole = getattr(scanned, "read", None) if data is not None and base == 0 else None
         return None, _Bytes(path, task.role, kept_bytes, None, read=whole)
@@ -248,8 +252,8 @@ def _process_file(
         kept = _Bytes(path, task.role, b"", new)
     else:
         before = read_view(path, prefix)
-        view = ViewFile(path, task.role, _joined(before, new_read, len(prefix)), prefix + new)
-        kept = _Bytes(path, task.role, prefix, new, task.stored, task.stored_lines)
+        view = ViewFile(path, task.role, _joined(before, new_read, base), prefix + new)
+        kept = _Bytes(path, task.role, prefix, new, base, task.stored_lines)
     return view, kept
 
 

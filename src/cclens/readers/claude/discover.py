@@ -25,12 +25,14 @@ from typing import Any
 
 import msgspec
 
+from ...files import read_regular
 from ..discovery import (
     Discovery,
     FoundFile,
     SessionFile,
     SubagentFile,
     SubagentLayout,
+    regular,
     session_order,
     walk,
 )
@@ -69,7 +71,7 @@ def transcript_root(root: Path) -> Path:
 def _read_meta(path: Path) -> dict[str, Any] | None:
     meta_path = path.with_name(path.name[: -len(".jsonl")] + ".meta.json")
     try:
-        meta = msgspec.json.decode(meta_path.read_bytes())
+        meta = msgspec.json.decode(read_regular(meta_path))
     except (OSError, msgspec.DecodeError, UnicodeDecodeError):
         return None
     return meta if isinstance(meta, dict) else None
@@ -78,8 +80,7 @@ def _read_meta(path: Path) -> dict[str, Any] | None:
 def _first_session_id(path: Path) -> str | None:
     """The ``sessionId`` of the first record that has one (read from the head of the file)."""
     try:
-        with path.open("rb") as handle:
-            head = handle.read(_HEAD_BYTES)
+        head = read_regular(path, _HEAD_BYTES)
     except OSError:
         return None
     for line in head.splitlines():
@@ -133,11 +134,12 @@ def discover(*roots: Path | str) -> Discovery:
     found = Discovery(roots=paths)
     files: list[FoundFile] = []
     for root in paths:
-        if root.is_file():
-            files.append((root, root.parent, (root.name,)))
-        elif root.is_dir():
+        if root.is_dir():
             base = transcript_root(root)
             files.extend((path, base, relative) for path, relative in walk(base, found.errors))
+        elif root.exists() or root.is_symlink():  # a file, or what only poses as one
+            if regular(root, found.errors):
+                files.append((root, root.parent, (root.name,)))
         else:
             found.errors.append((root, "no such file or directory"))
     group(files, found)

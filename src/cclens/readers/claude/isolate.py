@@ -27,6 +27,12 @@ def failure(path: Path, error: BaseException, line: int = 0) -> Diagnostic:
     return Diagnostic(path, line, reason)
 
 
+def unreadable_reasons(failures: Iterable[Diagnostic]) -> list[str]:
+    """Files that could not be read (or that cclens failed on), as ``path: reason``: what every
+    command lists as unreadable (see :func:`failure`)."""
+    return [f"{each.path}: {each.reason.removeprefix('cannot read: ')}" for each in failures]
+
+
 def each_isolated(
     items: Iterable[T],
     work: Callable[[T], R],

@@ -6,13 +6,23 @@ import io
 from pathlib import Path
 from typing import BinaryIO
 
-from ...model import AnyRecord, Decoded, LargeLine, decode_large_record, decode_record
+from ...files import open_regular
+from ...model import (
+    RECORD_TYPES,
+    AnyRecord,
+    Decoded,
+    LargeLine,
+    convert_record,
+    decode_large_record,
+    decode_record,
+)
 from ...model.entries import Diagnostic, Entry, ReadResult
 from ...model.records import UnknownRecord
-from ..lines import decoder, problem_diagnostic, read_lines
+from ...times import is_in_the_future
+from ..lines import FOLDED_LINE, decoder, problem_diagnostic, read_lines
 from ._gc import paused
 
-__all__ = ["decode_line", "problem_diagnostic", "read_data", "read_file"]
+__all__ = ["FOLDED_LINE", "decode_line", "problem_diagnostic", "read_data", "read_file"]
 
 
 def _make(
@@ -36,8 +46,41 @@ def _raw(record: AnyRecord) -> object:
     return record.raw if isinstance(record, UnknownRecord) else _OBJECT
 
 
+def _revise(
+    record: AnyRecord, data: bytes | LargeLine
+) -> tuple[Decoded[AnyRecord] | None, list[str]]:
+    """Claude Code's second look at a line: a record with two ``type`` keys is read as JSON
+    parsers read it (the last one), and a timestamp from the future is reported (its time is
+    not used: :func:`cclens.times.parse_time`)."""
+    revised: Decoded[AnyRecord] | None = None
+    problems: list[str] = []
+    if isinstance(record, UnknownRecord) and _known_type_written_twice(record, data):
+        # {"type":"user","type":"assistant",…}: the typed reading met the first, the plain one
+        # kept the last.
+        assert isinstance(record.raw, dict)
+        kind = record.raw["type"]
+        revised = convert_record(record.raw)
+        record = revised.value
+        problems.append(f"the key `type` is written twice; the last ({kind!r}) is read")
+    timestamp = getattr(record, "timestamp", None)
+    if is_in_the_future(timestamp):
+        problems.append(f"timestamp {timestamp} is in the future; its time is not used")
+    return revised, problems
+
+
+def _known_type_written_twice(record: UnknownRecord, data: bytes | LargeLine) -> bool:
+    """Whether a record read as unknown has a known ``type`` after all: the key is written
+    twice (the first decides the typed reading, the last the plain one)."""
+    raw = record.raw
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    if not isinstance(kind, str) or kind not in RECORD_TYPES:
+        return False
+    text = data.skeleton if isinstance(data, LargeLine) else data
+    return text.count(b'"type"') > 1
+
+
 _OBJECT: dict[str, object] = {}
-_decode = decoder(_decode_record, _raw, _make)
+_decode = decoder(_decode_record, _raw, _make, _revise)
 
 
 def decode_line(path: Path, number: int, offset: int, data: bytes) -> Entry | Diagnostic:
@@ -57,7 +100,7 @@ def read_file(path: Path, start_offset: int = 0, start_line: int = 0) -> ReadRes
     later read picks it up. Raises ``OSError`` only when the file itself cannot be read. The
     file is read a line at a time (a huge line in chunks): memory never holds the whole file.
     """
-    with path.open("rb") as handle, paused():
+    with open_regular(path) as handle, paused():
         if start_offset:
             handle.seek(start_offset)
         return _read_lines(path, handle, start_offset, start_line)
@@ -74,7 +117,8 @@ def read_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
 
 def _read_lines(path: Path, handle: BinaryIO, start_offset: int, start_line: int) -> ReadResult:
     """Read the lines of ``handle``: the bytes of ``path`` from ``start_offset``."""
-    read = read_lines(path, handle, start_offset, start_line, _decode)
+    # Lines byte for byte the same as the one before are folded into it (Entry.repeats).
+    read = read_lines(path, handle, start_offset, start_line, _decode, fold=True)
     result = ReadResult(path, read.entries, read.diagnostics, read.lines, read.bytes)
     result.end_offset = read.end_offset
     return result

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import msgspec
 
+from ...files import read_regular
 from ...model.session import TitleSource
 
 #: Titles taken from a prompt are cut to this many characters.
@@ -272,8 +273,7 @@ class _SiblingCache:
         if known is not None and known[:2] == (size, mtime_ns):
             return known[2]
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = read_regular(path)
         except OSError:
             return []
         found = summaries_in(path, data)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import msgspec
 
+from ...files import open_regular
 from ..discovery import Discovery, FoundFile, SessionFile, SubagentFile, slug
 
 #: The folders of a Codex home that hold rollout files.
@@ -103,7 +104,7 @@ def read_head(path: Path) -> ThreadHead:
     when they cannot be read)."""
     head = ThreadHead()
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             read = 0
             for _ in range(_HEAD_LINES):
                 line = handle.readline(_LINE_LIMIT)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 
+from ...files import open_regular
 from ...model import Decoded, LargeLine
 from ...model._large import put_back
 from ...model.codex import CodexLine, UnknownLine, decode_line
@@ -72,7 +73,7 @@ CodexRead = LinesRead[CodexEntry]
 def read_file(path: Path, start_offset: int = 0, start_line: int = 0) -> CodexRead:
     """Every line of ``path`` after ``start_offset``; bad lines become diagnostics. Raises
     ``OSError`` only when the file cannot be read."""
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         if start_offset:
             handle.seek(start_offset)
         return read_lines(path, handle, start_offset, start_line, decode_entry)

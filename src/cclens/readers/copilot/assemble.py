@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from ...files import open_regular
 from ...model import UNSET, Decoded, LargeLine, Usage
 from ...model._large import put_back
 from ...model.blocks import ContentBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
@@ -113,7 +114,7 @@ def read_events(
     """Every event of a log (of ``data``, its bytes from ``start_offset``, when given); a bad
     line is a diagnostic naming its line. Raises ``OSError`` only when it cannot be read."""
     if data is None:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             if start_offset:
                 handle.seek(start_offset)
             return read_lines(path, handle, start_offset, start_line, _decode_line)

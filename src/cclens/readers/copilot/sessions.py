@@ -18,6 +18,7 @@ from typing import cast
 
 import msgspec
 
+from ...files import open_regular
 from ...model.session import Session
 from ..discovery import Discovery, FoundFile, SessionFile, SourceFile, slug
 from ..lines import LinesRead
@@ -74,7 +75,7 @@ def _session_of(path: Path) -> str:
 def _start(path: Path) -> tuple[str | None, str | None]:
     """The session id and working directory the log's ``session.start`` says."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             line = handle.readline(_HEAD_LINE)
     except OSError:
         return None, None

@@ -17,6 +17,7 @@ from typing import Literal
 
 import msgspec
 
+from ...files import read_regular
 from ...model.entries import Diagnostic
 from ...model.gemini import (
     AnyLine,
@@ -75,7 +76,7 @@ def form_of(path: Path) -> Form:
 
 def read_chat(path: Path) -> ChatFile:
     """Read the recording at ``path``. Raises ``OSError`` only when it cannot be read."""
-    return read_chat_data(path, path.read_bytes())
+    return read_chat_data(path, read_regular(path))
 
 
 def read_chat_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 0) -> ChatFile:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import msgspec
 
+from ...files import open_regular, read_regular
 from .assemble import Located
 
 #: The name of gemini-cli's folder in a home directory.
@@ -94,7 +95,7 @@ def read_projects(home: Path) -> Projects:
     """
     projects = Projects()
     try:
-        registry = msgspec.json.decode((home / "projects.json").read_bytes())
+        registry = msgspec.json.decode(read_regular(home / "projects.json"))
     except (OSError, msgspec.DecodeError):
         registry = None
     mapping = registry.get("projects") if isinstance(registry, dict) else None
@@ -104,7 +105,7 @@ def read_projects(home: Path) -> Projects:
                 projects.add(slug, path)
     for folder in _folders(home / "tmp"):
         try:
-            marker = (folder / ".project_root").read_text("utf-8").strip()
+            marker = read_regular(folder / ".project_root").decode("utf-8").strip()
         except (OSError, UnicodeDecodeError):
             continue
         if marker:
@@ -221,7 +222,7 @@ def _session_id(path: Path) -> str:
 def recorded_hash(path: Path) -> str | None:
     """The ``projectHash`` written near the start of a recording (without reading it all)."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             head = handle.read(_HEAD)
     except OSError:
         return None
@@ -244,7 +245,7 @@ def locate(info: ChatFileInfo, projects: Projects) -> Located:
 def is_recording(path: Path) -> bool:
     """Whether ``path`` holds a Gemini CLI recording (read from its first bytes)."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             head = handle.read(_HEAD)
     except OSError:
         return False

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from ...files import open_regular
 from ...model.entries import Diagnostic
 from ...model.session import Session
 from ..discovery import Discovery, FoundFile, SessionFile, SourceFile, SubagentFile, slug
@@ -87,7 +88,7 @@ def _home_of(path: Path) -> Path | None:
 
 def _head(path: Path) -> bytes:
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             return handle.read(4096)
     except OSError:
         return b""
