@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.table import Table
 
 from ..formats import plural, size
-from ..reports.check import CheckReport, check
 from ._folders import dir_option, required_folders
 from ._output import console, json_option, print_json, print_wrapped
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..reports.check import CheckReport
 
 
 @click.command("check")
@@ -37,6 +41,8 @@ def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> N
     name: calls, results, errors — every failed call —, unpaired, rejected, interrupted),
     sessions, subagents (files, attached, orphans) and unreadable.
     """
+    from ..reports.check import check
+
     report = check(required_folders([*paths, *dirs]))
     if as_json:
         print_json(report)
@@ -49,6 +55,8 @@ def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> N
 
 
 def _counts(title: str, counts: dict[str, int]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left")
     table.add_column("kind")
     table.add_column("count", justify="right")
@@ -58,6 +66,8 @@ def _counts(title: str, counts: dict[str, int]) -> Table:
 
 
 def _print(report: CheckReport) -> None:
+    from rich.table import Table
+
     out = console()
     out.print(
         f"Read {plural(report.files, 'file')} ({size(report.bytes)}, "

@@ -156,11 +156,16 @@ class LazyGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         """Run the command; an index that cannot be used now (damaged, on a read-only or full
         disk…) is one line saying what failed and what to do, never a traceback."""
-        from ..index import IndexUnusable
-
         try:
             return super().invoke(ctx)
-        except IndexUnusable as error:
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as error:
+            # Imported only now: a command that opened no index (``--help``) loads none of it.
+            from ..index import IndexUnusable
+
+            if not isinstance(error, IndexUnusable):
+                raise
             click.echo(f"cclens: {error}", err=True)
             raise SystemExit(2) from error
 

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import msgspec
-from rich.table import Table
 
 from ..formats import local_time, plural
-from ..permissions import merge_suggestions
-from ..readers.claude import claude_dirs
-from ..reports.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
-from ..times import parse_time
 from ._folders import given
 from ._output import console, json_option, print_json, print_wrapped
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..reports.permission_audit import PermissionAudit, ProjectAudit
 
 _SHOWN_SUGGESTIONS = 20
 _DESTINATION_NAMES = {
@@ -40,6 +40,8 @@ def _settings_lines(project: ProjectAudit) -> list[str]:
 
 
 def _decisions(project: ProjectAudit) -> Table:
+    from rich.table import Table
+
     table = Table(title="What today's rules decide", title_justify="left")
     table.add_column("tool")
     for column in ("calls", "allow", "ask", "deny", "rejected"):
@@ -57,6 +59,8 @@ def _decisions(project: ProjectAudit) -> Table:
 
 
 def _rules(project: ProjectAudit) -> Table:
+    from rich.table import Table
+
     table = Table(title="Rules that decided", title_justify="left")
     for column in ("rule", "behavior", "from", "calls"):
         table.add_column(column, justify="right" if column == "calls" else "left")
@@ -68,6 +72,8 @@ def _rules(project: ProjectAudit) -> Table:
 
 
 def _suggestions(project: ProjectAudit) -> Table:
+    from rich.table import Table
+
     table = Table(title="Suggested rules, by prompts saved", title_justify="left")
     table.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=44)
     table.add_column("to", no_wrap=True, min_width=7)
@@ -89,6 +95,11 @@ def _one_line(text: str) -> str:
 
 
 def _print(audit: PermissionAudit) -> None:
+    import msgspec
+
+    from ..permissions import merge_suggestions
+    from ..times import parse_time
+
     out = console()
     out.print(f"User settings from {audit.claude_dir}", markup=False)
     if not audit.projects:
@@ -167,6 +178,9 @@ def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None
     (update, a PermissionUpdate of type addRules; rule, prompts_saved, examples, reason).
     Exits with 2 when PROJECT matches no session.
     """
+    from ..readers.claude import claude_dirs
+    from ..reports.permission_audit import audit_transcripts
+
     if claude_dir is not None:
         claude_dir = given([claude_dir])[0]
     elif not claude_dirs():
