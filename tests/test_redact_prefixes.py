@@ -13,7 +13,7 @@ from cclens.redact.scanner import Scanner
 def test_the_table_is_current() -> None:
     regexes = [rule.regex for rule in all_rules()]
     assert literals.TABLE.read_text(encoding="utf-8") == literals.table_text(regexes), (
-        "the rules changed: run python -m cclens.redact.literals to write prefixes.json again"
+        "the rules changed: run python -m cclens.redact.prefix_table to write prefixes.json again"
     )
 
 

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ..formats import local_time, plural
-from ..index import DEFAULT_SECONDS, DOCUMENT_KINDS, MAX_SHOWN, ORIGINS
-from ..readers.agents import AGENTS
+from ..index.names import DEFAULT_SECONDS, DOCUMENT_KINDS, MAX_SHOWN, ORIGINS
+from ..readers.names import AGENTS
 from ._output import console, json_option, print_json
 from ._serving import known_server
 from .index import (

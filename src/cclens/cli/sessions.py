@@ -11,7 +11,7 @@ import click
 
 from ..formats import compact, duration, local_time, plural, usd
 from ..index import SESSION_SORTS
-from ..readers.agents import AGENTS
+from ..readers.names import AGENTS
 from ._output import console, json_option, print_json
 from .index import (
     claude_dir_option,

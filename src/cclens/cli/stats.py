@@ -11,7 +11,7 @@ import click
 
 from ..figures.aggregate import GROUPINGS
 from ..formats import compact, duration, plural
-from ..readers.agents import AGENTS
+from ..readers.names import AGENTS
 from ._folders import folder_option, given
 from ._output import Column, console, fitted_table, json_option, print_json
 from .index import db_option, open_index, resolve_db, resolve_roots, update

@@ -23,6 +23,7 @@ from .copilot import sessions as copilot
 from .discovery import Discovery, FoundFile, SessionFile, SourceFile, session_order, walk
 from .gemini import sessions as gemini
 from .lines import Read
+from .names import AGENTS
 
 #: How many first bytes of a file are read to tell whose it is.
 HEAD_BYTES = 1024
@@ -182,9 +183,6 @@ COPILOT = Reader(
 #: Every agent cclens reads, by name. In a folder of mixed files, the agents are asked in this
 #: order whether a file is theirs; Claude Code, which takes any ``.jsonl`` file, comes last.
 READERS: dict[str, Reader] = {reader.name: reader for reader in (CODEX, GEMINI, COPILOT, CLAUDE)}
-
-#: The agents' names, in the order they are shown.
-AGENTS: tuple[str, ...] = ("claude", "codex", "gemini", "copilot")
 
 
 def reader(name: str) -> Reader:

@@ -122,10 +122,11 @@ def _table() -> dict[str, tuple[str, ...]]:
 
 def known_prefixes(regex: str) -> tuple[str, ...]:
     """:func:`literal_prefixes` of ``regex``, read from the table made in advance
-    (``prefixes.json``, written by :func:`write_table`) when it holds the expression: parsing
-    the ~200 rules costs about 10 ms in every process that redacts. An expression the table
-    does not hold (a rule changed since it was written) is parsed, so a table out of date only
-    costs that time; ``tests/test_redact_prefixes.py`` checks it is current."""
+    (``prefixes.json``, written by ``python -m cclens.redact.prefix_table``) when it holds the
+    expression: parsing the ~200 rules costs about 10 ms in every process that redacts. An
+    expression the table does not hold (a rule changed since it was written) is parsed, so a
+    table out of date only costs that time; ``tests/test_redact_prefixes.py`` checks it is
+    current."""
     found = _table().get(regex)
     return found if found is not None else literal_prefixes(regex)
 
@@ -134,15 +135,3 @@ def table_text(regexes: Iterable[str]) -> str:
     """The table of ``regexes``' prefixes, as ``prefixes.json`` holds it."""
     table = {regex: list(literal_prefixes(regex)) for regex in sorted(set(regexes))}
     return json.dumps(table, indent=0, ensure_ascii=True) + "\n"
-
-
-def write_table() -> None:
-    """Write ``prefixes.json`` for the rules the engine runs (``python -m
-    cclens.redact.literals``)."""
-    from .rules import all_rules
-
-    TABLE.write_text(table_text(rule.regex for rule in all_rules()), encoding="utf-8")
-
-
-if __name__ == "__main__":
-    write_table()
