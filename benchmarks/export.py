@@ -18,11 +18,15 @@ Python processes that convert every session once, to one HTML file each:
   process, cache off. claude-code-log has a parallel mode (``--all-projects --jobs``), but it
   works through its SQLite cache (written inside the projects folder) and writes a different
   set of pages (combined transcripts and project indexes), so it cannot be timed doing the same
-  work; it is timed the way it converts one transcript, as before.
+  work; it is timed the way it converts one transcript, as before;
+* one process per session, as a person exports one session at a time: ``cclens export FILE
+  -o FILE.html`` (the command, redaction and its workers included; no index, so the file is
+  read) and a new Python process calling ``convert_jsonl_to_html`` for each transcript. Here
+  what each process costs before it does any work (start-up) counts once per session.
 
 Printed: the median wall time of each whole process (interpreter start and imports included),
 with the ratios, the bytes each tool wrote (and their ratio), then each session's median time
-for the two file-by-file runs.
+for the two file-by-file runs, and the loops of one process per session.
 
 Both tools run as they would once installed: bytecode is cached (``PYTHONPYCACHEPREFIX`` in the
 work folder, ``PYTHONDONTWRITEBYTECODE`` dropped) and so are cclens's compiled templates
@@ -100,6 +104,19 @@ Path(sys.argv[3]).write_text(json.dumps(times))
 #: What the console script ``cclens`` runs (called through the interpreter, not a shell shim).
 CCLENS_CLI = "from cclens.cli import main; main()"
 
+#: One session in a new process, per tool: arguments are the transcript and the page to write.
+PER_PROCESS = {
+    "cclens": [CCLENS_CLI, "export", "{path}", "-o", "{out}"],
+    "claude-code-log": [
+        "import sys; from pathlib import Path; "
+        "from claude_code_log.converter import convert_jsonl_to_html; "
+        "convert_jsonl_to_html(Path(sys.argv[1]), Path(sys.argv[2]), "
+        "generate_individual_sessions=False, use_cache=False, silent=True)",
+        "{path}",
+        "{out}",
+    ],
+}
+
 BULK = "cclens export --all"
 
 
@@ -170,6 +187,10 @@ class Bench:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(caches / "pycache")
         env["XDG_CACHE_HOME"] = str(caches / "xdg")
+        # No index: ``cclens export FILE`` reads the file (an index would be brought up to date
+        # with the agents' folders first).
+        env["XDG_DATA_HOME"] = str(self.work / "data")
+        env.pop("CCLENS_DB", None)
         return env
 
     def output(self, name: str) -> Path:
@@ -193,6 +214,23 @@ class Bench:
             raise SystemExit(f"{tool} wrote no HTML for {len(missing)} sessions, e.g. {missing[0]}")
         written = sum((out / f"{f.stem}.html").stat().st_size for f in self.files)
         return Run(seconds, json.loads(timings.read_text()), written)
+
+    def run_per_process(self, tool: str) -> Run:
+        """Each session in a new process of ``tool``; the whole loop is timed."""
+        out = self.output(f"{tool} per process")
+        env = self.environment()
+        started = time.perf_counter()
+        per_file = []
+        for path in self.files:
+            page = out / f"{path.stem}.html"
+            arguments = [a.format(path=path, out=page) for a in PER_PROCESS[tool]]
+            if tool == "cclens":
+                arguments += [] if self.redact else ["--no-redact"]
+                arguments += ["--jobs", str(self.jobs)] if self.jobs else []
+            per_file.append(_timed([sys.executable, "-c", *arguments], env))
+        seconds = time.perf_counter() - started
+        written = sum((out / f"{f.stem}.html").stat().st_size for f in self.files)
+        return Run(seconds, per_file, written)
 
     def run_bulk(self) -> Run:
         """``cclens export --all`` over the projects folder; every page and the index must exist."""
@@ -264,11 +302,14 @@ def main() -> None:
             bench.run_bulk()
             for tool in TOOL_SCRIPTS:
                 bench.run_file_by_file(tool)
+                bench.run_per_process(tool)
         runs: dict[str, list[Run]] = {BULK: [], "cclens": [], "claude-code-log": []}
+        apart: dict[str, list[Run]] = {tool: [] for tool in PER_PROCESS}
         for _ in range(args.runs):
             runs[BULK].append(bench.run_bulk())
             for tool in TOOL_SCRIPTS:
                 runs[tool].append(bench.run_file_by_file(tool))
+                apart[tool].append(bench.run_per_process(tool))
 
         workers = args.jobs or os.cpu_count()
         labels = {
@@ -283,6 +324,15 @@ def main() -> None:
         reference = wall["claude-code-log"]
         print(f"  ratio, {labels[BULK]:29} {reference / wall[BULK]:7.1f}x")
         print(f"  ratio, {'file by file, one process each':29} {reference / wall['cclens']:7.1f}x")
+
+        print("\none process per session (median of runs of the whole loop):")
+        each = {tool: statistics.median(r.seconds for r in done) for tool, done in apart.items()}
+        for tool, seconds in each.items():
+            print(f"  {tool + ', one process per session':36} {seconds:7.2f} s")
+        print(
+            f"  ratio, {'one process per session':29} "
+            f"{each['claude-code-log'] / each['cclens']:7.1f}x"
+        )
 
         print("\nbytes written (last run):")
         written = {tool: done[-1].written for tool, done in runs.items()}

@@ -100,7 +100,10 @@ def main() -> None:
         "CLAUDE_CONFIG_DIR": str(claude),
         "XDG_DATA_HOME": str(work / "data"),
         "CCLENS_DB": str(db),
+        # Bytecode cached, as once installed (not compiled again in every process).
+        "PYTHONPYCACHEPREFIX": str(work / "pycache"),
     }
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     cclens = [
         sys.executable,
         "-c",

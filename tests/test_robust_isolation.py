@@ -6,6 +6,7 @@ assembling it raises. Every command that reads many sessions, and every page, mu
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,14 +89,15 @@ def claude(tmp_path: Path) -> Path:
 @pytest.fixture
 def unreadable(monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading the broken session raises (a defect, not an ``OSError``)."""
-    read_file = cclens.readers.claude.read_file
+    loader = importlib.import_module("cclens.readers.claude.loader")
+    read_file = loader.read_file
 
     def failing(path: Path, *args: Any) -> Any:
         if BROKEN in path.name:
             raise RuntimeError("planted defect")
         return read_file(path, *args)
 
-    monkeypatch.setattr(cclens.readers.claude, "read_file", failing)
+    monkeypatch.setattr(loader, "read_file", failing)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ Korean word carries its particles. Search reads each of these characters as a wo
 
 from __future__ import annotations
 
+import functools
 import re
 
 #: Characters of the scripts written without spaces (each is a token): Hangul jamo and
@@ -45,12 +46,17 @@ LETTER_MARKS = "\uff9e\uff9f"
 #: One character of an unspaced script, with the marks that follow it.
 UNIT = f"[{BASES}][{MARKS}{LETTER_MARKS}]*"
 
-_UNSPACED = re.compile(f"[{BASES}]")
+
+@functools.cache
+def _unspaced() -> re.Pattern[str]:
+    """One character of an unspaced script (compiled when first needed: a few milliseconds
+    that a command measuring only ASCII text never pays)."""
+    return re.compile(f"[{BASES}]")
 
 
 def unspaced_characters(text: str) -> int:
     """How many characters of ``text`` belong to a script written without spaces."""
-    return 0 if text.isascii() else len(_UNSPACED.findall(text))
+    return 0 if text.isascii() else len(_unspaced().findall(text))
 
 
 __all__ = ["BASES", "LETTER_MARKS", "MARKS", "UNIT", "unspaced_characters"]

@@ -16,8 +16,6 @@ from typing import Any, TypeVar
 
 import click
 
-from ..readers import agents
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: What every command says when no agent folder exists and none was given.
@@ -72,7 +70,11 @@ def given(paths: Sequence[Path]) -> list[Path]:
 def folders(paths: Sequence[Path]) -> list[Path]:
     """The folders to read: those named (each must exist), else every agent's that exists
     (possibly none)."""
-    return given(paths) if paths else agents.homes()
+    if paths:
+        return given(paths)
+    from ..readers.agents import homes
+
+    return homes()
 
 
 def required_folders(paths: Sequence[Path]) -> list[Path]:

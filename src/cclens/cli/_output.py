@@ -1,4 +1,7 @@
-"""Output helpers shared by the commands: JSON to stdout, Rich for people."""
+"""Output helpers shared by the commands: JSON to stdout, Rich for people.
+
+Rich and msgspec are imported when first used, so that ``cclens X --help`` loads neither.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +11,13 @@ import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
-import msgspec
-from rich.cells import cell_len
-from rich.console import Console
-from rich.table import Table
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,12 +31,16 @@ def json_option(function: F) -> F:
 
 def print_json(value: Any) -> None:
     """Write ``value`` as indented JSON to stdout."""
+    import msgspec
+
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(value), indent=2).decode() + "\n")
 
 
 def console(stderr: bool = False) -> Console:
     """A Rich console as wide as the terminal (``$COLUMNS``, else 80 columns when the output is
     not a terminal): lines are wrapped to it and tables fit it (see :func:`fitted_table`)."""
+    from rich.console import Console
+
     return Console(stderr=stderr, highlight=False)
 
 
@@ -108,6 +115,8 @@ class Column:
     @property
     def width(self) -> int:
         """The cells of the widest of its lines (header, cells and footer)."""
+        from rich.cells import cell_len
+
         return max([cell_len(self.name), cell_len(self.footer), *map(cell_len, self.cells)])
 
     @property
@@ -134,6 +143,8 @@ def fitted_table(
     are left out until the others fit, narrowed no more than their ``shrink_to``; the footer
     row (the totals) is kept. ``notes``: a last, untitled column taking the room left, its
     text folded over several lines. Returns the table and the names of the columns left out."""
+    from rich.table import Table
+
     kept = list(columns)
     dropped: list[str] = []
     reserved = NOTES_WIDTH + _COLUMN_EDGES if notes is not None else 0

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..redact import RedactionOptions, Redactor
+if TYPE_CHECKING:
+    from ..redact import Redactor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -51,6 +52,8 @@ def redactor(no_redact: bool, patterns: Sequence[str], anonymize_paths: bool) ->
         except re.error as error:
             message = f"{pattern!r}: {error}"
             raise click.BadParameter(message, param_hint="--redact-pattern") from None
+    from ..redact import RedactionOptions, Redactor
+
     return Redactor(
         RedactionOptions(
             enabled=not no_redact,

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ..export import AmbiguousSession, SessionNotFound, resolve_session
-from ..figures.counts import SessionCounts
-from ..index import Index
-from ..model.session import Session
 from ._folders import given
 from .index import open_index, report_problems, resolve_db, resolve_roots, update
+
+if TYPE_CHECKING:
+    from ..figures.counts import SessionCounts
+    from ..index import Index
+    from ..model.session import Session
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,8 @@ class FoundSession:
 def load_session_argument(session: str, roots: tuple[Path, ...]) -> Session:
     """The session SESSION names (a path, an id or the start of one), read from its file; a
     clear error if none."""
+    from ..export import AmbiguousSession, SessionNotFound, resolve_session
+
     folders = given(roots)
     try:
         return resolve_session(session, folders)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from ..formats import plural, size
-from ..reports.check import CheckReport, MalformedLine, check
 from ._folders import dir_option, required_folders
 from ._output import (
     UNREADABLE_EXIT,
@@ -19,6 +17,12 @@ from ._output import (
     print_wrapped,
     report_unreadable,
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..reports.check import CheckReport, MalformedLine
 
 
 @click.command("check")
@@ -45,6 +49,8 @@ def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> N
     name: calls, results, errors — every failed call —, unpaired, rejected, interrupted),
     sessions, subagents (files, attached, orphans) and unreadable.
     """
+    from ..reports.check import check
+
     report = check(required_folders([*paths, *dirs]))
     if as_json:
         print_json(report)
@@ -69,6 +75,8 @@ def _lines(out: Console, lines: list[MalformedLine]) -> None:
 
 
 def _counts(title: str, counts: dict[str, int]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left")
     table.add_column("kind")
     table.add_column("count", justify="right")
@@ -78,6 +86,8 @@ def _counts(title: str, counts: dict[str, int]) -> Table:
 
 
 def _print(report: CheckReport) -> None:
+    from rich.table import Table
+
     out = console()
     out.print(
         f"Read {plural(report.files, 'file')} ({size(report.bytes)}, "

@@ -10,19 +10,20 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.progress import Progress
-from rich.table import Table
 
-from ..dataset import SessionFilter, parse_since
 from ..formats import plural
-from ..model.entries import Diagnostic, malformed
-from ..readers.agents import homes
 from ._folders import folder_option, required_folders
 from ._output import console, json_option, need_extra, print_json, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..dataset import SessionFilter
+    from ..model.entries import Diagnostic
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -59,6 +60,8 @@ def session_filter(
     since: str | None, projects: Sequence[str], sessions: Sequence[str] = ()
 ) -> SessionFilter:
     """The filter the options describe (a bad date is a usage error)."""
+    from ..dataset import SessionFilter, parse_since
+
     try:
         moment = parse_since(since) if since else None
     except ValueError as error:
@@ -79,6 +82,8 @@ def report_problems(
 @contextmanager
 def progress(total: int, what: str) -> Iterator[Callable[..., None]]:
     """A progress bar on stderr when it is a terminal; yields the function to advance it."""
+    from rich.progress import Progress
+
     if not sys.stderr.isatty() or total == 0:
         yield lambda *_: None
         return
@@ -89,6 +94,8 @@ def progress(total: int, what: str) -> Iterator[Callable[..., None]]:
 
 def refuse_inside(directory: Path, roots: Sequence[Path]) -> None:
     """Stop when ``directory`` is inside a folder an agent owns: cclens never writes there."""
+    from ..readers.agents import homes
+
     target = directory.expanduser().resolve()
     for root in [*roots, *homes()]:
         folder = root.expanduser().resolve()
@@ -101,6 +108,8 @@ def refuse_inside(directory: Path, roots: Sequence[Path]) -> None:
 
 
 def _table(rows: Mapping[str, int]) -> Table:
+    from rich.table import Table
+
     table = Table(title_justify="left")
     table.add_column("table")
     table.add_column("rows", justify="right")
@@ -144,6 +153,8 @@ def command(
     directory, machine, sessions, rows (per table), files, redacted (per kind), malformed and
     unreadable.
     """
+    from ..model.entries import malformed
+
     need_extra("dataset", "dataset", "pyarrow")
     from ..dataset import DatasetError, load_selected, select_files, write_dataset
 

@@ -6,38 +6,32 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ..export import (
-    FORMATS,
-    export_html,
-    export_markdown,
-    export_sessions,
-    json_pieces,
-)
-from ..export.bulk import ExportedSession, Progress, SessionHeading
-from ..export.transform import transform_session
-from ..files import replace_file
-from ..formats import plural
+from ..export import FORMATS
 from ..formats import size as human_size
-from ..readers.agents import discover, homes
-from ..readers.discovery import SessionFile
-from ..redact import Redactor
-from ..render import RenderOptions
 from ..render.options import THEMES
 from ._folders import folder_option, required_folders
 from ._output import UNREADABLE_EXIT, report_unreadable, writable_folder
 from ._redaction import redaction_options, redaction_summary, redactor
-from ._session import FoundSession, find_session
 from .index import db_option, open_index, report_problems, resolve_db, update
+
+if TYPE_CHECKING:
+    from ..export.bulk import ExportedSession, Progress, SessionHeading
+    from ..readers.discovery import SessionFile
+    from ..redact import Redactor
+    from ..render import RenderOptions
+    from ._session import FoundSession
 
 
 def _inside_claude_dir(path: Path) -> Path | None:
+    from ..readers.agents import homes
+
     target = path.expanduser().resolve()
     for directory in homes():
         root = directory.resolve()
@@ -133,6 +127,8 @@ def command(
     page of --all (when an index is given with --db or exists), gives the title and figures
     every other surface gives, what the session carried over from the one it resumed apart.
     """
+    from ..render.options import RenderOptions
+
     options = RenderOptions(standalone=True, theme=theme, show_branches=not no_branches)
     redaction = redactor(no_redact, redact_patterns, anonymize_paths)
     if export_all:
@@ -146,6 +142,8 @@ def command(
     if len(sessions) != 1:
         raise click.UsageError("give one SESSION (or --all to export every session)")
     options = replace(options, workers=jobs or os.cpu_count() or 1)
+    from ._session import find_session
+
     found = find_session(sessions[0], roots, db, no_update=no_update)
     _export_one(found, fmt, output, options, redaction)
 
@@ -155,6 +153,8 @@ def _headers(
 ) -> dict[Path, SessionHeading] | None:
     """What the index says of each session (its title and figures), when an index is given or
     exists at the default place (brought up to date with ``roots`` unless ``no_update``)."""
+    from ..export.bulk import SessionHeading
+
     db_path = resolve_db(db, roots)
     if db is None and not db_path.exists():
         return None
@@ -180,6 +180,12 @@ def _export_all(
     *,
     no_update: bool,
 ) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    from ..export.bulk import export_sessions
+    from ..formats import plural
+    from ..readers.agents import discover
+
     inside = _inside_claude_dir(output)
     if inside is not None:
         raise click.ClickException(
@@ -280,6 +286,8 @@ def _export_one(
 ) -> None:
     loaded = found.session
     if redaction.options.enabled:
+        from ..export.transform import transform_session
+
         loaded = transform_session(loaded, redaction.text, json_transform=redaction.json)
     for diagnostic in loaded.diagnostics:
         click.echo(f"cclens: {diagnostic} ({diagnostic.outcome})", err=True)
@@ -288,10 +296,16 @@ def _export_one(
     pieces: Iterable[bytes]
     counts = found.counts
     if fmt == "html":
+        from ..export.html_file import export_html
+
         pieces = [export_html(loaded, options=replace(options, counts=counts)).encode("utf-8")]
     elif fmt == "md":
+        from ..export.markdown_file import export_markdown
+
         pieces = [export_markdown(loaded, counts=counts).encode("utf-8")]
     else:
+        from ..export.json_document import json_pieces
+
         # Written as it is made: a huge line is never doubled.
         pieces = json_pieces(loaded, counts=counts)
 
@@ -311,6 +325,8 @@ def _export_one(
     if output.is_dir():
         raise click.ClickException(f"{output} is a folder; give a file name (or use --all)")
     writable_folder(output.parent, "the session")
+    from ..files import replace_file
+
     written = 0
     try:  # to a temporary file renamed over OUTPUT: a failed write leaves the old file whole
         with replace_file(output) as handle:

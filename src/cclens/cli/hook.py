@@ -23,6 +23,9 @@ def command(db: Path | None) -> None:
     PreCompact events, so every session is archived before Claude Code's clean-up can
     delete it.
 
+    The vectors of search by meaning are left to the next update (cclens index, search
+    or serve): loading the model would cost the hook more than the rest of its work.
+
     Claude Code passes the hook's JSON on stdin (session_id, transcript_path, cwd,
     hook_event_name). Only transcripts under the configured Claude folders are read
     ($CLAUDE_CONFIG_DIR, ~/.claude, ~/.config/claude). It never fails or holds up Claude

@@ -8,31 +8,15 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-    TransferSpeedColumn,
-)
 
-from ..formats import plural, size
-from ..index import (
-    Index,
-    IndexUnusable,
-    UpdateReport,
-    WriteRefused,
-    default_db_path,
-    move_aside,
-    refuse_inside,
-)
-from ..index.storage.locking import UpdateLockError, sole_user, update_lock
 from ._folders import dir_option, folders, note_no_folder
 from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
+
+if TYPE_CHECKING:
+    from ..index import Index, UpdateReport
 
 F = TypeVar("F", bound=Callable[..., Any])
 _SHOWN_PROBLEMS = 20
@@ -64,6 +48,8 @@ def resolve_roots(given: tuple[Path, ...]) -> list[Path]:
 
 def resolve_db(given: Path | None, roots: list[Path]) -> Path:
     """The index file to use; never inside a Claude Code folder."""
+    from ..index.storage.location import WriteRefused, default_db_path, refuse_inside
+
     path = given.expanduser() if given is not None else default_db_path()
     try:
         refuse_inside(path, roots, "index")
@@ -74,6 +60,8 @@ def resolve_db(given: Path | None, roots: list[Path]) -> Path:
 
 def open_index(path: Path) -> Index:
     """Open the index or exit with the problem and the way out."""
+    from ..index import Index, IndexUnusable
+
     try:
         return Index(path)
     except IndexUnusable as error:
@@ -86,6 +74,15 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
     if not enabled or not sys.stderr.isatty():
         yield None
         return
+    from rich.progress import (
+        BarColumn,
+        DownloadColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+        TransferSpeedColumn,
+    )
+
     with Progress(
         TextColumn("indexing"),
         BarColumn(),
@@ -136,6 +133,8 @@ def update(
     """
     note_no_folder(roots)
     if index.read_only and not required:
+        from ..index import UpdateReport
+
         click.echo(f"cclens: {index.path} is read-only: using it as it is", err=True)
         return UpdateReport()
     told = False
@@ -176,6 +175,9 @@ def report_problems(report: UpdateReport) -> bool:
 def _rebuild(path: Path) -> None:
     """Move the index aside, under the update lock (a running update is waited for), and only
     when no other process has it open: one that had would go on writing to the moved file."""
+    from ..index.storage.connection import move_aside
+    from ..index.storage.locking import UpdateLockError, sole_user, update_lock
+
     told = False
 
     def waiting(seconds: float) -> None:
@@ -233,6 +235,8 @@ def command(
     thinking and tool calls also get vectors, for search by meaning (English; see cclens
     search --help). The model ships in the package: nothing is downloaded.
     """
+    from ..formats import plural, size
+
     roots = resolve_roots(dirs)
     path = resolve_db(db, roots)
     if rebuild:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.table import Table
 
 from ..formats import duration, utc_time
-from ..reports.limits import LimitsReport, WindowReport, limits_report, report_json
 from ._output import console, json_option, print_json
 from .index import db_option, open_index, resolve_db, resolve_roots, update
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..reports.limits import LimitsReport, WindowReport
 
 #: Periods shown per window in the terminal (``--json`` has them all).
 SHOWN_PERIODS = 6
@@ -31,6 +35,8 @@ def _pace_cells(entry: WindowReport) -> tuple[str, str]:
 
 
 def _table(report: LimitsReport) -> Table:
+    from rich.table import Table
+
     table = Table(title="Plan limits", title_justify="left")
     for name, justify in (
         ("agent", "left"),
@@ -64,6 +70,8 @@ def _table(report: LimitsReport) -> Table:
 
 
 def _history(report: LimitsReport) -> Table:
+    from rich.table import Table
+
     table = Table(title="Recent periods (highest use before each reset)", title_justify="left")
     table.add_column("agent")
     table.add_column("window")
@@ -111,6 +119,8 @@ def command(
     periods [{resets_at, peak_percent, samples}], history [{at, used_percent, resets_at,
     session}]).
     """
+    from ..reports.limits import limits_report, report_json
+
     roots = resolve_roots(())
     path = resolve_db(db, roots)
     now = datetime.now(UTC)

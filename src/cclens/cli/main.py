@@ -157,11 +157,16 @@ class LazyGroup(click.Group):
         """Run the command; an index that cannot be used now (damaged, on a read-only or full
         disk…) or a filter too long to be one is one line saying what failed and what to do,
         never a traceback."""
-        from ..index import FilterTooLong, IndexUnusable
-
         try:
             return super().invoke(ctx)
-        except (IndexUnusable, FilterTooLong) as error:
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as error:
+            # Imported only now: a command that opened no index (``--help``) loads none of it.
+            from ..index import FilterTooLong, IndexUnusable
+
+            if not isinstance(error, (IndexUnusable, FilterTooLong)):
+                raise
             click.echo(f"cclens: {error}", err=True)
             raise SystemExit(2) from error
 

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from ..dataset import default_machine, load_selected, select_files
 from ..formats import plural
 from ._folders import required_folders
 from ._output import console, json_option, need_extra, print_json
@@ -98,6 +97,8 @@ def command(
     With --json, one object with endpoint, sessions, spans, failed, stopped, redacted and
     unreadable.
     """
+    from ..dataset import default_machine, load_selected, select_files
+
     need_extra("otel", "otel", "opentelemetry.sdk", "opentelemetry.exporter.otlp.proto.http")
     from ..otel import Content, TraceBuilder, send_sessions, traces_endpoint
 

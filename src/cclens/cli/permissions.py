@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import msgspec
-from rich.table import Table
 
 from ..formats import local_time, plural
-from ..permissions import merge_suggestions
-from ..readers.claude import claude_dirs
-from ..reports.permission_audit import PermissionAudit, ProjectAudit, audit_transcripts
-from ..times import parse_time
 from ._folders import given
 from ._output import (
     UNREADABLE_EXIT,
@@ -22,6 +17,11 @@ from ._output import (
     print_wrapped,
     report_unreadable,
 )
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..reports.permission_audit import PermissionAudit, ProjectAudit
 
 _SHOWN_SUGGESTIONS = 20
 _DESTINATION_NAMES = {
@@ -47,6 +47,8 @@ def _settings_lines(project: ProjectAudit) -> list[str]:
 
 
 def _decisions(project: ProjectAudit) -> Table:
+    from rich.table import Table
+
     table = Table(title="What today's rules decide", title_justify="left")
     table.add_column("tool")
     for column in ("calls", "allow", "ask", "deny", "rejected"):
@@ -64,6 +66,8 @@ def _decisions(project: ProjectAudit) -> Table:
 
 
 def _rules(project: ProjectAudit) -> Table:
+    from rich.table import Table
+
     table = Table(title="Rules that decided", title_justify="left")
     for column in ("rule", "behavior", "from", "calls"):
         table.add_column(column, justify="right" if column == "calls" else "left")
@@ -75,6 +79,8 @@ def _rules(project: ProjectAudit) -> Table:
 
 
 def _suggestions(project: ProjectAudit) -> Table:
+    from rich.table import Table
+
     table = Table(title="Suggested rules, by prompts saved", title_justify="left")
     table.add_column("rule", no_wrap=True, overflow="ellipsis", max_width=44)
     table.add_column("to", no_wrap=True, min_width=7)
@@ -96,6 +102,11 @@ def _one_line(text: str) -> str:
 
 
 def _print(audit: PermissionAudit) -> None:
+    import msgspec
+
+    from ..permissions import merge_suggestions
+    from ..times import parse_time
+
     out = console()
     out.print(f"User settings from {audit.claude_dir}", markup=False)
     if not audit.projects:
@@ -174,6 +185,9 @@ def command(project: str | None, as_json: bool, claude_dir: Path | None) -> None
     (update, a PermissionUpdate of type addRules; rule, prompts_saved, examples, reason).
     Exits with 2 when PROJECT matches no session.
     """
+    from ..readers.claude import claude_dirs
+    from ..reports.permission_audit import audit_transcripts
+
     if claude_dir is not None:
         claude_dir = given([claude_dir])[0]
     elif not claude_dirs():

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import errno
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..formats import plural
-from ..index import SessionVersion, WriteRefused, refuse_inside
 from ._output import console, json_option, print_json, writable_folder
 from .index import claude_dir_option, db_option, open_index, resolve_db, resolve_roots
+
+if TYPE_CHECKING:
+    from ..index import SessionVersion
 
 
 @click.command("restore")
@@ -58,6 +61,8 @@ def command(
     replaced), the index kept the bytes it had as an older version beside the new ones:
     --list-versions shows them, --version N writes version N back (the newest by default).
     """
+    from ..index import WriteRefused, refuse_inside
+
     if output is None and not list_versions:
         raise click.UsageError("missing option -o/--output (or --list-versions)")
     roots = resolve_roots(dirs)

@@ -6,15 +6,16 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ..index import Index
-from ..readers.agents import label, reader
-from ..readers.claude import Session
-from ..readers.resume import ResumeCommand, fork_points, resume_command
-from ._session import load_session_argument
 from .index import claude_dir_option, db_option, open_index, resolve_db, resolve_roots
+
+if TYPE_CHECKING:
+    from ..index import Index
+    from ..readers.claude import Session
+    from ..readers.resume import ResumeCommand
 
 
 def _from_index(index: Index, name: str) -> Session | None:
@@ -30,6 +31,8 @@ def _from_index(index: Index, name: str) -> Session | None:
 
 def _fork_at(session: Session, message: str) -> str:
     """The uuid to fork at for ``message`` (a message's anchor or any record uuid)."""
+    from ..readers.resume import fork_points
+
     points = fork_points(session)
     if message in points:
         return points[message]
@@ -43,6 +46,9 @@ def _fork_at(session: Session, message: str) -> str:
 
 
 def _command(session: Session, fork: bool, at: str | None) -> ResumeCommand:
+    from ..readers.agents import reader
+    from ..readers.resume import resume_command
+
     agent = reader(session.agent)
     if at and not agent.fork_at_message:
         raise click.ClickException(
@@ -58,6 +64,8 @@ def _command(session: Session, fork: bool, at: str | None) -> ResumeCommand:
 
 
 def _run(command: ResumeCommand) -> int:
+    from ..readers.agents import label
+
     if shutil.which(command.argv[0]) is None:
         raise click.ClickException(
             f"`{command.argv[0]}` is not on PATH; install {label(command.agent)}, or run: "
@@ -112,6 +120,8 @@ def command(
     (--resume-session-at, a flag Claude Code accepts without listing it in its help; the
     official Agent SDK uses it). Codex CLI cannot fork at a message.
     """
+    from ._session import load_session_argument
+
     roots = resolve_roots(dirs)
     with open_index(resolve_db(db, roots)) as index:
         found = _from_index(index, session)

@@ -4,27 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.style import Style
-from rich.text import Text
 
-from ..figures.period import DateError, parse_moment
 from ..formats import local_time, plural
-from ..index import (
-    DEFAULT_SECONDS,
-    DOCUMENT_KINDS,
-    MAX_SHOWN,
-    ORIGINS,
-    Budget,
-    SearchError,
-    SearchFilters,
-    SearchHit,
-    SearchResult,
-    SessionGroup,
-)
-from ..readers.agents import AGENTS
+from ..index.names import DEFAULT_SECONDS, DOCUMENT_KINDS, MAX_SHOWN, ORIGINS
+from ..readers.names import AGENTS
 from ._output import console, json_option, print_json
 from ._serving import known_server
 from .index import (
@@ -37,11 +23,18 @@ from .index import (
     update,
 )
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..index import SearchHit, SearchResult, SessionGroup
+
 
 def parse_when(text: str | None, *, end: bool) -> datetime | None:
     """``2025-06-01`` or an ISO date and time, in this machine's time zone unless it names one
     (a local day, as ``--since`` means in every command); a bare date as an upper bound means
     its end (see :func:`cclens.figures.period.parse_moment`)."""
+    from ..figures.period import DateError, parse_moment
+
     if not text:
         return None
     try:
@@ -52,6 +45,9 @@ def parse_when(text: str | None, *, end: bool) -> datetime | None:
 
 
 def _hit(out: Console, hit: SearchHit, server: str | None) -> None:
+    from rich.style import Style
+    from rich.text import Text
+
     details = [hit.kind.replace("_", " ")]
     if hit.tool:
         details.append(hit.tool)
@@ -77,6 +73,8 @@ def _hit(out: Console, hit: SearchHit, server: str | None) -> None:
 
 
 def _group(out: Console, group: SessionGroup, server: str | None) -> None:
+    from rich.text import Text
+
     heading = Text()
     heading.append(group.title or group.session_key, style="bold")
     heading.append(f"  {group.project_path}", style="dim")
@@ -101,6 +99,8 @@ def print_result(result: SearchResult, server: str | None = None) -> None:
     """The result for a person: the total, then session by session, the best hits first;
     each hit a link to its page when ``server`` (a running ``cclens serve``'s address) is
     known."""
+    from rich.text import Text
+
     out = console()
     if not result.total_hits:
         out.print("No matches.")
@@ -230,6 +230,8 @@ def command(
     thinking and tool calls, and search finds texts by meaning too (--mode). The model serves
     English; words in other languages and scripts are still found by their words.
     """
+    from ..index import Budget, SearchError, SearchFilters
+
     like_message: tuple[str, str] | None = None
     if like:
         session_part, _, anchor = like.partition("#")

@@ -13,7 +13,6 @@ from types import FrameType
 
 import click
 
-from ..index import IndexUnusable
 from ._folders import NO_FOLDER
 from ._serving import serving
 from .index import claude_dir_option, db_option, resolve_db, resolve_roots
@@ -62,6 +61,7 @@ def command(
     another host and requests other web sites make, and serves nothing but what is in its index.
     """
     from ..demo import demo_dir
+    from ..index import IndexUnusable
     from ..web.server import bind, run, url
     from ..web.settings import Settings
 

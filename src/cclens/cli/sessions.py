@@ -5,16 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.table import Table
-from rich.text import Text
 
-from ..figures.period import DateError, Period, parse_date
 from ..formats import compact, duration, local_time, plural, usd
-from ..index import SESSION_SORTS, ListError, SessionFilters, SessionPage, SessionSummary
-from ..readers.agents import AGENTS
+from ..index import SESSION_SORTS
+from ..readers.names import AGENTS
 from ._output import console, json_option, print_json
 from .index import (
     claude_dir_option,
@@ -26,8 +23,16 @@ from .index import (
     update,
 )
 
+if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..index import SessionPage, SessionSummary
+
 
 def _day(ctx: click.Context, param: click.Parameter, text: str | None) -> date | None:
+    from ..figures.period import DateError, parse_date
+
     if not text:
         return None
     try:
@@ -65,6 +70,8 @@ def _local(moment: datetime | None) -> str:
 
 
 def _title(session: SessionSummary) -> Text:
+    from rich.text import Text
+
     title = Text(session.title or "(untitled)")
     if session.archived:
         title.append(" [archived]", style="magenta")
@@ -77,6 +84,8 @@ def _cost(session: SessionSummary) -> str:
 
 
 def _failed(session: SessionSummary) -> str | Text:
+    from rich.text import Text
+
     return Text(str(session.errors), style="red") if session.errors else "0"
 
 
@@ -86,6 +95,8 @@ def _models(session: SessionSummary) -> str:
 
 def _table(page: SessionPage, width: int) -> Table:
     """The page's sessions, with as many columns as ``width`` characters hold."""
+    from rich.table import Table
+
     table = Table(box=None, pad_edge=False, header_style="bold")
     chosen: list[tuple[str, int, Callable[[SessionSummary], str | Text], dict[str, Any]]] = []
     used = 0
@@ -191,6 +202,11 @@ def command(
     machine. Resume one with `cclens resume SESSION` (the Session column is the start of its
     id). The index is brought up to date first unless --no-update is given.
     """
+    from rich.text import Text
+
+    from ..figures.period import Period
+    from ..index import ListError, SessionFilters
+
     period = Period(since=since, until=until)
     filters = SessionFilters(
         text=text or None,

@@ -13,31 +13,19 @@ import sys
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..formats import duration, plural, size, utc_time
 from ..places import setup_dir
-from ..setup.backups import apply_plan, apply_undo, load_runs, plan_undo
-from ..setup.check import AT_RISK_DAYS, CheckReport, check
-from ..setup.claude_settings import (
-    SettingsError,
-    config_dir,
-    read_json,
-    status_line,
-    user_settings_path,
-)
-from ..setup.plan import (
-    STATUS_LINE_CHOICES,
-    FileChange,
-    SetupOptions,
-    SetupPlan,
-    StatusLineChoice,
-    cclens_program,
-    plan_setup,
-)
+from ..setup.plan import STATUS_LINE_CHOICES
 from ._output import console, json_option, print_json, print_wrapped
 from .index import db_option, resolve_db, resolve_roots
+
+if TYPE_CHECKING:
+    from ..setup.check import CheckReport
+    from ..setup.plan import FileChange, SetupOptions, SetupPlan, StatusLineChoice
 
 #: The ``cleanupPeriodDays`` setup offers when transcripts are kept for less.
 SUGGESTED_KEEP_DAYS = 365
@@ -92,6 +80,8 @@ def _status_line_choice(
 ) -> StatusLineChoice:
     """What to do with a status line of the user's own: as given, else asked (chain when
     not asking)."""
+    from ..setup.claude_settings import status_line
+
     line = status_line(settings)
     if given is not None:
         return _choice(given)
@@ -110,6 +100,8 @@ def _status_line_choice(
 
 
 def _undo(yes: bool, dry_run: bool) -> None:
+    from ..setup.backups import apply_undo, load_runs, plan_undo
+
     folder = setup_dir()
     try:
         undo = plan_undo(folder)
@@ -146,6 +138,9 @@ def _undo(yes: bool, dry_run: bool) -> None:
 
 
 def _plan(folder: Path, options: SetupOptions) -> SetupPlan:
+    from ..setup.claude_settings import SettingsError
+    from ..setup.plan import plan_setup
+
     try:
         return plan_setup(folder, options, claude=shutil.which("claude"))
     except SettingsError as error:
@@ -158,6 +153,8 @@ def _age(moment: float) -> str:
 
 
 def _print_check(report: CheckReport) -> None:
+    from ..setup.check import AT_RISK_DAYS
+
     out = console()
 
     def say(text: str) -> None:
@@ -294,6 +291,11 @@ def command(
     byte. `--check` says what is installed, when the hook last ran, how big the archive is,
     and which sessions Claude Code will delete soon that are not archived.
     """
+    from ..setup.backups import apply_plan
+    from ..setup.check import check
+    from ..setup.claude_settings import SettingsError, config_dir, read_json, user_settings_path
+    from ..setup.plan import SetupOptions, cclens_program
+
     if undo and doctor:
         raise click.UsageError("choose one of --undo and --check")
     if as_json and not doctor:

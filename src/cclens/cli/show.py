@@ -8,10 +8,8 @@ from pathlib import Path
 
 import click
 
-from ..render.terminal import TerminalOptions, session_renderables
 from ._folders import folder_option
 from ._output import console
-from ._session import find_session
 from .index import db_option
 
 
@@ -60,6 +58,9 @@ def command(
     session it resumed (counted there). A transcript path with no index to compare it with is
     read on its own, and the header says so.
     """
+    from ..render.terminal import TerminalOptions, session_renderables
+    from ._session import find_session
+
     found = find_session(session, roots, db, no_update=no_update)
     loaded = found.session
     for diagnostic in loaded.diagnostics:

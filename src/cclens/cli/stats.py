@@ -5,17 +5,13 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.table import Table
 
-from ..figures.aggregate import GROUPINGS, GroupBy, UsageRow
-from ..figures.blocks import apply_token_limit
-from ..figures.period import DateError, Period, parse_date
-from ..figures.pricing import PricingError, load_price_table
+from ..figures.aggregate import GROUPINGS
 from ..formats import compact, duration, plural
-from ..readers.agents import AGENTS
-from ..reports.stats import StatsReport, index_stats, usage_stats
+from ..readers.names import AGENTS
 from ._folders import folder_option, given
 from ._output import (
     UNREADABLE_EXIT,
@@ -27,6 +23,12 @@ from ._output import (
     report_unreadable,
 )
 from .index import db_option, open_index, resolve_db, resolve_roots, update
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..figures.aggregate import GroupBy, UsageRow
+    from ..reports.stats import StatsReport
 
 _KEY_TITLES: dict[GroupBy, str] = {
     "day": "day",
@@ -42,6 +44,8 @@ _KEY_TITLES: dict[GroupBy, str] = {
 
 
 def _date(ctx: click.Context, param: click.Parameter, text: str | None) -> date | None:
+    from ..figures.period import DateError, parse_date
+
     if text is None:
         return None
     try:
@@ -350,6 +354,11 @@ def command(
     block (block rows: start, end, first, last, gap, active, minutes_left, tokens_per_hour,
     cost_per_hour, projected_tokens, projected_cost, over_limit). See docs/stats.md.
     """
+    from ..figures.blocks import apply_token_limit
+    from ..figures.period import Period
+    from ..figures.pricing import PricingError, load_price_table
+    from ..reports.stats import index_stats, usage_stats
+
     if since and until and since > until:
         raise click.BadParameter("--since is after --until", param_hint="--since")
     try:

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.table import Table
 
-from ..figures.inventory import inventory
-from ..model.entries import Diagnostic
-from ..readers.agents import discover, load
-from ..readers.claude.isolate import each_isolated, unreadable_reasons
 from ._folders import dir_option, required_folders
 from ._output import UNREADABLE_EXIT, console, json_option, print_json, report_unreadable
+
+if TYPE_CHECKING:
+    from ..model.entries import Diagnostic
 
 
 @click.command("tools")
@@ -29,6 +28,12 @@ def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> N
     objects with name, calls, results, errors, rejected, interrupted, unpaired, description,
     server, timed, median_seconds and p95_seconds (seconds from a call to its result).
     """
+    from rich.table import Table
+
+    from ..figures.inventory import inventory
+    from ..readers.agents import discover, load
+    from ..readers.claude.isolate import each_isolated, unreadable_reasons
+
     found = discover(*required_folders([*paths, *dirs]))
     problems: list[Diagnostic] = []
     sessions = list(each_isolated(found.sessions, load, lambda file: file.path, problems))

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from .database import Index
     from .embedding import INSTALL_HINT as SEMANTIC_INSTALL_HINT
     from .embedding import LANGUAGES as SEMANTIC_LANGUAGES
-    from .extract import DOCUMENT_KINDS, EXTRACT_VERSION, MATCH_END, MATCH_START, DocumentKind
+    from .extract import EXTRACT_VERSION, MATCH_END, MATCH_START
+    from .names import DEFAULT_SECONDS, DOCUMENT_KINDS, MAX_SHOWN, ORIGINS, DocumentKind, Origin
     from .read.bounds import MAX_FILTER_LENGTH, FilterTooLong
     from .read.queries import ProjectSummary, SessionSummary, Totals
     from .read.query import (
@@ -34,11 +35,7 @@ if TYPE_CHECKING:
         quote_query,
     )
     from .read.search import (
-        DEFAULT_SECONDS,
-        MAX_SHOWN,
-        ORIGINS,
         Budget,
-        Origin,
         ProjectChoice,
         QueryTooBroad,
         SearchCancelled,
@@ -72,11 +69,11 @@ _PLACES: dict[str, str] = {
     "IndexUnusable": ".storage.connection",
     "move_aside": ".storage.connection",
     "Index": ".database",
-    "DOCUMENT_KINDS": ".extract",
+    "DOCUMENT_KINDS": ".names",
     "EXTRACT_VERSION": ".extract",
     "MATCH_END": ".extract",
     "MATCH_START": ".extract",
-    "DocumentKind": ".extract",
+    "DocumentKind": ".names",
     "Progress": ".write.ingest",
     "UpdateReport": ".write.ingest",
     "ENVIRONMENT_VARIABLE": ".storage.location",
@@ -97,14 +94,14 @@ _PLACES: dict[str, str] = {
     "parse_query": ".read.query",
     "quote_query": ".read.query",
     "SCHEMA_VERSION": ".storage.schema:LATEST",
-    "DEFAULT_SECONDS": ".read.search",
+    "DEFAULT_SECONDS": ".names",
     "SEARCH_MODES": ".read.semantic:MODES",
     "SEMANTIC_LANGUAGES": ".embedding:LANGUAGES",
     "SEMANTIC_INSTALL_HINT": ".embedding:INSTALL_HINT",
-    "MAX_SHOWN": ".read.search",
-    "ORIGINS": ".read.search",
+    "MAX_SHOWN": ".names",
+    "ORIGINS": ".names",
     "Budget": ".read.search",
-    "Origin": ".read.search",
+    "Origin": ".names",
     "ProjectChoice": ".read.search",
     "QueryTooBroad": ".read.search",
     "SearchCancelled": ".read.search",

@@ -11,16 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from ..figures.aggregate import ToolPart
-from ..figures.counts import SessionCounts
-from ..figures.inventory import CallFact
-from ..figures.usage import Response
-from ..readers.claude import Session
-from .read import queries, session_list, usage_query
-from .read.queries import ProjectSummary, SessionSummary, Totals
-from .read.session_counts import session_counts
-from .read.session_list import SessionFilters, SessionPage
-from .read.usage_query import QUARTER_HOUR, BucketSum, CallRow, UsageSelection
+from .read import queries, session_list
 from .storage.connection import (
     READ_ONLY_HINT,
     IndexReadOnly,
@@ -32,20 +23,28 @@ from .storage.connection import (
 )
 from .storage.locking import Holder, UpdateLockError
 from .storage.pool import POOL_SIZE, ChangeCounter, ConnectionPool
-from .storage.stored import build_stored, read_stored, restore_files
-from .storage.versions import SessionVersion, list_versions
-from .write.ingest import POOL_THRESHOLD, Progress, UpdateReport, update_index
 
 if TYPE_CHECKING:
-    # Search (and numpy with it) is loaded on the first search: the usage figures, the status
-    # line's update and the lists never need it.
+    # Each method imports what it uses: search (and numpy with it) on the first search, the
+    # write path on the first update, the usage queries on the first figures; opening the
+    # index (as the hook and the status line do) loads none of them.
     import numpy as np
     import numpy.typing as npt
 
+    from ..figures.aggregate import ToolPart
+    from ..figures.counts import SessionCounts
+    from ..figures.inventory import CallFact
+    from ..figures.usage import Response
+    from ..readers.claude import Session
+    from .read.queries import ProjectSummary, SessionSummary, Totals
     from .read.search import Budget, MatchCache, ProjectChoice, SearchFilters, Semantic
     from .read.search_facts import DocumentFacts
     from .read.search_result import SearchHit, SearchResult
     from .read.semantic import VectorStore
+    from .read.session_list import SessionFilters, SessionPage
+    from .read.usage_query import BucketSum, CallRow, UsageSelection
+    from .storage.versions import SessionVersion
+    from .write.ingest import Progress, UpdateReport
 
 Result = TypeVar("Result")
 
@@ -152,7 +151,7 @@ class Index:
         *,
         workers: int = 2,
         progress: Progress | None = None,
-        pool_threshold: int = POOL_THRESHOLD,
+        pool_threshold: int | None = None,
         changed: Collection[Path | str] | None = None,
         waiting: Callable[[float], None] | None = None,
         embed: bool = True,
@@ -164,6 +163,8 @@ class Index:
         with ``multiprocessing``'s "spawn" method, so a script calling this must guard its
         entry point with ``if __name__ == "__main__":``.
         """
+        from .write.ingest import POOL_THRESHOLD, update_index
+
         with self._update_lock:
             try:
                 return update_index(
@@ -172,7 +173,7 @@ class Index:
                     roots,
                     workers=workers,
                     progress=progress,
-                    pool_threshold=pool_threshold,
+                    pool_threshold=POOL_THRESHOLD if pool_threshold is None else pool_threshold,
                     changed=changed,
                     waiting=waiting,
                     embed=embed,
@@ -294,6 +295,8 @@ class Index:
         """What the session ``key`` counts, its subagents' part of it and what it carries over
         from other sessions: its header's figures on every surface (see
         :mod:`cclens.figures.counts`); ``None`` when the index has no such session."""
+        from .read.session_counts import session_counts
+
         with self.connection() as connection:
             return session_counts(connection, key)
 
@@ -308,6 +311,8 @@ class Index:
         Its title is the index's, which also sees summaries written in other files of the
         project (see :mod:`cclens.index.write.titles`).
         """
+        from .storage.stored import build_stored, read_stored
+
         with self.connection() as connection:
             row = queries.session_row(connection, key)
             stored = read_stored(connection, row) if row is not None else None
@@ -494,6 +499,8 @@ class Index:
 
         ``version``: one of :meth:`versions` (the newest when ``None``).
         """
+        from .storage.stored import restore_files
+
         with self.connection() as connection:
             row = queries.session_row(connection, key)
             if row is None:
@@ -506,6 +513,8 @@ class Index:
         A session has one version until one of its files changes other than by growing (see
         :mod:`cclens.index.storage.versions`).
         """
+        from .storage.versions import list_versions
+
         with self.connection() as connection:
             row = queries.session_row(connection, key)
             if row is None:
@@ -513,41 +522,57 @@ class Index:
             return list_versions(connection, row)
 
     def usage_sums(
-        self, selection: UsageSelection, *, seconds: int = QUARTER_HOUR
+        self, selection: UsageSelection, *, seconds: int | None = None
     ) -> list[BucketSum]:
         """Selected responses summed per time bucket, session, model and price (see
-        :mod:`.usage_query`)."""
+        :mod:`.usage_query`; ``seconds``: the bucket, a quarter of an hour unless given)."""
+        from .read import usage_query
+
         with self.connection() as connection:
-            return usage_query.bucket_sums(connection, selection, seconds=seconds)
+            return usage_query.bucket_sums(
+                connection, selection, seconds=seconds or usage_query.QUARTER_HOUR
+            )
 
     def usage_responses(self, selection: UsageSelection) -> list[Response]:
         """Every selected API response once, as the analytics count it."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return usage_query.counted_responses(connection, selection)
 
     def usage_tools(self, selection: UsageSelection) -> list[ToolPart]:
         """Selected responses summed per tools called, session and price, their tokens split
         among their calls (see :func:`.usage_query.tool_sums`)."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return usage_query.tool_sums(connection, selection)
 
     def usage_call_rows(self, selection: UsageSelection) -> list[CallRow]:
         """Every selected tool call once, as the tool figures read it."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return usage_query.call_rows(connection, selection)
 
     def usage_calls(self, selection: UsageSelection) -> list[CallFact]:
         """Every selected tool call once (timed by when it was made)."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return usage_query.counted_calls(connection, selection)
 
     def usage_prompts(self, selection: UsageSelection) -> list[datetime | None]:
         """When each selected prompt was typed (each once)."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return usage_query.prompt_times(connection, selection)
 
     def usage_counts(self, selection: UsageSelection) -> tuple[int, dict[str, int]]:
         """The selected prompts, and tool calls by status, each once."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return (
                 usage_query.prompt_count(connection, selection),
@@ -556,11 +581,15 @@ class Index:
 
     def usage_costs_current(self) -> bool:
         """Whether the stored costs come from this cclens's bundled price table."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return usage_query.costs_current(connection)
 
     def usage_projects(self) -> list[str]:
         """Every project folder the index knows."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return usage_query.project_slugs(connection)
 
@@ -569,6 +598,8 @@ class Index:
     ) -> tuple[int, int]:
         """Sessions and transcript files held for ``projects`` (all when ``None``) of
         ``agent`` (every agent's when ``None``)."""
+        from .read import usage_query
+
         with self.connection() as connection:
             return usage_query.selected_sessions(connection, projects, agent)
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from ..figures.figures import session_prompts
 from ..figures.inventory import is_failed, session_calls
@@ -27,6 +27,7 @@ from ..readers.claude import AssistantItem, Item, Session, UserItem
 from ..readers.claude.assemble import session_tips
 from ..readers.claude.titles import PREVIEW_LENGTH
 from .costs import CostTally
+from .names import DocumentKind
 from .words import (
     MAX_PHRASE_WORDS,
     PRIVATE_USE,
@@ -37,15 +38,6 @@ from .words import (
     index_text,
 )
 
-DocumentKind = Literal["prompt", "assistant", "thinking", "tool_input", "tool_output"]
-#: Every kind of content search can be narrowed to.
-DOCUMENT_KINDS: tuple[DocumentKind, ...] = (
-    "prompt",
-    "assistant",
-    "thinking",
-    "tool_input",
-    "tool_output",
-)
 #: Bumped whenever what is extracted changes; sessions indexed with an older version get their
 #: documents derived again from the stored lines on the next update. 3: each document names the
 #: element it is shown in (``target``), whether it is a subagent's, long texts are cut into

@@ -428,10 +428,22 @@ class Lenient(Generic[T]):
     def __init__(self, type_: Any, unknown: Callable[[Any], T]) -> None:
         self.type = type_
         self.unknown = unknown
-        self._decoder: msgspec.json.Decoder[T] = msgspec.json.Decoder(type_)
-        self._box = _box(type_)
-        # Errors about the value as a whole (a tag missing or unknown): no repair can help.
-        self._root_errors = tuple(f" - at `$.{name}`" for name in tagged_fields(type_))
+
+    # The decoders are built on first use (tens of milliseconds for a large union): a module
+    # that declares one costs nothing to import, and a process that never decodes that type
+    # (the index's fast view of Claude Code lines, another agent's types) never builds it.
+    @functools.cached_property
+    def _decoder(self) -> msgspec.json.Decoder[T]:
+        return msgspec.json.Decoder(self.type)
+
+    @functools.cached_property
+    def _box(self) -> Any:
+        return _box(self.type)
+
+    @functools.cached_property
+    def _root_errors(self) -> tuple[str, ...]:
+        """Errors about the value as a whole (a tag missing or unknown): no repair can help."""
+        return tuple(f" - at `$.{name}`" for name in tagged_fields(self.type))
 
     def decode(self, data: bytes | str) -> Decoded[T]:
         """Decode one JSON document; raises ``msgspec.DecodeError`` only for invalid JSON."""

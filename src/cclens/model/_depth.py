@@ -12,7 +12,6 @@ keeps it in an ``Any`` field or moves it to its struct's ``extra``.
 from __future__ import annotations
 
 import re
-import secrets
 from typing import Any
 
 import msgspec
@@ -219,6 +218,8 @@ def bounded_decode(data: bytes, limit: int = MAX_DEPTH) -> tuple[Any, int]:
     spans = _deep_spans(data, limit)
     if not spans:
         return msgspec.json.decode(data), 0
+    import secrets  # here: only a line nested past the budget needs it (hmac, hashlib)
+
     nonce = secrets.token_hex(8).encode()
     while nonce in data:
         nonce = secrets.token_hex(8).encode()

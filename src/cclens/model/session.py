@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..times import parse_time as parse_time
 from . import UNSET, ContentBlock, Decoded, Usage
@@ -25,7 +25,9 @@ from .records import (
     SystemRecord,
     UserRecord,
 )
-from .tools import ToolSpec, parse_tool_input, parse_tool_result, tool_spec
+
+if TYPE_CHECKING:
+    from .tools import ToolSpec
 
 ToolStatus = Literal["ok", "error", "rejected", "interrupted", "pending"]
 UserKind = Literal[
@@ -238,10 +240,14 @@ class ToolCall:
 
     @cached_property
     def spec(self) -> ToolSpec:
+        from .tools import tool_spec
+
         return tool_spec(self.name, self.agent)
 
     @cached_property
     def parsed_input(self) -> Decoded[Any]:
+        from .tools import parse_tool_input
+
         return parse_tool_input(self.name, self.block.input, self.agent)
 
     @property
@@ -251,6 +257,8 @@ class ToolCall:
 
     @cached_property
     def parsed_result(self) -> Decoded[Any] | None:
+        from .tools import parse_tool_result
+
         if self.raw_result is UNSET:
             return None
         return parse_tool_result(self.name, self.raw_result, self.agent)

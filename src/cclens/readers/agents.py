@@ -32,6 +32,7 @@ from .discovery import (
 )
 from .gemini import sessions as gemini
 from .lines import Read
+from .names import AGENTS
 
 #: How many first bytes of a file are read to tell whose it is.
 HEAD_BYTES = 1024
@@ -191,9 +192,6 @@ COPILOT = Reader(
 #: Every agent cclens reads, by name. In a folder of mixed files, the agents are asked in this
 #: order whether a file is theirs; Claude Code, which takes any ``.jsonl`` file, comes last.
 READERS: dict[str, Reader] = {reader.name: reader for reader in (CODEX, GEMINI, COPILOT, CLAUDE)}
-
-#: The agents' names, in the order they are shown.
-AGENTS: tuple[str, ...] = ("claude", "codex", "gemini", "copilot")
 
 
 def reader(name: str) -> Reader:

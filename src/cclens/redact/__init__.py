@@ -23,7 +23,17 @@ What is detected, in one pass over the text (``scanner.py``):
 The library never prints and never sends anything anywhere.
 """
 
-from cclens.redact.engine import KINDS, Redactor
-from cclens.redact.options import RedactionOptions
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
+from .options import RedactionOptions
+
+if TYPE_CHECKING:
+    from .engine import KINDS, Redactor
 
 __all__ = ["KINDS", "RedactionOptions", "Redactor"]
+
+# The engine (its rules) is imported when first used: the options alone load none of it.
+__getattr__ = lazy_names(__name__, {"KINDS": ".engine", "Redactor": ".engine"})

@@ -12,10 +12,14 @@ so the prefixes follow the exact syntax the rule is compiled with.
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 
 # The parser behind re.compile; typeshed knows it only by its deprecated name, sre_parse.
 import re._parser as parser  # type: ignore[import-not-found]
+from collections.abc import Iterable
+from pathlib import Path
 from re import _constants as constants  # type: ignore[attr-defined]
 from typing import Any, Final
 
@@ -25,6 +29,8 @@ LONG_ENOUGH: Final = 6
 MAX_CLASS: Final = 8
 #: No rule is given more prefixes than this (a class after a class multiplies them).
 MAX_PREFIXES: Final = 64
+#: The prefixes of every rule, worked out in advance (:func:`known_prefixes`).
+TABLE: Final = Path(__file__).with_name("prefixes.json")
 
 
 def literal_prefixes(regex: str) -> tuple[str, ...]:
@@ -103,3 +109,29 @@ def _class_characters(items: list[tuple[Any, Any]]) -> list[str] | None:
         if len(characters) > MAX_CLASS:
             return None
     return characters
+
+
+@functools.cache
+def _table() -> dict[str, tuple[str, ...]]:
+    try:
+        found = json.loads(TABLE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {regex: tuple(prefixes) for regex, prefixes in found.items()}
+
+
+def known_prefixes(regex: str) -> tuple[str, ...]:
+    """:func:`literal_prefixes` of ``regex``, read from the table made in advance
+    (``prefixes.json``, written by ``python -m cclens.redact.prefix_table``) when it holds the
+    expression: parsing the ~200 rules costs about 10 ms in every process that redacts. An
+    expression the table does not hold (a rule changed since it was written) is parsed, so a
+    table out of date only costs that time; ``tests/test_redact_prefixes.py`` checks it is
+    current."""
+    found = _table().get(regex)
+    return found if found is not None else literal_prefixes(regex)
+
+
+def table_text(regexes: Iterable[str]) -> str:
+    """The table of ``regexes``' prefixes, as ``prefixes.json`` holds it."""
+    table = {regex: list(literal_prefixes(regex)) for regex in sorted(set(regexes))}
+    return json.dumps(table, indent=0, ensure_ascii=True) + "\n"

@@ -35,6 +35,7 @@ not touch the token on either side, so a pattern never fires inside a longer ide
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -259,8 +260,10 @@ TOKEN_PATTERNS: Final[tuple[TokenPattern, ...]] = (
 )
 
 
-def _compile_classifier() -> tuple[re.Pattern[str], tuple[str, ...]]:
-    """One expression that tells which format a whole value has (used for assignment values)."""
+@functools.cache
+def _classifier() -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """One expression that tells which format a whole value has (used for assignment values);
+    compiled when first needed (a text with no assignment to judge never needs it)."""
     kinds: list[str] = []
     branches: list[str] = []
     for index, pattern in enumerate(TOKEN_PATTERNS):
@@ -271,9 +274,6 @@ def _compile_classifier() -> tuple[re.Pattern[str], tuple[str, ...]]:
     return re.compile("|".join(branches)), tuple(kinds)
 
 
-_CLASSIFIER, _CLASSIFIER_KINDS = _compile_classifier()
-
-
 def classify(value: str) -> str | None:
     """The kind of the credential that ``value`` consists of, or ``None``.
 
@@ -282,7 +282,8 @@ def classify(value: str) -> str | None:
     >>> classify("hello") is None
     True
     """
-    match = _CLASSIFIER.fullmatch(value)
+    classifier, kinds = _classifier()
+    match = classifier.fullmatch(value)
     if match is None or match.lastgroup is None:
         return None
-    return _CLASSIFIER_KINDS[int(match.lastgroup[1:])]
+    return kinds[int(match.lastgroup[1:])]

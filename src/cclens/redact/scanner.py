@@ -22,7 +22,7 @@ from typing import Final, NamedTuple
 
 from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
-from cclens.redact.literals import literal_prefixes
+from cclens.redact.literals import known_prefixes
 
 MIN_PREFIX: Final = 2
 """Rules whose literal prefix is shorter are found by one regular expression instead."""
@@ -226,23 +226,27 @@ class Scanner:
     def __init__(self, rules: Sequence[Rule]) -> None:
         self._rules = tuple(rules)
         # Rules with a literal prefix of two characters or more are found through it: one
-        # automaton over every prefix, then the rule's own expression at each occurrence.
+        # automaton over every prefix, then the rule's own expression at each occurrence. That
+        # expression is compiled the first time one of its prefixes is found (:meth:`_pattern`):
+        # most texts hold few of the ~200 rules' prefixes, and compiling them all took most of
+        # the time of making a scanner, in every process that redacts.
+        self._sources: list[str | None] = []
         self._patterns: list[re.Pattern[str] | None] = []
         by_prefix: dict[str, list[int]] = {}
         residual: list[int] = []
         anchored: list[tuple[re.Pattern[str], int, int, int]] = []
         for number, rule in enumerate(self._rules):
             left = f"(?<![{rule.left}])" if rule.left else ""
-            pattern = re.compile(left + rule.regex)
-            prefixes = literal_prefixes(rule.regex)
+            prefixes = known_prefixes(rule.regex)
+            self._patterns.append(None)
             if rule.anchor is not None:
                 anchor = rule.anchor
                 anchored.append((re.compile(anchor.regex), anchor.low, anchor.high, number))
             elif not prefixes or min(map(len, prefixes)) < MIN_PREFIX or not _ascii(prefixes):
                 residual.append(number)
-                self._patterns.append(None)
+                self._sources.append(None)
                 continue
-            self._patterns.append(pattern)
+            self._sources.append(left + rule.regex)
             for prefix in prefixes if rule.anchor is None else ():
                 by_prefix.setdefault(prefix, []).append(number)
         self._anchored = tuple(anchored)
@@ -262,6 +266,15 @@ class Scanner:
         # below; their first characters are few, so the engine skips fast between them.
         self._branches: dict[str, tuple[int, str]] = {}
         self._residual = self._combined(residual) if residual else None
+
+    def _pattern(self, number: int) -> re.Pattern[str]:
+        """The compiled expression of rule ``number`` (found through its prefix or anchor),
+        compiled on first use. Two threads may both compile it: the same pattern either way."""
+        source = self._sources[number]
+        assert source is not None
+        pattern = re.compile(source)
+        self._patterns[number] = pattern
+        return pattern
 
     def _combined(self, numbers: list[int]) -> re.Pattern[str]:
         """One expression for the rules ``numbers``: ``c(?:rest1|rest2|…)`` per first character
@@ -393,8 +406,7 @@ class Scanner:
                 index += 1
                 if number > pending_number:
                     break
-                pattern = patterns[number]
-                assert pattern is not None
+                pattern = patterns[number] or self._pattern(number)
                 match = pattern.match(text, start)
                 if match is not None:
                     break

@@ -130,7 +130,9 @@ def archive(
     from ..index import Index
 
     with Index(db) as index:
-        report = index.update(list(folders), changed=files, workers=1, waiting=_busy)
+        # No vectors for search by meaning here (loading the model and numpy would cost more
+        # than the rest of the hook): the next `cclens index`, search or server embeds them.
+        report = index.update(list(folders), changed=files, workers=1, waiting=_busy, embed=False)
     state["outcome"] = "archived"
     state["bytes_read"] = report.bytes_read
     state["seconds"] = round(time.monotonic() - started, 3)

@@ -6,13 +6,15 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import msgspec
 
-from ...readers.resume import ResumeCommand, resume_command
 from .bounds import check_length
+
+if TYPE_CHECKING:
+    from ...readers.resume import ResumeCommand
 
 
 def _time(value: float | None) -> datetime | None:
@@ -176,6 +178,8 @@ class SessionSummary:
     @property
     def resume(self) -> ResumeCommand:
         """The command that resumes the session in the directory it ran in."""
+        from ...readers.resume import resume_command
+
         return resume_command(self.session_id, self.cwd, agent=self.agent)
 
     def as_json(self) -> dict[str, Any]:

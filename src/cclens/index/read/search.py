@@ -24,14 +24,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import chain
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ...readers.agents import label as agent_label
 from ...scripts import unspaced_characters
-from ..extract import DOCUMENT_KINDS
+from ..names import DEFAULT_SECONDS, DOCUMENT_KINDS, MAX_SHOWN, ORIGINS, Origin
 from ..words import shown_text
 from .bounds import check_length
 from .queries import project_name
@@ -48,20 +48,11 @@ from .search_result import (
 from .semantic import MODES, Mode, VectorStore, fuse, message_vector, rank
 from .snippet import Matcher, snippet
 
-#: The processor time one search may take by default (ranking and snippets), in seconds: with
-#: SQLite's steps that cannot be interrupted (up to ~0.2 s), any search answers or refuses
-#: within 1 s on a machine that is not busy with other work.
-DEFAULT_SECONDS = 0.75
 #: SQLite virtual machine steps between two looks at the clock (each look takes the GIL back
 #: from the thread ranking: at 1,000 the looks alone were a tenth of a busy server's time).
 _STEPS = 20_000
 #: Values listed per facet.
 FACET_VALUES = 20
-#: The most hits one search shows (each gets a snippet).
-MAX_SHOWN = 1000
-
-Origin = Literal["main", "subagent"]
-ORIGINS: tuple[Origin, ...] = ("main", "subagent")
 
 
 class QueryTooBroad(SearchError):

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..extract import DOCUMENT_KINDS
+from ..names import DOCUMENT_KINDS
 
 Ints = npt.NDArray[np.int64]
 #: The month code of a document without a time.

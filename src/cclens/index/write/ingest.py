@@ -28,7 +28,6 @@ from ..storage.locking import end_with_parent, update_lock
 from ..storage.schema import drop_bulk_indexes, restore_bulk_indexes
 from .counted import settle
 from .plan import Plan, SessionTask, make_plan, scan_sizes
-from .vectors import embed_documents
 from .worker import SessionOutcome, failed, process, process_all, process_all_into, read_outcomes
 from .write import Writer, assign_keys, mark_missing
 
@@ -221,6 +220,9 @@ def update_index(
     with update_lock(Path(db_path), waiting):
         report = _update(connection, db_path, roots, workers, progress, pool_threshold, changed)
         if embed:
+            # Imported only here: an update that embeds nothing (the hook) loads no numpy.
+            from .vectors import embed_documents
+
             started = time.perf_counter()
             report.embedded = embed_documents(connection)
             report.embed_seconds = time.perf_counter() - started

@@ -2,29 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ...model.entries import Diagnostic, Entry, ReadResult
-from ...model.session import (
-    AssistantItem,
-    AttachmentItem,
-    Branch,
-    Compaction,
-    Item,
-    MetaItem,
-    ProgressItem,
-    Session,
-    SystemItem,
-    ToolCall,
-    UserItem,
-)
-from .assemble import (
-    apply_summaries,
-    assemble_entries,
-    attach_subagent,
-    attach_subagents,
-    load_subagent,
-)
+from ..._lazy import lazy_names
 from .discover import (
     Discovery,
     SessionFile,
@@ -35,89 +15,71 @@ from .discover import (
     orphan_identity,
     subagents_for,
 )
-from .links import link_files
-from .read import read_data, read_file
-from .sources import assemble_reads, assemble_sources
-from .titles import sibling_summaries
 
-
-def load_session(path: Path | str, *, subagents: bool = True, siblings: bool = True) -> Session:
-    """Read and assemble the session in ``path``, with its subagent transcripts attached.
-
-    The title follows :mod:`cclens.readers.claude.titles`; a summary Claude Code wrote into another
-    transcript of the same folder counts when ``siblings`` is true (the other files are only
-    scanned for summary records). Summaries in other folders are not seen: the index, which
-    holds every file, sees them all. Malformed lines do not raise: they are listed in
-    ``Session.diagnostics``. Raises ``OSError`` when the file cannot be read.
-    """
-    path = Path(path)
-    result = read_file(path)
-    session = assemble_entries(
-        path,
-        result.entries,
-        result.diagnostics,
-        session_id=path.stem,
-        project=path.parent.name,
-        file_size=result.bytes,
-        lines=result.lines,
+if TYPE_CHECKING:
+    from ...model.entries import Diagnostic, Entry, ReadResult
+    from ...model.session import (
+        AssistantItem,
+        AttachmentItem,
+        Branch,
+        Compaction,
+        Item,
+        MetaItem,
+        ProgressItem,
+        Session,
+        SystemItem,
+        ToolCall,
+        UserItem,
     )
-    session.mtime = _mtime(path)
-    if subagents:
-        attach_subagents(session, subagents_for(path))
-    link_files(session)
-    if siblings:
-        apply_summaries(session, sibling_summaries(path))
-    return session
-
-
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime_ns / 1e9
-    except OSError:
-        return 0.0
-
-
-def load_orphan(file: SessionFile) -> Session:
-    """Read an orphan subagent transcript as a session of its own (see :mod:`.discover`):
-    its id and project are the file's, and it is marked as a subagent without its parent."""
-    info = file.orphan
-    assert info is not None
-    session = load_subagent(info, file.project)
-    session.session_id = file.session_id
-    session.orphan = True
-    session.parent_session_id = info.parent_session_id
-    session.mtime = file.mtime
-    link_files(session)
-    return session
-
-
-def load(file: SessionFile, *, subagents: bool = True, siblings: bool = True) -> Session:
-    """Read and assemble a discovered session file, with the subagent files found for it (an
-    orphan subagent file is read by :func:`load_orphan`).
-
-    ``siblings`` as in :func:`load_session` (each sibling is read once per process while it is
-    unchanged, so loading every session of a project stays linear).
-    """
-    if file.orphan is not None:
-        return load_orphan(file)
-    result = read_file(file.path)
-    session = assemble_entries(
-        file.path,
-        result.entries,
-        result.diagnostics,
-        session_id=file.session_id,
-        project=file.project,
-        file_size=result.bytes,
-        lines=result.lines,
+    from .assemble import (
+        apply_summaries,
+        assemble_entries,
+        attach_subagent,
+        attach_subagents,
+        load_subagent,
     )
-    session.mtime = file.mtime
-    if subagents:
-        attach_subagents(session, file.subagents)
-    link_files(session)
-    if siblings:
-        apply_summaries(session, sibling_summaries(file.path))
-    return session
+    from .links import link_files
+    from .loader import load, load_orphan, load_session
+    from .read import read_data, read_file
+    from .sources import assemble_reads, assemble_sources
+    from .titles import sibling_summaries
 
+#: Where each name lives: its module is imported when the name is first used, so that finding
+#: the transcripts (:mod:`.discover`, imported here) loads no reader, model or assembly.
+_PLACES = {
+    **dict.fromkeys(["Diagnostic", "Entry", "ReadResult"], "...model.entries"),
+    **dict.fromkeys(
+        [
+            "AssistantItem",
+            "AttachmentItem",
+            "Branch",
+            "Compaction",
+            "Item",
+            "MetaItem",
+            "ProgressItem",
+            "Session",
+            "SystemItem",
+            "ToolCall",
+            "UserItem",
+        ],
+        "...model.session",
+    ),
+    **dict.fromkeys(
+        [
+            "apply_summaries",
+            "assemble_entries",
+            "attach_subagent",
+            "attach_subagents",
+            "load_subagent",
+        ],
+        ".assemble",
+    ),
+    "link_files": ".links",
+    **dict.fromkeys(["load", "load_orphan", "load_session"], ".loader"),
+    **dict.fromkeys(["read_data", "read_file"], ".read"),
+    **dict.fromkeys(["assemble_reads", "assemble_sources"], ".sources"),
+    "sibling_summaries": ".titles",
+}
 
 __all__ = [
     "AssistantItem",
@@ -137,6 +99,7 @@ __all__ = [
     "SystemItem",
     "ToolCall",
     "UserItem",
+    "apply_summaries",
     "assemble_entries",
     "assemble_reads",
     "assemble_sources",
@@ -145,6 +108,7 @@ __all__ = [
     "claude_dirs",
     "discover",
     "group",
+    "link_files",
     "load",
     "load_orphan",
     "load_session",
@@ -152,5 +116,8 @@ __all__ = [
     "orphan_identity",
     "read_data",
     "read_file",
+    "sibling_summaries",
     "subagents_for",
 ]
+
+__getattr__ = lazy_names(__name__, _PLACES)

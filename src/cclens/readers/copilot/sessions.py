@@ -14,15 +14,16 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
 from ...files import open_regular
-from ...model.session import Session
 from ..discovery import Discovery, FoundFile, SessionFile, SourceFile, slug
-from ..lines import LinesRead
-from .assemble import EventFile, assemble_events, read_events
+
+if TYPE_CHECKING:
+    from ...model.session import Session
+    from .assemble import EventFile
 
 #: The program that runs Copilot CLI.
 COPILOT = "copilot"
@@ -118,11 +119,16 @@ def group(files: Iterable[FoundFile], found: Discovery) -> None:
 
 def load(file: SessionFile) -> Session:
     """The session of a discovered log. Raises ``OSError`` when it cannot be read."""
+    from .assemble import assemble_events, read_events
+
     return assemble_events(read_events(file.path), file.project, file.mtime)
 
 
 def assemble(session_id: str, project: str, files: Sequence[SourceFile]) -> Session:
     """The session of a log from its bytes, as the index keeps them."""
+    from ..lines import LinesRead
+    from .assemble import EventFile, assemble_events, read_events
+
     main = next(source for source in files if source.role == "session")
     found = main.read
     if isinstance(found, LinesRead) and found.end_offset == len(main.data):
@@ -134,6 +140,8 @@ def assemble(session_id: str, project: str, files: Sequence[SourceFile]) -> Sess
 def read_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 0) -> EventFile:
     """A log's bytes from ``start_offset`` (after ``start_line`` lines) read: its events, its
     problems and where its complete lines end."""
+    from .assemble import read_events
+
     return read_events(path, data, start_offset, start_line)
 
 
