@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import lru_cache, partial
 from typing import Any
 
-from jinja2 import Environment, PackageLoader
+from jinja2 import Environment, PackageLoader, pass_environment
+from markupsafe import Markup
 
 from .. import formats
 from .template_cache import template_cache
@@ -17,6 +18,15 @@ def _tag(value: Any) -> str:
     """The ``type`` tag of a model value (``"text"``, ``"web_search_tool_result"``, …)."""
     config = getattr(type(value), "__struct_config__", None)
     return str(config.tag) if config is not None and config.tag is not None else ""
+
+
+@pass_environment
+def _draw(environment: Environment, piece: Any) -> Markup:
+    """A prepared view's piece (code, a diff, markdown, a JSON tree) as HTML."""
+    # The view helpers import Pygments and markdown-it: only once something is drawn.
+    from .views import draw
+
+    return draw(environment, piece)
 
 
 @lru_cache(maxsize=1)
@@ -43,4 +53,5 @@ def template_environment() -> Environment:
     environment.filters["plural"] = formats.plural
     environment.filters["text_size"] = formats.text_size
     environment.filters["tag"] = _tag
+    environment.filters["draw"] = _draw
     return environment

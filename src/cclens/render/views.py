@@ -33,6 +33,7 @@ from . import highlight as highlight_module
 from . import images as images_module
 from . import jsonview as jsonview_module
 from . import markdown as markdown_module
+from .prepared import Code, Diff, Piece, PreparedView, Prose, Tree
 from .unshown import unshown_lines
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from .parts import Part
     from .summary import ToolSummary
 
-__all__ = ["ToolView", "ViewHelpers"]
+__all__ = ["ToolView", "ViewHelpers", "draw"]
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,32 @@ class ToolView:
 
     name: str
     template: str
-    prepare: Callable[[ToolCall, ViewHelpers], Mapping[str, Any]]
+    prepare: Callable[[ToolCall, ViewHelpers], PreparedView]
     headline: bool = False
     summarize: Callable[[ToolCall], ToolSummary] | None = None
+
+
+def draw(environment: Environment, piece: Piece) -> Markup:
+    """A :data:`~cclens.render.prepared.Piece` as HTML (the templates' ``draw`` filter):
+    highlighted code, a diff table, markdown, a JSON tree."""
+    if isinstance(piece, Code):
+        return highlight_module.render_code(
+            environment,
+            piece.text,
+            language=piece.language,
+            filename=piece.filename,
+            start_line=piece.start_line,
+            fold_after=piece.fold_after,
+        )
+    if isinstance(piece, Diff):
+        return diff_module.render_diff(
+            environment, piece.hunks, old=piece.old, new=piece.new, filename=piece.filename
+        )
+    if isinstance(piece, Prose):
+        return markdown_module.render_markdown(piece.text, environment)
+    if isinstance(piece, Tree):
+        return jsonview_module.render_json(environment, piece.value)
+    raise TypeError(f"not a piece a view draws: {type(piece).__name__}")
 
 
 #: Default size above which a text is cut (with a note) rather than drawn whole.
