@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache, partial
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, pass_environment
+from jinja2 import Environment, PackageLoader, StrictUndefined, pass_environment
 from markupsafe import Markup
 
 from .. import formats
@@ -31,10 +31,14 @@ def _draw(environment: Environment, piece: Any) -> Markup:
 
 @lru_cache(maxsize=1)
 def template_environment() -> Environment:
-    """The shared environment (templates from ``cclens/render/templates``, autoescape on)."""
+    """The shared environment (templates from ``cclens/render/templates``, autoescape on,
+    undefined names an error)."""
     environment = Environment(
         loader=PackageLoader("cclens.render", "templates"),
         autoescape=True,
+        # A name a template reads and nobody gave it is an error, not a blank: a view that
+        # fails is drawn by the generic view and counted (SessionRenderer.view_failures).
+        undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,

@@ -20,12 +20,15 @@ output never pays for HTML. Strings stay untrusted text: templates escape them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..model import format_json, to_builtins
 from .diff import MAX_DIFF_CHARS, build_hunks, unified_text
 from .lexers import lexer_for
+
+if TYPE_CHECKING:
+    from .summary import ToolSummary
 
 __all__ = [
     "Code",
@@ -40,6 +43,7 @@ __all__ = [
     "TextKind",
     "TextPart",
     "Tree",
+    "below_summary",
     "field_parts",
     "piece_part",
     "piece_text",
@@ -47,8 +51,18 @@ __all__ = [
 ]
 
 
+class _Drawn:
+    """What the templates' ``draw`` filter draws: put in a page as it is, it raises (rather
+    than being written as its ``repr``)."""
+
+    __slots__ = ()
+
+    def __html__(self) -> str:
+        raise TypeError(f"a {type(self).__name__} is drawn with the draw filter")
+
+
 @dataclass(frozen=True, slots=True)
-class Code:
+class Code(_Drawn):
     """Text drawn highlighted, lines numbered from ``start_line``: a file's content, a script.
 
     The language is ``language``, else guessed from ``filename``; ``fold_after``: the lines
@@ -77,7 +91,7 @@ class Code:
 
 
 @dataclass(frozen=True, slots=True)
-class Diff:
+class Diff(_Drawn):
     """A diff: ``structuredPatch`` hunks, else computed between ``old`` and ``new``."""
 
     hunks: Any = None
@@ -95,14 +109,14 @@ class Diff:
 
 
 @dataclass(frozen=True, slots=True)
-class Prose:
+class Prose(_Drawn):
     """Markdown written by a person or a model (a prompt, a plan, an answer)."""
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class Tree:
+class Tree(_Drawn):
     """A JSON value, drawn as a collapsible tree (model values are converted with
     :func:`~cclens.model.to_builtins`)."""
 
@@ -111,15 +125,6 @@ class Tree:
 
 #: What a page draws richly and text writes plainly.
 Piece = Code | Diff | Prose | Tree
-
-
-def _not_markup(piece: object) -> str:
-    """A piece put in a template as it is: an error (it would be written as its repr)."""
-    raise TypeError(f"a {type(piece).__name__} is drawn with the draw filter")
-
-
-for _piece in (Code, Diff, Prose, Tree):
-    _piece.__html__ = _not_markup  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +226,20 @@ def field_parts(rows: Iterable[Field], *, result: bool = False) -> list[TextPart
             value = row.value.href if isinstance(row.value, Link) else str(row.value)
             parts.append(TextPart("field", value, row.label, result=result))
     return parts
+
+
+def below_summary(
+    parts: Iterable[TextPart], summary: ToolSummary, kinds: Sequence[TextKind] = ("field",)
+) -> list[TextPart]:
+    """The parts a text output writes under a call's summary line: a one-line part of
+    ``kinds`` the summary shows whole is left out, and so is a label it names (a file's path)."""
+    argument = summary.argument
+    kept = []
+    for part in parts:
+        if part.kind in kinds and " ".join(part.text.split()) == argument:
+            continue
+        kept.append(replace(part, label="") if part.label and part.label == argument else part)
+    return kept
 
 
 def text_part(

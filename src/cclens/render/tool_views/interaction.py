@@ -80,7 +80,7 @@ class QuestionsView(PreparedView):
 
     def parts(self) -> list[TextPart]:
         answered = self.answered
-        parts = [*text_part("markdown", self.legacy, result=answered)]
+        parts = [*text_part("markdown", self.legacy, "Question", result=answered)]
         for question in self.questions:
             parts.append(
                 TextPart("field", question.text, question.header or "Question", result=answered)
@@ -179,7 +179,7 @@ class PlanView(PreparedView):
 
     def parts(self) -> list[TextPart]:
         parts = [*text_part("field", self.state, "Plan")]
-        parts += text_part("markdown", self.plan) or [
+        parts += text_part("markdown", self.plan, "Plan") or [
             TextPart("note", "The plan was read from the plan file.")
         ]
         parts += [TextPart("field", item, "Asks permission for") for item in self.allowed]

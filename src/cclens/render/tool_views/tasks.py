@@ -72,9 +72,9 @@ class TodoView(PreparedView):
         answered = self.r is not None
         parts.append(TextPart("note", progress, result=answered))
         for row in self.todos:
-            said = row.content + (
-                f" ({row.change})" if row.change and row.status != "removed" else ""
-            )
+            # A change its status says already (started, done, removed) is not said twice.
+            told = row.change not in ("", "started", "done", "removed")
+            said = row.content + (f" ({row.change})" if told else "")
             parts.append(TextPart("item", said, row.status, result=answered))
         return parts
 

@@ -156,7 +156,7 @@ class WebSearchView(PreparedView):
             for hit in self.links
         ]
         parts += text_part("result", "\n\n".join(found), result=True)
-        return parts + [TextPart("markdown", answer, result=True) for answer in self.answers]
+        return parts + [TextPart("markdown", text, "Answer", result=True) for text in self.answers]
 
 
 def prepare_web_search(call: ToolCall, h: ViewHelpers) -> WebSearchView:
