@@ -36,8 +36,8 @@ class GenericView(PreparedView):
     ``input_fields``/``result_fields``: (name, value) pairs, or ``None`` when the value is not
     an object (then ``input_raw``/``result_raw`` hold it); ``has_result``: whether a
     ``toolUseResult`` was recorded; ``untyped``: the input fit none of the tool's types;
-    ``unknown_tool``: cclens does not know the tool. The text outputs show the input as JSON,
-    then the result as the model saw it.
+    ``unknown_tool``: cclens does not know the tool. The text outputs show the input and the
+    recorded result as JSON.
     """
 
     input_fields: list[tuple[str, Any]] | None = None
@@ -51,9 +51,14 @@ class GenericView(PreparedView):
     description: str = ""
 
     def parts(self) -> list[TextPart]:
-        return [
-            TextPart("code", format_json(to_builtins(self.input_raw)).decode(), language="json")
-        ]
+        parts = [TextPart("code", _json(self.input_raw), language="json")]
+        if self.has_result:
+            parts.append(TextPart("code", _json(self.result_raw), "Result", "json", result=True))
+        return parts
+
+
+def _json(value: Any) -> str:
+    return format_json(to_builtins(value)).decode()
 
 
 def prepare_generic(call: ToolCall, helpers: ViewHelpers) -> GenericView:

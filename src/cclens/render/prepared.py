@@ -273,6 +273,8 @@ class PreparedView:
 
     #: How an error is named in text (the page's words).
     error_label: ClassVar[str] = "Error"
+    #: Whether the page draws the notes with the result (a file read's notes).
+    notes_with_result: ClassVar[bool] = False
 
     def parts(self) -> list[TextPart]:
         """What this family of views shows, in order (the error and notes come after)."""
@@ -281,7 +283,8 @@ class PreparedView:
     def text_parts(self) -> list[TextPart]:
         """Everything the view shows, as text: its own parts, its notes, then its error."""
         parts = self.parts()
-        parts += [TextPart("note", note) for note in self.notes if note]
+        with_result = self.notes_with_result
+        parts += [TextPart("note", note, result=with_result) for note in self.notes if note]
         if self.error:
             label = "Refused" if self.rejected else self.error_label
             parts.append(TextPart("error", self.error, label, result=True))

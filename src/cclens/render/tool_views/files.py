@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ...model import to_builtins
 from ...model.session import ToolCall
@@ -90,6 +90,8 @@ class ReadView(PreparedView):
     image: Image | None = None
     cells: Sequence[NotebookCell] = ()
     pages: Sequence[PdfPage] = ()
+
+    notes_with_result: ClassVar[bool] = True
 
     def parts(self) -> list[TextPart]:
         parts = [*text_part("field", self.path, "File"), *text_part("field", self.range, "Read")]
