@@ -1,7 +1,9 @@
 """The contract between the page renderer and the per-tool views.
 
 A :class:`ToolView` names a partial template and a ``prepare`` function that turns a
-:class:`~cclens.model.session.ToolCall` into the variables that template draws. The views live in
+:class:`~cclens.model.session.ToolCall` into its typed prepared view
+(:class:`~cclens.render.prepared.PreparedView`), which that template draws, and Markdown and
+the terminal draw as its text parts. The views live in
 :mod:`cclens.render.tool_views` (``TOOL_VIEWS`` by tool name, ``MCP_VIEW`` for ``mcp__*`` tools),
 whose :func:`~cclens.render.tool_views.view_for` picks one with a single explicit fallback, the
 ``generic`` view (:mod:`cclens.render.generic`).
@@ -9,7 +11,7 @@ whose :func:`~cclens.render.tool_views.view_for` picks one with a single explici
 Every view template is included by ``tools/_frame.html`` with three variables:
 
 * ``call``: the :class:`~cclens.model.session.ToolCall`;
-* ``v``: the mapping ``prepare(call, h)`` returned;
+* ``v``: the view ``prepare(call, h)`` returned (its pieces drawn with the ``draw`` filter);
 * ``h``: the :class:`ViewHelpers` of the page being rendered.
 
 The frame draws the header (name, summary, status badges, duration). After the view's template it
@@ -55,7 +57,7 @@ class ToolView:
     from the typed input: the argument that matters, in monospace, and a note), cheap enough for
     every row of a page; the same summary is drawn by the terminal and Markdown (see
     :mod:`cclens.render.summary`). ``headline``: ``prepare`` words the call's one-line summary
-    (``v["summary"]``) and is cheap, so a page runs it for the folded header too (used only when
+    (``v.summary``) and is cheap, so a page runs it for the folded header too (used only when
     the view has no ``summarize``); other views' ``prepare`` runs only when the call is opened.
     """
 
