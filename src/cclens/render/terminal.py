@@ -35,6 +35,7 @@ from .context import session_header
 from .events import event_view, strip_ansi
 from .prepared import TextPart, below_summary
 from .tool_views import prepared_view, tool_summary
+from .tool_views.tasks import status_icon
 
 __all__ = ["TerminalOptions", "session_renderables"]
 
@@ -152,7 +153,7 @@ def _prose(part: TextPart, limit: int) -> RenderableType:
     return Group(_markdown(shown), _more(more)) if more else _markdown(shown)
 
 
-_ITEM_ICONS = {"completed": "●", "in_progress": "◐", "removed": "✕"}
+_ITEM_STYLES = {"completed": "dim", "removed": "dim strike"}
 
 #: How each kind of part of a tool call is drawn (fields are gathered in a table).
 _PARTS: dict[str, Callable[[TextPart, int], RenderableType]] = {
@@ -166,8 +167,7 @@ _PARTS: dict[str, Callable[[TextPart, int], RenderableType]] = {
     "error": lambda part, limit: _result_lines(part.text, limit, "red"),
     "note": lambda part, limit: Text(clean(part.text), style="italic dim"),
     "item": lambda part, limit: Text(
-        f"{_ITEM_ICONS.get(part.label, '○')} {clean(part.text)}",
-        style="dim" if part.label in ("completed", "removed") else "",
+        f"{status_icon(part.label)} {clean(part.text)}", style=_ITEM_STYLES.get(part.label, "")
     ),
 }
 
