@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..model import UNSET, format_json, to_builtins
+from ..model import UNSET, to_builtins
 from ..model.tools import UnknownToolInput, UnknownToolResult
-from .prepared import PreparedView, TextPart
+from .prepared import PreparedView, TextPart, Tree, piece_part
 from .views import ToolView, ViewHelpers
 
 if TYPE_CHECKING:
@@ -51,14 +51,10 @@ class GenericView(PreparedView):
     description: str = ""
 
     def parts(self) -> list[TextPart]:
-        parts = [TextPart("code", _json(self.input_raw), language="json")]
+        parts = [piece_part(Tree(self.input_raw))]
         if self.has_result:
-            parts.append(TextPart("code", _json(self.result_raw), "Result", "json", result=True))
+            parts.append(piece_part(Tree(self.result_raw), "Result", result=True))
         return parts
-
-
-def _json(value: Any) -> str:
-    return format_json(to_builtins(value)).decode()
 
 
 def prepare_generic(call: ToolCall, helpers: ViewHelpers) -> GenericView:

@@ -223,7 +223,9 @@ def field_parts(rows: Iterable[Field], *, result: bool = False) -> list[TextPart
         if row.kind == "html":
             parts.append(piece_part(row.value, row.label, result=result))
         else:
-            value = row.value.href if isinstance(row.value, Link) else str(row.value)
+            value = str(row.value)
+            if isinstance(row.value, Link):  # a web address as it is, a call by its name
+                value = row.value.text if row.value.href.startswith("#") else row.value.href
             parts.append(TextPart("field", value, row.label, result=result))
     return parts
 
