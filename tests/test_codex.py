@@ -396,13 +396,15 @@ def test_codex_tools_are_drawn_like_their_claude_code_kin(codex_home: Path) -> N
     assert "<dt>Codex CLI</dt>" in html
     # Reasoning tokens are part of the output, shown apart.
     assert "out (100 reasoning)" in html
-    # The Markdown export names the agent too, and shows commands and patches as such.
+    # The Markdown export names the agent too, and shows commands and patches as the page
+    # does: a patch as the diff of each file, numbered, its kind said.
     from cclens.export import export_markdown
 
     markdown = export_markdown(session)
     assert "## Codex (gpt-5.1-codex)" in markdown and "- **Codex CLI:** 0.130.0" in markdown
     assert "```bash\ncat src/app.py\n```" in markdown
-    assert "```diff\n*** Begin Patch" in markdown
+    assert "`/home/dev/shop/src/app.py`:\n\n```diff\n@@ -1 +1 @@\n def main():" in markdown
+    assert "/home/dev/shop/old.txt (deleted):\n\n```diff\n@@ -1 +1 @@\n-old" in markdown
 
 
 def test_codex_sessions_in_the_dataset_and_in_traces(codex_home: Path, tmp_path: Path) -> None:

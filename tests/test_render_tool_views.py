@@ -1632,13 +1632,13 @@ def test_background_links_go_to_the_starting_call_when_the_page_can_find_it(corp
     helpers = _LookupHelpers(session)
     calls = session.tool_calls
     polled = prepare_background_output(calls["toolu_154_to_bash"], helpers)
-    assert polled["link"] == Link("#tool-toolu_154_bash_bg", "b1bg01")
+    assert polled.link == Link("#tool-toolu_154_bash_bg", "b1bg01")
     agent = prepare_background_output(calls["toolu_154_to_agent"], helpers)
-    assert agent["link"] == Link("#tool-toolu_154_task_async", "a1agnt")
+    assert agent.link == Link("#tool-toolu_154_task_async", "a1agnt")
     stopped = prepare_task_stop(calls["toolu_154_stop_bash"], helpers)
-    assert stopped["link"] == Link("#tool-toolu_154_bash_bg", "b1bg01")
+    assert stopped.link == Link("#tool-toolu_154_bash_bg", "b1bg01")
     missing = prepare_task_stop(calls["toolu_154_stop_missing"], helpers)
-    assert missing["link"] is None and missing["task_id"] == "nope1234"
+    assert missing.link is None and missing.task_id == "nope1234"
 
 
 @pytest.mark.browser

@@ -23,7 +23,7 @@ from .index import db_option
     type=click.IntRange(min=0),
     default=12,
     show_default=True,
-    help="Lines of each tool result to show (0: all).",
+    help="Lines of each part of a tool call to show: an output, a file, a diff (0: all).",
 )
 @click.option("--no-pager", is_flag=True, help="Print straight to the terminal, without a pager.")
 @folder_option(

@@ -1,6 +1,12 @@
 """The Markdown export: GitHub-flavoured, tool calls as fenced blocks, long output folded.
 
-Messages keep their own markdown. Raw HTML tags in transcript text are neutralised (``<`` written
+A tool call is its one-line summary, then what its prepared view shows
+(:meth:`~cclens.render.prepared.PreparedView.text_parts`, as the page shows it): commands and
+file contents as fenced code, diffs as ``diff``, outputs as text, named fields as a list,
+checklists as task lists; then the result as the model saw it when the view shows none, else
+the lines of it the view leaves out, folded. Messages keep their own markdown.
+
+Raw HTML tags in transcript text are neutralised (``<`` written
 as ``&lt;`` outside code) so a Markdown viewer that does not sanitise cannot be made to run
 anything; the only HTML this writer emits is ``<details>``/``<summary>`` with escaped text.
 Noisy records (progress, snapshots, successful hooks, listings) are left out, as on the page
@@ -11,11 +17,11 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..figures.counts import SessionCounts
-from ..formats import duration, utc_time
+from ..formats import duration, plural, utc_time
 from ..model import format_json, to_builtins
 from ..model.blocks import (
     ImageBlock,
@@ -28,10 +34,10 @@ from ..model.session import AssistantItem, Item, Session, ToolCall, UserItem
 from ..readers import agents
 from ..render.commands import parse_command, parse_command_output
 from ..render.context import session_header
-from ..render.diff import build_hunks
 from ..render.events import event_view
-from ..render.lexers import lexer_for
-from ..render.tool_views import tool_summary
+from ..render.prepared import TextPart, below_summary
+from ..render.tool_views import prepared_view, tool_summary
+from ..render.unshown import unshown_lines
 from .transform import JsonTransform, Transform, transform_session
 
 __all__ = ["export_markdown", "fence", "neutralize_html"]
@@ -115,79 +121,102 @@ def _json(value: Any) -> str:
     return format_json(to_builtins(value)).decode()
 
 
-def _language(path: Any) -> str:
-    if not isinstance(path, str):
-        return ""
-    lexer = lexer_for(filename=path)
-    return (lexer.aliases[0] if lexer is not None and lexer.aliases else "") if lexer else ""
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]~])")
 
 
-def _unified(hunks: list[Any]) -> str:
-    lines = []
-    for hunk in hunks:
-        numbered = hunk.old_start is not None and hunk.new_start is not None
-        lines.append(f"@@ -{hunk.old_start} +{hunk.new_start} @@" if numbered else "@@")
-        marks = {"add": "+", "del": "-", "ctx": " ", "note": ""}
-        lines.extend(marks[line.kind] + line.text for line in hunk.lines)
-    return "\n".join(lines)
+def _plain(text: str) -> str:
+    """One line of text with Markdown's marks escaped."""
+    return _MARKDOWN_SPECIALS.sub(r"\\\1", " ".join(text.split()))
 
 
-def _todo_list(todos: list[Any]) -> str:
-    marks = {"completed": "[x]", "in_progress": "[ ] *(in progress)*"}
-    lines = []
-    for todo in todos:
-        if isinstance(todo, Mapping):
-            mark = marks.get(str(todo.get("status")), "[ ]")
-            text = neutralize_html(_one_line(str(todo.get("content", ""))))
-            lines.append(f"- {mark} {text}")
-    return "\n".join(lines) or "*(empty list)*"
+def _folded(label: str, text: str, body: str, *, fold_label: str = "Output") -> str:
+    """``body`` under ``label``, in ``<details>`` (named ``label``, else ``fold_label``) when
+    ``text`` is long."""
+    lines = text.count("\n") + 1
+    if lines > _FOLD_LINES or len(text) > _FOLD_CHARS:
+        return _details(f"{label or fold_label} ({plural(lines, 'line')})", body)
+    return f"{_label(label)}:\n\n{body}" if label else body
 
 
-def _tool_input(call: ToolCall) -> str:
-    raw = call.block.input
-    data: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-    result = call.raw_result if isinstance(call.raw_result, Mapping) else {}
-    patch = result.get("structuredPatch") if result else None
-    path = data.get("file_path") or data.get("notebook_path")
-    if isinstance(data.get("command"), str):
-        return fence(data["command"], "bash")
-    spec = call.spec
-    if spec.family == "shell" and spec.summary is not None:
-        # Another agent's command (an argument list, ``cmd``...) as its tool words it.
-        worded = spec.summary(call.input)
-        if worded:
-            return fence(worded, "bash")
-    if spec.family == "files" and isinstance(data.get("input"), str):
-        return fence(data["input"], "diff")  # a patch given as the tool's raw text
-    if patch or isinstance(data.get("old_string"), str) or isinstance(data.get("edits"), list):
-        if patch:
-            hunks = build_hunks(patch)
-        elif isinstance(data.get("edits"), list):
-            hunks = []
-            for edit in data["edits"]:
-                if isinstance(edit, Mapping):
-                    hunks.extend(
-                        build_hunks(
-                            None,
-                            old=str(edit.get("old_string", "")),
-                            new=str(edit.get("new_string", "")),
-                        )
-                    )
-        else:
-            hunks = build_hunks(
-                None, old=str(data.get("old_string", "")), new=str(data.get("new_string", ""))
-            )
-        head = f"`{path}`\n\n" if isinstance(path, str) else ""
-        return head + fence(_unified(hunks), "diff")
-    if isinstance(data.get("todos"), list):
-        return _todo_list(data["todos"])
-    if isinstance(data.get("prompt"), str) and call.spec.spawns_subagent:
-        kind = data.get("subagent_type")
-        head = f"Agent type: `{kind}`\n\n" if isinstance(kind, str) else ""
-        return head + _details("Prompt", neutralize_html(data["prompt"]))
-    if isinstance(data.get("content"), str) and isinstance(path, str):
-        return f"`{path}`\n\n" + fence(data["content"], _language(path))
-    return fence(_json(raw), "json")
+def _label(text: str) -> str:
+    """A label before a block: a path in code, words as they are."""
+    path = any(c in text for c in "/\\.") and not any(c.isspace() for c in text)
+    return _code_span(text) if path else _plain(text)
+
+
+def _cut(text: str) -> tuple[str, str]:
+    """``text`` cut to :data:`_MAX_RESULT` characters, and a note of what was left out."""
+    if len(text) <= _MAX_RESULT:
+        return text, ""
+    return text[:_MAX_RESULT], f"\n\n*({len(text) - _MAX_RESULT:,} more characters not shown)*"
+
+
+#: What a long block is called in its fold when it has no label of its own.
+_FOLD_LABELS = {"code": "Content", "markdown": "Text", "stderr": "stderr", "error": "Error"}
+
+
+def _block(part: TextPart) -> str:
+    """A part that is a block of text: code, a diff, an output, prose. Long ones are folded,
+    but for commands and diffs: they are what the call did."""
+    text, cut = _cut(part.text)
+    if part.kind == "markdown":
+        body = neutralize_html(text) + cut
+    else:
+        language = part.language if part.kind in ("command", "code", "diff") else "text"
+        body = fence(text, language) + cut
+    label = part.label or ("Output" if part.kind in ("stdout", "result") else "")
+    if part.kind in ("command", "diff"):
+        return f"{_label(label)}:\n\n{body}" if label else body
+    return _folded(label, part.text, body, fold_label=_FOLD_LABELS.get(part.kind, "Output"))
+
+
+def _field(part: TextPart) -> str:
+    value = part.text
+    if "\n" in value.strip() or len(value) > 160:
+        return f"- **{_plain(part.label)}:**\n\n" + "\n".join(
+            "  " + line for line in fence(value, "text").split("\n")
+        )
+    label = f"**{_plain(part.label)}:** " if part.label else ""
+    return f"- {label}{_code_span(value)}"
+
+
+_ITEM_MARKS = {"completed": "[x]", "in_progress": "[ ]", "removed": "[ ]"}
+
+
+def _item(part: TextPart) -> str:
+    text = _plain(part.text)
+    if part.label == "removed":
+        return f"- [ ] ~~{text}~~ *(removed)*"
+    mark = _ITEM_MARKS.get(part.label, "[ ]")
+    state = " *(in progress)*" if part.label == "in_progress" else ""
+    return f"- {mark} {text}{state}"
+
+
+def _note(part: TextPart) -> str:
+    return f"*{_plain(part.text)}*"
+
+
+#: How each kind of part that is one line is written (the others are blocks); consecutive
+#: fields and items make one list.
+_LINES: dict[str, Callable[[TextPart], str]] = {"field": _field, "item": _item, "note": _note}
+
+
+def _parts_markdown(parts: list[TextPart]) -> list[str]:
+    """What a view shows, as Markdown blocks."""
+    blocks: list[str] = []
+    listed: list[str] = []
+    for part in parts:
+        line = _LINES.get(part.kind)
+        if line is not None and part.kind != "note":
+            listed.append(line(part))
+            continue
+        if listed:
+            blocks.append("\n".join(listed))
+            listed = []
+        blocks.append(line(part) if line is not None else _block(part))
+    if listed:
+        blocks.append("\n".join(listed))
+    return blocks
 
 
 def _result_text(call: ToolCall) -> tuple[str, list[str]]:
@@ -351,10 +380,11 @@ class _Writer:
                 self.add(fence(_json(block), "json"))
 
     def tool(self, call: ToolCall, level: int) -> None:
+        view = prepared_view(call)
         head = f"**{_code_span(call.name)}**"
-        summary = tool_summary(call).line()
+        summary = tool_summary(call)
         if summary:
-            head += f" {_code_span(summary)}"
+            head += f" {_code_span(summary.line())}"
         flags = {
             "error": "error",
             "rejected": "rejected by user",
@@ -362,26 +392,31 @@ class _Writer:
             "pending": "no result",
         }
         extra = [flags[call.status]] if call.status in flags else []
+        extra += [_plain(text) for text, _ in view.badges]
         if call.duration is not None:
             extra.append(duration(call.duration))
         if extra:
             head += f" *({', '.join(extra)})*"
         self.add(head)
-        self.add(_tool_input(call))
+        shown = view.text_parts()
+        for block in _parts_markdown(below_summary(shown, summary)):
+            self.add(block)
         text, notes = _result_text(call)
-        if text:
-            shown = text if len(text) <= _MAX_RESULT else text[:_MAX_RESULT]
-            body = fence(shown, "text")
-            if len(shown) < len(text):
-                body += f"\n\n*({len(text) - len(shown):,} more characters not shown)*"
-            lines = text.count("\n") + 1
-            label = "Error" if call.is_error else "Output"
-            if lines > _FOLD_LINES or len(text) > _FOLD_CHARS:
-                self.add(_details(f"{label} ({lines} lines)", body))
-            else:
-                self.add(f"{label}:\n\n{body}")
-        for note in notes:
-            self.add(note)
+        if any(part.result for part in shown):
+            # The view showed the result: only the lines the model read besides, folded (but
+            # for a failed call, whose error the view showed cleaned of its tags).
+            failed = all(part.kind == "error" for part in shown if part.result)
+            besides = "" if failed else unshown_lines([text], "\n".join(p.text for p in shown))
+            if besides:
+                kept, cut = _cut(besides)
+                self.add(_details("What the model read besides", fence(kept, "text") + cut))
+        else:
+            if text:
+                kept, cut = _cut(text)
+                label = "Error" if call.is_error else "Output"
+                self.add(_folded(label, text, fence(kept, "text") + cut))
+            for note in notes:
+                self.add(note)
         for agent in call.subagents:
             self.subagent(agent, level)
 

@@ -13,7 +13,7 @@ from markupsafe import Markup
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-__all__ = ["DiffHunk", "DiffLine", "build_hunks", "diff_stats", "render_diff"]
+__all__ = ["DiffHunk", "DiffLine", "build_hunks", "diff_stats", "render_diff", "unified_text"]
 
 LineKind = Literal["add", "del", "ctx", "note"]
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -181,6 +181,17 @@ def diff_stats(hunks: Sequence[DiffHunk]) -> tuple[int, int]:
     added = sum(1 for h in hunks for line in h.lines if line.kind == "add")
     removed = sum(1 for h in hunks for line in h.lines if line.kind == "del")
     return added, removed
+
+
+def unified_text(hunks: Sequence[DiffHunk]) -> str:
+    """``hunks`` as the text of a unified diff (``@@ -3 +3 @@``, then ``+``, ``-``, `` `` lines)."""
+    marks = {"add": "+", "del": "-", "ctx": " ", "note": ""}
+    lines = []
+    for hunk in hunks:
+        numbered = hunk.old_start is not None and hunk.new_start is not None
+        lines.append(f"@@ -{hunk.old_start} +{hunk.new_start} @@" if numbered else "@@")
+        lines.extend(marks[line.kind] + line.text for line in hunk.lines)
+    return "\n".join(lines)
 
 
 def _cap(hunks: list[DiffHunk]) -> tuple[list[DiffHunk], int]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import lru_cache, partial
 from typing import Any
 
-from jinja2 import Environment, PackageLoader
+from jinja2 import Environment, PackageLoader, StrictUndefined, pass_environment
+from markupsafe import Markup
 
 from .. import formats
 from .template_cache import template_cache
@@ -19,12 +20,25 @@ def _tag(value: Any) -> str:
     return str(config.tag) if config is not None and config.tag is not None else ""
 
 
+@pass_environment
+def _draw(environment: Environment, piece: Any) -> Markup:
+    """A prepared view's piece (code, a diff, markdown, a JSON tree) as HTML."""
+    # The view helpers import Pygments and markdown-it: only once something is drawn.
+    from .views import draw
+
+    return draw(environment, piece)
+
+
 @lru_cache(maxsize=1)
 def template_environment() -> Environment:
-    """The shared environment (templates from ``cclens/render/templates``, autoescape on)."""
+    """The shared environment (templates from ``cclens/render/templates``, autoescape on,
+    undefined names an error)."""
     environment = Environment(
         loader=PackageLoader("cclens.render", "templates"),
         autoescape=True,
+        # A name a template reads and nobody gave it is an error, not a blank: a view that
+        # fails is drawn by the generic view and counted (SessionRenderer.view_failures).
+        undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
@@ -43,4 +57,5 @@ def template_environment() -> Environment:
     environment.filters["plural"] = formats.plural
     environment.filters["text_size"] = formats.text_size
     environment.filters["tag"] = _tag
+    environment.filters["draw"] = _draw
     return environment

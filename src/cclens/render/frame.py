@@ -11,6 +11,7 @@ from ..model import UNSET
 from ..model.blocks import ImageBlock, TextBlock
 from ..model.session import ToolCall
 from ..model.tools.mcp import mcp_parts
+from .prepared import PreparedView
 from .summary import ToolSummary, one_line
 
 __all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "tool_frame"]
@@ -126,13 +127,14 @@ def _result_parts(call: ToolCall) -> list[ResultPart]:
 
 def tool_frame(
     call: ToolCall,
-    prepared: Mapping[str, Any],
+    prepared: PreparedView | None,
     view_error: str = "",
     summary: ToolSummary | None = None,
 ) -> ToolFrame:
-    """The frame of ``call`` drawn by a view that prepared ``prepared``; ``summary``: what its
-    row says (:func:`cclens.render.tool_views.tool_summary`), unless the view is a headline
-    one that worded it itself (``prepared["summary"]``)."""
+    """The frame of ``call`` drawn by a view that prepared ``prepared`` (``None``: not
+    prepared, as a folded row is); ``summary``: what its row says
+    (:func:`cclens.render.tool_views.tool_summary`), unless the view is a headline one that
+    worded it itself (``prepared.summary``)."""
     parts = mcp_parts(call.name)
     badges: list[Badge] = []
     status_badge = _STATUS_BADGES.get(call.status)
@@ -143,15 +145,13 @@ def tool_frame(
     if call.subagents:
         count = len(call.subagents)
         badges.append(Badge(plural(count, "subagent"), "info"))
-    worded = prepared.get("summary")
+    worded = prepared.summary if prepared is not None else ""
     result_parts = _result_parts(call)
     lines = sum(p.value.count("\n") + 1 for p in result_parts if p.kind == "text")
     return ToolFrame(
         display_name=parts.tool if parts else call.name,
         server=parts.server if parts else "",
-        summary=ToolSummary.of(note=worded)
-        if isinstance(worded, str) and worded
-        else summary or ToolSummary(),
+        summary=ToolSummary.of(note=worded) if worded else summary or ToolSummary(),
         badges=badges,
         duration=duration(call.duration) if call.duration is not None else "",
         output=output_size(result_parts),

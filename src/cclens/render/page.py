@@ -7,7 +7,7 @@ when the page fetches it, or all at once, compressed, into an exported file.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +25,7 @@ from .options import DEFAULT_OPTIONS, RenderOptions
 from .page_map import PageMap, agent_part, chunk_part, page_map, tool_part
 from .part_workers import OrderMatters, draw_in_workers
 from .parts import DATA_ELEMENT_ID, Part, PartStore, compress_json, pack_parts, page_data_json
+from .prepared import PreparedView
 from .tool_views import tool_summary, view_for
 from .views import ToolView, ViewHelpers
 
@@ -99,7 +100,7 @@ class SessionRenderer:
 
     # Tool calls ------------------------------------------------------------------------------
 
-    def _prepared(self, call: ToolCall, view: ToolView) -> tuple[ToolView, Mapping[str, Any], str]:
+    def _prepared(self, call: ToolCall, view: ToolView) -> tuple[ToolView, PreparedView, str]:
         if view is generic_view:
             return view, prepare_generic(call, self.helpers), ""
         try:
@@ -141,7 +142,7 @@ class SessionRenderer:
         scope = self._scope
         if self.lazy:
             # The header needs only the call, unless the view words its own summary (cheaply).
-            prepared: Mapping[str, Any] = {}
+            prepared: PreparedView | None = None
             if view.headline:
                 view, prepared, _ = self._prepared(call, view)
 
@@ -158,7 +159,7 @@ class SessionRenderer:
         else:
             html, drawn_by = self._body(call, view)
             body = Part(tool_part(call), html)
-            prepared = self._prepared(call, view)[1] if view.headline and drawn_by is view else {}
+            prepared = self._prepared(call, view)[1] if view.headline and drawn_by is view else None
             view = drawn_by
         frame = tool_frame(call, prepared, summary=tool_summary(call))
         template = self.environment.get_template("tools/_frame.html")

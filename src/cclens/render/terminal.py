@@ -1,18 +1,20 @@
 """A session as Rich renderables, for the terminal (``cclens show``).
 
 The same choices as the page, in text: prompts and answers as markdown, thinking folded to its
-first line, each tool call as one line with its input and the start of its result, system records
-as dim lines (noisy ones only with ``details``), subagents summarised or nested. Text from the
-transcript is stripped of terminal control sequences before it is drawn, so a transcript cannot
-move the cursor or retitle the terminal.
+first line, each tool call as one line (its summary) then what its prepared view shows
+(:meth:`~cclens.render.prepared.PreparedView.text_parts`: commands, file contents and diffs
+highlighted, outputs, fields, checklists; each cut to ``result_lines`` lines) and the result as
+the model saw it when the view shows none, system records as dim lines (noisy ones only with
+``details``), subagents summarised or nested. Text from the transcript is stripped of terminal
+control sequences before it is drawn, so a transcript cannot move the cursor or retitle the
+terminal.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
@@ -31,7 +33,9 @@ from ..readers import agents
 from .commands import parse_command, parse_command_output
 from .context import session_header
 from .events import event_view, strip_ansi
-from .tool_views import tool_summary
+from .prepared import TextPart, below_summary
+from .tool_views import prepared_view, tool_summary
+from .tool_views.tasks import status_icon
 
 __all__ = ["TerminalOptions", "session_renderables"]
 
@@ -45,9 +49,9 @@ def clean(text: str) -> str:
 
 @dataclass(frozen=True)
 class TerminalOptions:
-    """``details``: show noisy records; ``result_lines``: lines of each tool result shown (0 for
-    all); ``subagents``: draw subagent conversations in full rather than as one line;
-    ``counts``: the session's figures as the index counts them (see
+    """``details``: show noisy records; ``result_lines``: lines of each part of a tool call
+    shown (a file, a diff, an output; 0 for all); ``subagents``: draw subagent conversations
+    in full rather than as one line; ``counts``: the session's figures as the index counts them (see
     :func:`cclens.render.context.session_header`)."""
 
     details: bool = False
@@ -62,6 +66,7 @@ _STATUS_STYLE = {
     "interrupted": "yellow",
     "pending": "dim",
 }
+_BADGE_STYLE = {"error": "red", "warn": "yellow", "ok": "green", "info": "cyan"}
 _STATUS_TEXT = {
     "error": "error",
     "rejected": "rejected by user",
@@ -117,16 +122,79 @@ def _head(label: str, style: str, item: Item, extra: str = "") -> Text:
     return text
 
 
-def _result_lines(text: str, limit: int) -> Text:
+def _lines(text: str, limit: int) -> tuple[str, int]:
+    """``text`` cut to ``limit`` lines (0: all), and how many lines were left out."""
     lines = clean(text).rstrip("\n").split("\n")
     shown = lines if limit <= 0 else lines[:limit]
-    out = Text("\n".join(shown), style="dim")
-    if len(shown) < len(lines):
-        out.append(f"\n… {len(lines) - len(shown)} more lines", style="italic dim")
+    return "\n".join(shown), len(lines) - len(shown)
+
+
+def _more(count: int) -> Text:
+    return Text(f"… {plural(count, 'more line')}", style="italic dim")
+
+
+def _result_lines(text: str, limit: int, style: str = "dim") -> RenderableType:
+    shown, more = _lines(text, limit)
+    out = Text(shown, style=style)
+    if more:
+        out.append("\n")
+        out.append(_more(more))
     return out
 
 
+def _code(part: TextPart, limit: int) -> RenderableType:
+    shown, more = _lines(part.text, limit)
+    code = Syntax(shown, part.language or "text", theme="ansi_dark", word_wrap=True)
+    return Group(code, _more(more)) if more else code
+
+
+def _prose(part: TextPart, limit: int) -> RenderableType:
+    shown, more = _lines(part.text, limit)
+    return Group(_markdown(shown), _more(more)) if more else _markdown(shown)
+
+
+_ITEM_STYLES = {"completed": "dim", "removed": "dim strike"}
+
+#: How each kind of part of a tool call is drawn (fields are gathered in a table).
+_PARTS: dict[str, Callable[[TextPart, int], RenderableType]] = {
+    "command": _code,
+    "code": _code,
+    "diff": _code,
+    "markdown": _prose,
+    "stdout": lambda part, limit: _result_lines(part.text, limit),
+    "result": lambda part, limit: _result_lines(part.text, limit),
+    "stderr": lambda part, limit: _result_lines(part.text, limit, "red"),
+    "error": lambda part, limit: _result_lines(part.text, limit, "red"),
+    "note": lambda part, limit: Text(clean(part.text), style="italic dim"),
+    "item": lambda part, limit: Text(
+        f"{status_icon(part.label)} {clean(part.text)}", style=_ITEM_STYLES.get(part.label, "")
+    ),
+}
+
+
+def _parts(parts: list[TextPart], limit: int) -> Iterator[RenderableType]:
+    """What a view shows, each part under its label; consecutive fields as one table."""
+    fields: Table | None = None
+    for part in parts:
+        if part.kind == "field":
+            if fields is None:
+                fields = Table.grid(padding=(0, 2))
+                fields.add_column(style="dim")
+                fields.add_column()
+            fields.add_row(Text(clean(part.label)), _result_lines(part.text, limit, ""))
+            continue
+        if fields is not None:
+            yield fields
+            fields = None
+        if part.label and part.kind not in ("item", "note"):
+            yield Text(clean(part.label), style="bold dim")
+        yield _PARTS[part.kind](part, limit)
+    if fields is not None:
+        yield fields
+
+
 def _tool(call: ToolCall, options: TerminalOptions, depth: int) -> Iterator[RenderableType]:
+    view = prepared_view(call)
     line = Text("⚙ ", style="cyan")
     line.append(clean(call.name), style="bold cyan")
     summary = tool_summary(call)
@@ -134,27 +202,19 @@ def _tool(call: ToolCall, options: TerminalOptions, depth: int) -> Iterator[Rend
         line.append(f"  {clean(summary.line())}")
     if call.status in _STATUS_TEXT:
         line.append(f"  [{_STATUS_TEXT[call.status]}]", style=_STATUS_STYLE[call.status])
+    for text, kind in view.badges:
+        line.append(f"  [{clean(text)}]", style=_BADGE_STYLE.get(kind, "dim"))
     if call.duration is not None:
         line.append(f"  {duration(call.duration)}", style="dim")
     yield line
-    raw = call.block.input
-    data: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
-    command = data.get("command")
-    if (
-        isinstance(command, str)
-        and command.strip()
-        and " ".join(command.split()) != summary.argument
-    ):
-        yield Padding(
-            Syntax(clean(command), "bash", theme="ansi_dark", word_wrap=True), (0, 0, 0, 2)
-        )
+    parts = view.text_parts()
+    below = below_summary(parts, summary, ("field", "command"))
+    for renderable in _parts(below, options.result_lines):
+        yield Padding(renderable, (0, 0, 0, 2))
     text = call.result_text
-    if text.strip():
-        style = "red" if call.is_error else ""
-        body = _result_lines(text, options.result_lines)
-        if style:
-            body.stylize(style)
-        yield Padding(body, (0, 0, 0, 2))
+    if text.strip() and not any(part.result for part in parts):
+        style = "red" if call.is_error else "dim"
+        yield Padding(_result_lines(text, options.result_lines, style), (0, 0, 0, 2))
     for agent in call.subagents:
         yield from _subagent(agent, options, depth)
 

@@ -1,7 +1,9 @@
 """The contract between the page renderer and the per-tool views.
 
 A :class:`ToolView` names a partial template and a ``prepare`` function that turns a
-:class:`~cclens.model.session.ToolCall` into the variables that template draws. The views live in
+:class:`~cclens.model.session.ToolCall` into its typed prepared view
+(:class:`~cclens.render.prepared.PreparedView`), which that template draws, and Markdown and
+the terminal draw as its text parts. The views live in
 :mod:`cclens.render.tool_views` (``TOOL_VIEWS`` by tool name, ``MCP_VIEW`` for ``mcp__*`` tools),
 whose :func:`~cclens.render.tool_views.view_for` picks one with a single explicit fallback, the
 ``generic`` view (:mod:`cclens.render.generic`).
@@ -9,7 +11,7 @@ whose :func:`~cclens.render.tool_views.view_for` picks one with a single explici
 Every view template is included by ``tools/_frame.html`` with three variables:
 
 * ``call``: the :class:`~cclens.model.session.ToolCall`;
-* ``v``: the mapping ``prepare(call, h)`` returned;
+* ``v``: the view ``prepare(call, h)`` returned (its pieces drawn with the ``draw`` filter);
 * ``h``: the :class:`ViewHelpers` of the page being rendered.
 
 The frame draws the header (name, summary, status badges, duration). After the view's template it
@@ -33,6 +35,7 @@ from . import highlight as highlight_module
 from . import images as images_module
 from . import jsonview as jsonview_module
 from . import markdown as markdown_module
+from .prepared import Code, Diff, Piece, PreparedView, Prose, Tree
 from .unshown import unshown_lines
 
 if TYPE_CHECKING:
@@ -43,7 +46,7 @@ if TYPE_CHECKING:
     from .parts import Part
     from .summary import ToolSummary
 
-__all__ = ["ToolView", "ViewHelpers"]
+__all__ = ["ToolView", "ViewHelpers", "draw"]
 
 
 @dataclass(frozen=True)
@@ -54,15 +57,38 @@ class ToolView:
     from the typed input: the argument that matters, in monospace, and a note), cheap enough for
     every row of a page; the same summary is drawn by the terminal and Markdown (see
     :mod:`cclens.render.summary`). ``headline``: ``prepare`` words the call's one-line summary
-    (``v["summary"]``) and is cheap, so a page runs it for the folded header too (used only when
+    (``v.summary``) and is cheap, so a page runs it for the folded header too (used only when
     the view has no ``summarize``); other views' ``prepare`` runs only when the call is opened.
     """
 
     name: str
     template: str
-    prepare: Callable[[ToolCall, ViewHelpers], Mapping[str, Any]]
+    prepare: Callable[[ToolCall, ViewHelpers], PreparedView]
     headline: bool = False
     summarize: Callable[[ToolCall], ToolSummary] | None = None
+
+
+def draw(environment: Environment, piece: Piece) -> Markup:
+    """A :data:`~cclens.render.prepared.Piece` as HTML (the templates' ``draw`` filter):
+    highlighted code, a diff table, markdown, a JSON tree."""
+    if isinstance(piece, Code):
+        return highlight_module.render_code(
+            environment,
+            piece.text,
+            language=piece.language,
+            filename=piece.filename,
+            start_line=piece.start_line,
+            fold_after=piece.fold_after,
+        )
+    if isinstance(piece, Diff):
+        return diff_module.render_diff(
+            environment, piece.hunks, old=piece.old, new=piece.new, filename=piece.filename
+        )
+    if isinstance(piece, Prose):
+        return markdown_module.render_markdown(piece.text, environment)
+    if isinstance(piece, Tree):
+        return jsonview_module.render_json(environment, piece.value)
+    raise TypeError(f"not a piece a view draws: {type(piece).__name__}")
 
 
 #: Default size above which a text is cut (with a note) rather than drawn whole.

@@ -7,12 +7,13 @@ call. Each view's ``prepare`` (in the module of its family, like :mod:`cclens.mo
 turns a :class:`~cclens.model.session.ToolCall` into the variables of its template under
 ``templates/tools/``, which the frame (``tools/_frame.html``) wraps with the call's header.
 
-Every prepared mapping has ``i`` (the typed input), ``r`` (the typed ``toolUseResult`` when it has
-the tool's shape, else ``None``), ``error`` (what a failed or refused call reported), ``summary``
-(the header line of a ``headline`` view without ``summarize``) and ``badges`` (``(text, kind)``
-pairs). Strings stay untrusted text: templates escape them, links are :class:`Link` values
-limited to ``http``/``https`` and in-page anchors, and only the view helpers' output is markup.
-What each view's folded row says is its ``summarize`` (:mod:`.summaries`).
+Every ``prepare`` returns a typed :class:`~cclens.render.prepared.PreparedView` of its
+family (a command, a file read, a diff, a search, a checklist, fields...), drawn by the page's
+template and, as its :meth:`~cclens.render.prepared.PreparedView.text_parts`, by Markdown and
+the terminal (:func:`prepared_view`). Strings stay untrusted text: templates escape them,
+links are :class:`Link` values limited to ``http``/``https`` and in-page anchors, and markup
+comes only from the templates' ``draw`` filter and the view helpers. What each view's folded
+row says is its ``summarize`` (:mod:`.summaries`).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from collections.abc import Iterable
 from ...model.session import ToolCall
 from ...model.tools import McpToolSpec, UnknownToolInput
 from ...model.tools.mcp import mcp_parts
-from ..generic import generic_view
+from ..environment import template_environment
+from ..generic import generic_view, prepare_generic
+from ..prepared import Field, Link, PreparedView
 from ..summary import ToolSummary, fallback_summary
-from ..views import ToolView
+from ..views import ToolView, ViewHelpers
 from . import (
     agents,
     codex,
@@ -40,7 +43,7 @@ from . import (
     tasks,
     web,
 )
-from ._common import Field, Link, Prepare
+from ._common import Prepare
 from .summaries import SUMMARIES, summarize_mcp
 
 __all__ = [
@@ -53,6 +56,7 @@ __all__ = [
     "VIEWS",
     "Field",
     "Link",
+    "prepared_view",
     "tool_summary",
     "view_for",
 ]
@@ -364,3 +368,13 @@ def tool_summary(call: ToolCall) -> ToolSummary:
         if found:
             return found
     return fallback_summary(call)
+
+
+def prepared_view(call: ToolCall) -> PreparedView:
+    """``call``'s view prepared for a text output (Markdown, the terminal): by its view, or by
+    the generic view when that one raises (as a page does; the page counts the failure)."""
+    helpers = ViewHelpers(template_environment())
+    try:
+        return view_for(call).prepare(call, helpers)
+    except Exception:
+        return prepare_generic(call, helpers)

@@ -1,50 +1,40 @@
-"""What every tool view shares: the base variables, field rows, safe links and small formatters."""
+"""What every tool view shares: the base fields, field rows, safe links and small formatters."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, TypedDict, TypeVar
 from urllib.parse import urlsplit
-
-from markupsafe import Markup
 
 from ...formats import duration, size
 from ...model import UNSET
 from ...model.session import ToolCall
 from ...model.tools import ToolErrorText, parse_tool_result
+from ..prepared import (
+    Code,
+    Diff,
+    Field,
+    FieldKind,
+    Link,
+    PreparedView,
+    Prose,
+    TextPart,
+    Tree,
+    field_parts,
+    piece_part,
+    text_part,
+)
 from ..views import ViewHelpers
 
 T = TypeVar("T")
-Prepare = Callable[[ToolCall, ViewHelpers], Mapping[str, Any]]
-FieldKind = Literal["text", "code", "pre", "html", "link"]
+Prepare = Callable[[ToolCall, ViewHelpers], PreparedView]
 
 _TOOL_USE_ERROR = re.compile(r"</?tool_use_error>")
 _TAGGED_SECTION = re.compile(r"<([a-z_]+)>\n?(.*?)\n?</\1>", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class Link:
-    """A link to an ``http``/``https`` URL or an in-page ``#anchor``, never another scheme."""
-
-    href: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Field:
-    """One named value of a call, ready to lay out.
-
-    ``kind`` says how: ``text`` inline, ``code`` inline code, ``pre`` a block of text, ``html``
-    markup made by the view helpers, ``link`` a :class:`Link`.
-    """
-
-    label: str
-    kind: FieldKind
-    value: Any
 
 
 def as_type(value: Any, type_: type[T]) -> T | None:
@@ -129,8 +119,7 @@ def size_of(value: Any) -> str:
 class Fields:
     """Collects :class:`Field` rows, dropping absent values and choosing how each is drawn."""
 
-    def __init__(self, helpers: ViewHelpers) -> None:
-        self._helpers = helpers
+    def __init__(self) -> None:
         self.rows: list[Field] = []
 
     def add(self, label: str, value: Any, kind: FieldKind | None = None) -> Fields:
@@ -139,7 +128,7 @@ class Fields:
             return self
         if isinstance(value, Link):
             self.rows.append(Field(label, "link", value))
-        elif isinstance(value, Markup):
+        elif isinstance(value, Code | Diff | Prose | Tree):
             self.rows.append(Field(label, "html", value))
         elif isinstance(value, bool):
             self.rows.append(Field(label, "text", "yes" if value else "no"))
@@ -151,7 +140,7 @@ class Fields:
         elif isinstance(value, list) and all(isinstance(item, str) for item in value):
             self.rows.append(Field(label, kind or "text", ", ".join(value)))
         else:
-            self.rows.append(Field(label, "html", self._helpers.json(value)))
+            self.rows.append(Field(label, "html", Tree(value)))
         return self
 
     def url(self, label: str, url: Any) -> Fields:
@@ -198,17 +187,22 @@ def error_text(call: ToolCall) -> str | None:
     return clean_error(text) or "(no message)"
 
 
-def base(call: ToolCall, *result_types: type) -> dict[str, Any]:
-    """The variables every view has (see :mod:`cclens.render.tool_views`)."""
+class Common(TypedDict):
+    """The fields every prepared view has, worked out from the call (see :func:`base`)."""
+
+    i: Any
+    r: Any
+    error: str | None
+    rejected: bool
+
+
+def base(call: ToolCall, *result_types: type) -> Common:
+    """The fields every view has (see :class:`~cclens.render.prepared.PreparedView`): the
+    input, the result when it has one of ``result_types``, the error, whether it was refused.
+    A view passes them on as ``SomeView(**base(call, ...), ...)``, after changing any."""
     result = typed_result(call, *result_types)
-    return {
-        "i": call.input,
-        "r": result,
-        "error": None if result is not None else error_text(call),
-        "rejected": call.status == "rejected",
-        "summary": "",
-        "badges": [],
-    }
+    error = None if result is not None else error_text(call)
+    return Common(i=call.input, r=result, error=error, rejected=call.status == "rejected")
 
 
 def task_link(helpers: ViewHelpers, task_id: str) -> Link | None:
@@ -234,24 +228,55 @@ def tagged_sections(text: str) -> dict[str, str]:
     return sections if sections and not leftover else {}
 
 
-def fields_view(call: ToolCall, *result_types: type) -> dict[str, Any]:
-    """The variables of ``tools/fields.html``, the layout shared by tools made of small fields.
+def said(call: ToolCall, common: Common) -> str:
+    """The result text the model saw, for a view to show when the call has no typed result
+    and did not fail; else ``""``."""
+    return call.result_text if common["r"] is None and common["error"] is None else ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FieldsView(PreparedView):
+    """``tools/fields.html``, the layout shared by tools made of small fields.
 
     ``lead``: the call's main value (a name, an id) and ``lead_code`` whether it is code;
-    ``asked``/``got``: input and result :class:`Field` rows; ``body``/``result_body``: markup
-    (a prompt, a plan) under them; ``outcome``: a one-line message of the result; ``said``: the
-    result text the model saw, shown when the call has no typed result.
+    ``asked``/``got``: input and result :class:`Field` rows; ``body``/``result_body``: prose
+    (a message, a plan) under them; ``outcome``: a one-line message of the result; ``said``:
+    the result text the model saw, shown when the call has no typed result.
     """
-    v = base(call, *result_types)
-    said = call.result_text if v["r"] is None and v["error"] is None else ""
-    v.update(
-        lead="",
-        lead_code=True,
-        asked=[],
-        body=None,
-        got=[],
-        outcome="",
-        said=said,
-        result_body=None,
-    )
-    return v
+
+    lead: str = ""
+    lead_code: bool = True
+    asked: Sequence[Field] = ()
+    body: Prose | None = None
+    got: Sequence[Field] = ()
+    outcome: str = ""
+    said: str = ""
+    result_body: Prose | None = None
+
+    def parts(self) -> list[TextPart]:
+        parts = [
+            *text_part("field" if self.lead_code else "note", self.lead),
+            *([piece_part(self.body)] if self.body else []),
+            *field_parts(self.asked),
+        ]
+        if self.r is None and not self.said:
+            return parts
+        answer = [
+            *text_part("result", self.outcome, result=True),
+            *field_parts(self.got, result=True),
+            *([piece_part(self.result_body, result=True)] if self.result_body else []),
+            *text_part("result", self.said, result=True),
+        ]
+        return parts + (answer or [TextPart("result", "Done.", result=True)])
+
+
+class FieldsCommon(Common):
+    """:class:`Common` and the result text the model saw (``said``) of a :class:`FieldsView`."""
+
+    said: str
+
+
+def fields_base(call: ToolCall, *result_types: type) -> FieldsCommon:
+    """:func:`base` for a :class:`FieldsView`, with ``said`` (see :func:`said`)."""
+    common = base(call, *result_types)
+    return FieldsCommon(**common, said=said(call, common))

@@ -3,21 +3,25 @@ TeamDelete, and the tools whose input has no declared shape (StructuredOutput, L
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
-from ...model.session import ToolCall
+from ...formats import compact, duration, plural
+from ...model.session import Session, ToolCall
 from ...model.tools import FreeformInput, agents
+from ..prepared import Field, PreparedView, Prose, TextPart, field_parts, text_part
 from ..views import ViewHelpers
 from ._common import (
     Fields,
+    FieldsView,
     as_type,
     base,
-    fields_view,
+    fields_base,
     first_line,
     int_of,
     list_of,
     number_of,
+    said,
     text_of,
     words,
 )
@@ -48,12 +52,52 @@ def _tool_stats(stats: agents.ToolStats | None) -> list[tuple[str, int]]:
     return [(label, number) for label, count in pairs if (number := int_of(count))]
 
 
-def prepare_agent(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgentView(PreparedView):
+    """A subagent's call (``tools/agent.html``): its ``prompt`` (``prompt_folded`` when
+    long), its ``state`` (``completed``, ``async``, ``remote``) and ``task_id``, what it
+    took (``duration`` in seconds, ``tokens``, ``tool_uses``, ``stats``), its own
+    conversations (``subagents``, drawn under the call) and its ``answer`` (markdown)."""
+
+    description: str = ""
+    prompt: str = ""
+    prompt_folded: bool = False
+    asked: Sequence[Field] = ()
+    state: str = ""
+    task_id: str = ""
+    duration: float | None = None
+    tokens: int | None = None
+    tool_uses: int | None = None
+    stats: Sequence[tuple[str, int]] = ()
+    got: Sequence[Field] = ()
+    answer: str = ""
+    subagents: Sequence[Session] = ()
+
+    def parts(self) -> list[TextPart]:
+        parts = [*field_parts(self.asked), *text_part("markdown", self.prompt, "Prompt")]
+        if self.state in ("async", "remote"):
+            where = "in the background" if self.state == "async" else "in a remote session"
+            task = f" as task {self.task_id}" if self.task_id else ""
+            parts.append(TextPart("note", f"Launched {where}{task}."))
+        took = [
+            duration(self.duration) if self.duration is not None else "",
+            f"{compact(self.tokens)} tokens" if self.tokens is not None else "",
+            plural(self.tool_uses, "tool call") if self.tool_uses is not None else "",
+            *(f"{count} {label}" for label, count in self.stats),
+        ]
+        parts += text_part("note", " · ".join(part for part in took if part))
+        if self.r is not None or self.answer:
+            parts += text_part("markdown", self.answer, "Answer", result=True)
+            parts += field_parts(self.got, result=True)
+        return parts
+
+
+def prepare_agent(call: ToolCall, h: ViewHelpers) -> AgentView:
     """Agent and Task: the prompt, the subagent's own conversation, what it cost, its answer."""
     v = base(call, *_AGENT_RESULTS)
     request = as_type(call.input, agents.AgentInput)
     result = v["r"]
-    asked = Fields(h)
+    asked = Fields()
     prompt = description = ""
     if request is not None:
         prompt, description = text_of(request.prompt), text_of(request.description)
@@ -62,17 +106,17 @@ def prepare_agent(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         asked.add("Team", request.team_name, "code").add("Mode", request.mode)
         asked.add("Isolation", request.isolation).add("Resumes", request.resume, "code")
     prompt = prompt or text_of(getattr(result, "prompt", None))
-    got = Fields(h)
+    got = Fields()
     state = ""
     task_id = answer = ""
-    duration: float | None = None
+    took: float | None = None
     tokens: int | None = None
     tool_uses: int | None = None
     stats: list[tuple[str, int]] = []
     if isinstance(result, agents.AgentCompletedResult | agents.LegacyAgentResult):
         state = "completed"
         answer = result.text
-        duration = number_of(result.total_duration_ms)
+        took = number_of(result.total_duration_ms)
         tokens, tool_uses = int_of(result.total_tokens), int_of(result.total_tool_use_count)
         got.add("Agent", result.agent_id, "code")
     if isinstance(result, agents.AgentCompletedResult):
@@ -99,14 +143,15 @@ def prepare_agent(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         got.url("Session", result.session_url).add("Progress in", result.output_file, "code")
     elif v["error"] is None:
         answer = call.result_text
-    v.update(
+    return AgentView(
+        **v,
         description=description,
         prompt=prompt,
-        prompt_folded=prompt.count("\n") >= PROMPT_FOLD_LINES or len(prompt) > 2000,
+        prompt_folded=prompt_folded(prompt),
         asked=asked.rows,
         state=state,
         task_id=task_id,
-        duration=duration / 1000 if duration is not None else None,
+        duration=took / 1000 if took is not None else None,
         tokens=tokens,
         tool_uses=tool_uses,
         stats=stats,
@@ -115,15 +160,49 @@ def prepare_agent(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         subagents=call.subagents,
         summary=description or first_line(prompt),
     )
-    return v
 
 
-def prepare_workflow(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prompt_folded(prompt: str) -> bool:
+    """Whether a subagent's prompt is long enough to start folded."""
+    return prompt.count("\n") >= PROMPT_FOLD_LINES or len(prompt) > 2000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WorkflowView(PreparedView):
+    """A workflow run (``tools/workflow.html``): its ``title`` and ``script``, the run it
+    started (``task_id``, ``got``), its ``warning`` and ``run_error``, its ``subagents``."""
+
+    title: str = ""
+    script: str = ""
+    script_lines: int = 0
+    asked: Sequence[Field] = ()
+    got: Sequence[Field] = ()
+    task_id: str = ""
+    warning: str = ""
+    run_error: str = ""
+    said: str = ""
+    subagents: Sequence[Session] = ()
+
+    def parts(self) -> list[TextPart]:
+        parts = [*text_part("note", self.title)]
+        parts += text_part("command", self.script, language="javascript")
+        parts += field_parts(self.asked)
+        if self.r is not None or self.said:
+            task = f"Running as background task {self.task_id}" if self.task_id else ""
+            parts += text_part("note", task, result=True)
+            parts += field_parts(self.got, result=True)
+            parts += text_part("stderr", self.warning, result=True)
+            parts += text_part("error", self.run_error, result=True)
+            parts += text_part("result", self.said, result=True)
+        return parts
+
+
+def prepare_workflow(call: ToolCall, h: ViewHelpers) -> WorkflowView:
     """Workflow: the script it runs, the run it started and its subagents."""
     v = base(call, agents.WorkflowResult)
     request = as_type(call.input, agents.WorkflowInput)
     result: agents.WorkflowResult | None = v["r"]
-    asked = Fields(h)
+    asked = Fields()
     script = ""
     title = ""
     if request is not None:
@@ -134,13 +213,14 @@ def prepare_workflow(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             "Resumes run", request.resume_from_run_id
         )
         asked.add("Arguments", request.args)
-    got = Fields(h)
+    got = Fields()
     if result is not None:
         got.add("Status", words(result.status)).add("Workflow", result.workflow_name, "code")
         got.add("Run", result.run_id, "code").add("Transcripts in", result.transcript_dir, "code")
         got.add("Script", result.script_path, "code").url("Session", result.session_url)
         got.add("Summary", result.summary)
-    v.update(
+    return WorkflowView(
+        **v,
         title=title,
         script=script,
         script_lines=script.count("\n") + 1 if script else 0,
@@ -149,125 +229,126 @@ def prepare_workflow(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         task_id=text_of(result.task_id) if result else "",
         warning=text_of(result.warning) if result else "",
         run_error=text_of(result.error) if result else "",
-        said=call.result_text if result is None and v["error"] is None else "",
+        said=said(call, v),
         subagents=call.subagents,
         summary=title or (text_of(result.workflow_name) if result else ""),
     )
-    return v
 
 
-def prepare_skill(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_skill(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """Skill: the skill or slash command run, its arguments and how it went."""
-    v = fields_view(call, agents.SkillResult)
+    v = fields_base(call, agents.SkillResult)
     request = as_type(call.input, agents.SkillInput)
     result: agents.SkillResult | None = v["r"]
     skill = text_of(request.skill) if request else ""
-    v.update(lead=skill, asked=Fields(h).add("Arguments", request.args if request else None).rows)
+    got = Fields()
     if result is not None:
-        got = Fields(h).add("Succeeded", result.success).add("Command", result.command_name, "code")
+        got.add("Succeeded", result.success).add("Command", result.command_name, "code")
         got.add("Status", result.status).add("Allowed tools", result.allowed_tools)
         got.add("Model", result.model, "code").add("Agent", result.agent_id, "code")
-        v.update(
-            got=got.rows, result_body=h.markdown(text_of(result.result)) if result.result else None
-        )
-    v["summary"] = skill
-    return v
+    return FieldsView(
+        **v,
+        lead=skill,
+        asked=Fields().add("Arguments", request.args if request else None).rows,
+        got=got.rows,
+        result_body=Prose(text_of(result.result)) if result and result.result else None,
+        summary=skill,
+    )
 
 
-def prepare_send_message(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_send_message(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """SendMessage: who the message went to, and the message as markdown."""
-    v = fields_view(call, agents.SendMessageResult)
+    v = fields_base(call, agents.SendMessageResult)
     request = as_type(call.input, agents.SendMessageInput)
     result: agents.SendMessageResult | None = v["r"]
     target = message = headline = ""
+    asked = Fields()
     if request is not None:
         target = text_of(request.to) or text_of(request.recipient)
         message = text_of(request.message) or text_of(request.content)
         headline = text_of(request.summary) or first_line(message, 80)
-        asked = Fields(h).add("Kind", request.type).add("Summary", request.summary)
+        asked.add("Kind", request.type).add("Summary", request.summary)
         asked.add("Request", request.request_id, "code").add("Approve", request.approve)
-        v["asked"] = asked.rows
+    got = Fields()
     if result is not None:
         routing = as_type(result.routing, agents.MessageRouting)
-        got = Fields(h).add("Delivered", result.success)
+        got.add("Delivered", result.success)
         if routing is not None:
             got.add("From", routing.sender, "code").add("To", routing.target, "code")
         got.add("Request", result.request_id, "code")
-        v.update(outcome=text_of(result.message), got=got.rows)
-    v.update(
+    return FieldsView(
+        **v,
         lead=f"To {target}" if target else "",
         lead_code=False,
-        body=h.markdown(message) if message else None,
+        asked=asked.rows,
+        body=Prose(message) if message else None,
+        outcome=text_of(result.message) if result else "",
+        got=got.rows,
         summary=f"to {target}: {headline}" if target else headline,
     )
-    return v
 
 
-def prepare_team_create(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_team_create(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """TeamCreate: the team, its lead and where its file lives."""
-    v = fields_view(call, agents.TeamCreateResult)
+    v = fields_base(call, agents.TeamCreateResult)
     request = as_type(call.input, agents.TeamCreateInput)
     result: agents.TeamCreateResult | None = v["r"]
     name = text_of(request.team_name) if request else ""
-    v.update(
-        lead=name,
-        asked=Fields(h)
-        .add("Description", request.description if request else None)
-        .add("Lead type", request.agent_type if request else None, "code")
-        .rows,
-    )
+    got = Fields()
     if result is not None:
-        got = Fields(h)
         if result.team_name != name:
             got.add("Team", result.team_name, "code")
         got.add("Lead", result.lead_agent_id, "code")
-        v["got"] = got.add("Team file", result.team_file_path, "code").rows
-    v["summary"] = name
-    return v
+        got.add("Team file", result.team_file_path, "code")
+    return FieldsView(
+        **v,
+        lead=name,
+        asked=Fields()
+        .add("Description", request.description if request else None)
+        .add("Lead type", request.agent_type if request else None, "code")
+        .rows,
+        got=got.rows,
+        summary=name,
+    )
 
 
-def prepare_team_delete(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_team_delete(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """TeamDelete: whether the team could be deleted, and why not."""
-    v = fields_view(call, agents.TeamDeleteResult)
+    v = fields_base(call, agents.TeamDeleteResult)
     result: agents.TeamDeleteResult | None = v["r"]
-    if result is not None:
-        got = Fields(h).add("Team", result.team_name, "code").add("Deleted", result.success)
-        v.update(outcome=text_of(result.message), got=got.rows)
-        v["summary"] = text_of(result.team_name)
-        if result.success is False:
-            v["badges"] = [("not deleted", "warn")]
-    return v
+    if result is None:
+        return FieldsView(**v)
+    return FieldsView(
+        **v,
+        outcome=text_of(result.message),
+        got=Fields().add("Team", result.team_name, "code").add("Deleted", result.success).rows,
+        summary=text_of(result.team_name),
+        badges=[("not deleted", "warn")] if result.success is False else [],
+    )
 
 
-def prepare_arguments(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
-    """A tool whose input has no declared shape: each of its arguments by name."""
-    v = fields_view(call)
-    request = as_type(call.input, FreeformInput)
-    asked = Fields(h)
-    for key, value in (request.arguments if request else {}).items():
+def _arguments_view(call: ToolCall, arguments: object) -> FieldsView:
+    asked = Fields()
+    for key, value in (arguments if isinstance(arguments, dict) else {}).items():
         asked.add(str(key), value)
-    v["asked"] = asked.rows
-    if not asked.rows:
-        v["lead"], v["lead_code"] = "No arguments.", False
-    return v
+    if asked.rows:
+        return FieldsView(**fields_base(call), asked=asked.rows)
+    return FieldsView(**fields_base(call), lead="No arguments.", lead_code=False)
 
 
-def prepare_input_fields(call: ToolCall, h: ViewHelpers) -> dict[str, Any]:
+def prepare_arguments(call: ToolCall, h: ViewHelpers) -> FieldsView:
+    """A tool whose input has no declared shape: each of its arguments by name."""
+    request = as_type(call.input, FreeformInput)
+    return _arguments_view(call, request.arguments if request else {})
+
+
+def prepare_input_fields(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """A tool drawn as its input's fields by name, as written (typed or not), and what it
     answered: the other agents' small tools (``activate_skill``, ``report_intent``...)."""
-    v = fields_view(call)
-    raw = call.block.input if isinstance(call.block.input, dict) else {}
-    asked = Fields(h)
-    for key, value in raw.items():
-        asked.add(str(key), value)
-    v["asked"] = asked.rows
-    if not asked.rows:
-        v["lead"], v["lead_code"] = "No arguments.", False
-    return v
+    return _arguments_view(call, call.block.input)
 
 
-def prepare_structured_output(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_structured_output(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """StructuredOutput: the final answer, field by field, in the caller's own schema."""
-    v = dict(prepare_arguments(call, h))
-    v["lead"], v["lead_code"] = "Final answer, in the requested schema", False
-    return v
+    v = prepare_arguments(call, h)
+    return replace(v, lead="Final answer, in the requested schema", lead_code=False)

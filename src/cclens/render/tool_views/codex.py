@@ -9,10 +9,9 @@ reader gathered from the call's output and the events that ended it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
-
-from markupsafe import Markup
 
 from ...model import UNSET
 from ...model.blocks import ImageBlock, MediaSource, TextBlock
@@ -20,25 +19,29 @@ from ...model.codex.patch import FilePatch, hunks_of_diff, parse_patch, patch_of
 from ...model.session import ToolCall
 from ...model.tools import codex
 from ...model.tools.generic import FreeformInput
+from ..prepared import Diff, PreparedView, TextPart, piece_part, text_part
 from ..views import ToolView, ViewHelpers
 from ._common import (
     Fields,
+    FieldsView,
     as_type,
     base,
-    fields_view,
+    fields_base,
     int_of,
     link,
     list_of,
     millis,
+    said,
     text_of,
 )
-from .mcp import content_parts
-from .tasks import status_icon
+from .mcp import McpPart, McpView, content_parts, mcp_arguments
+from .shell import ShellView
+from .tasks import TodoRow, TodoView, status_icon, status_label, todo_row, todo_view
+from .web import SearchLink, WebSearchView
 
 __all__ = ["CODEX_MCP_VIEW", "CODEX_VIEWS"]
 
 _LANGUAGES = {"pwsh": "powershell", "powershell": "powershell", "powershell.exe": "powershell"}
-_PLAN_LABELS = {"pending": "pending", "in_progress": "in progress", "completed": "done"}
 
 
 def _summary(call: ToolCall) -> str:
@@ -77,7 +80,7 @@ def _shell_badges(result: codex.ShellResult | None) -> list[tuple[str, str]]:
     return badges
 
 
-def prepare_shell(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_shell(call: ToolCall, h: ViewHelpers) -> ShellView | PatchView:
     """A command: what ran, where, how it ended (exit code, time out), what it printed."""
     request = call.input
     command = _command(request)
@@ -105,21 +108,18 @@ def prepare_shell(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     timeout = millis(getattr(request, "timeout_ms", None))
     stdout = (text_of(result.output) or text_of(result.stdout)) if result else ""
     stderr = text_of(result.stderr) if result and not text_of(result.output) else ""
-    v.update(
+    return ShellView(
+        **v,
         command=text,
-        description="",
         timeout=timeout,
         language=_shell_language(command, request),
         badges=_shell_badges(result),
-        task_id="",
         stdout=stdout,
         stderr=stderr,
-        image=None,
         notes=notes,
-        interpretation="",
+        said=said(call, v),
         summary=codex.command_line(command).strip().split("\n", 1)[0],
     )
-    return v
 
 
 def _lines(text: str, mark: str) -> list[str]:
@@ -147,35 +147,64 @@ def _recorded(changes: dict[str, codex.FileChange]) -> list[FilePatch]:
 _KIND_BADGES = {"add": ("added", "ok"), "delete": ("deleted", "warn"), "update": ("", "")}
 
 
-def _patch_view(call: ToolCall, h: ViewHelpers, text: str) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class PatchFile:
+    """A file a patch changed: its ``path``, a ``badge`` (added, deleted, moved) and its
+    ``diff`` (none for a file added or deleted empty)."""
+
+    path: str
+    badge: tuple[str, str] | None
+    diff: Diff | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PatchView(PreparedView):
+    """A patch (``tools/codex_patch.html``): each file it changed, as a diff, ``applied`` or
+    only proposed; ``patch``: its text when no file could be read from it."""
+
+    files: Sequence[PatchFile] = ()
+    count: int = 0
+    applied: bool = False
+    patch: str = ""
+
+    def parts(self) -> list[TextPart]:
+        parts = []
+        for file in self.files:
+            label = f"{file.path} ({file.badge[0]})" if file.badge else file.path
+            if file.diff is not None:
+                parts.append(piece_part(file.diff, label, result=self.applied))
+            else:
+                parts.append(TextPart("field", label, "File", result=self.applied))
+        return parts + text_part("code", self.patch, language="diff")
+
+
+def _patch_view(call: ToolCall, h: ViewHelpers, text: str) -> PatchView:
     v = base(call, codex.ApplyPatchResult, codex.ShellResult)
     result = v["r"]
     changes = getattr(result, "changes", None)
     files = _recorded(changes) if isinstance(changes, dict) and changes else parse_patch(text)
-    drawn: list[dict[str, Any]] = []
+    drawn: list[PatchFile] = []
     for patch in files:
-        badge = _KIND_BADGES.get(patch.kind, (patch.kind, "muted"))
-        label, kind = badge
+        label, kind = _KIND_BADGES.get(patch.kind, (patch.kind, "muted"))
         if patch.move_to:
             label, kind = f"moved to {patch.move_to}", "info"
-        diff: Markup | None = h.diff(patch.hunks, filename=patch.path) if patch.hunks else None
-        drawn.append({"path": patch.path, "badge": (label, kind) if label else None, "diff": diff})
+        diff = Diff(patch.hunks, filename=patch.path) if patch.hunks else None
+        drawn.append(PatchFile(patch.path, (label, kind) if label else None, diff))
     badges: list[tuple[str, str]] = []
     if getattr(result, "success", None) is False:
         badges.append(("not applied", "error"))
-    v.update(
+    return PatchView(
+        **v,
         files=drawn,
         count=len(drawn),
         applied=call.status == "ok",
         badges=badges,
         patch=text if not drawn else "",
-        output=text_of(getattr(result, "output", None)) or text_of(getattr(result, "stdout", None)),
         summary=codex.patch_summary(text) if text else "",
     )
-    return v
 
 
-def prepare_patch(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_patch(call: ToolCall, h: ViewHelpers) -> PatchView:
     """``apply_patch``: each file it added, deleted, moved or changed, as a diff (numbered when
     the ``patch_apply_end`` event recorded the diff, else from the patch's own hunks)."""
     request = as_type(call.input, codex.ApplyPatchInput)
@@ -185,7 +214,7 @@ def prepare_patch(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     return _patch_view(call, h, text)
 
 
-def prepare_plan(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_plan(call: ToolCall, h: ViewHelpers) -> TodoView:
     """``update_plan``: the plan as a checklist, each step saying how it changed since the
     thread's previous plan."""
     v = base(call, codex.UpdatePlanResult)
@@ -198,7 +227,7 @@ def prepare_plan(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         for s in list_of(before_raw)
         if isinstance(s, codex.PlanStep)
     }
-    rows: list[dict[str, Any]] = []
+    rows: list[TodoRow] = []
     for step in steps:
         status = text_of(step.status) or "pending"
         content = text_of(step.step)
@@ -208,49 +237,17 @@ def prepare_plan(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             if prior is None:
                 change, change_kind = "new", "info"
             elif prior != status:
-                change = "started" if status == "in_progress" else _PLAN_LABELS.get(status, status)
+                change = "started" if status == "in_progress" else status_label(status)
                 change_kind = "ok" if status == "completed" else "info"
-        rows.append(
-            {
-                "status": status,
-                "icon": status_icon(status),
-                "label": _PLAN_LABELS.get(status, status.replace("_", " ")),
-                "content": content,
-                "active": "",
-                "priority": "",
-                "change": change,
-                "change_kind": change_kind,
-            }
-        )
+        rows.append(todo_row(status, content, change, change_kind))
     for content, status in before.items() if isinstance(before_raw, list) else ():
-        rows.append(
-            {
-                "status": "removed",
-                "icon": status_icon(status),
-                "label": "removed",
-                "content": content,
-                "active": "",
-                "priority": "",
-                "change": "removed",
-                "change_kind": "muted",
-            }
-        )
-    done = sum(1 for row in rows if row["status"] == "completed")
-    current = next((row["content"] for row in rows if row["status"] == "in_progress"), "")
+        icon = status_icon(status)
+        rows.append(TodoRow("removed", icon, "removed", content, "", "", "removed", "muted"))
     explanation = text_of(request.explanation) if request else ""
-    v.update(
-        todos=rows,
-        done=done,
-        total=sum(1 for row in rows if row["status"] != "removed"),
-        current=current,
-        changed=sum(1 for row in rows if row["change"]),
-        explanation=explanation,
-        summary=f"{done}/{len(steps)} done" + (f" · {current}" if current else ""),
-    )
-    return v
+    return todo_view(v, rows, len(steps), explanation)
 
 
-def prepare_web_search(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_web_search(call: ToolCall, h: ViewHelpers) -> WebSearchView:
     """A web search: the query (or the page opened, the text looked for in it) and the results
     the events recorded."""
     v = base(call, codex.WebSearchResult)
@@ -258,7 +255,7 @@ def prepare_web_search(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     result: codex.WebSearchResult | None = v["r"]
     action = text_of(request.type) if request else ""
     query = _summary(call)
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         if action and action != "search":
             asked.add("Action", action.replace("_", " "))
@@ -268,34 +265,25 @@ def prepare_web_search(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         queries = list_of(request.queries)
         if len(queries) > 1:
             asked.add("Queries", [q for q in queries if isinstance(q, str)])
-    links: list[dict[str, Any]] = []
+    links: list[SearchLink] = []
     for hit in list_of(result.results if result else None):
         if not isinstance(hit, dict):
             continue
         url = text_of(hit.get("url"))
         title = text_of(hit.get("title")) or url
-        links.append(
-            {
-                "link": link(url, title),
-                "title": title,
-                "url": url,
-                "snippet": text_of(hit.get("snippet")),
-                "age": "",
-            }
-        )
-    got = Fields(h)
+        links.append(SearchLink(link(url, title), title, url, text_of(hit.get("snippet"))))
+    got = Fields()
     if result is not None and result.status and result.status != "completed":
         got.add("Status", result.status)
-    v.update(
+    return WebSearchView(
+        **v,
         query=query,
         asked=asked.rows,
         got=got.rows,
         links=links,
-        notes=[],
         answered=bool(links or got.rows),
         summary=query,
     )
-    return v
 
 
 def _mcp_blocks(content: Any) -> list[Any]:
@@ -316,7 +304,7 @@ def _mcp_blocks(content: Any) -> list[Any]:
     return blocks
 
 
-def prepare_mcp(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_mcp(call: ToolCall, h: ViewHelpers) -> McpView:
     """An MCP tool: server and tool, its arguments, and its content (text, images) or error."""
     v = base(call, codex.McpCallResult)
     result: codex.McpCallResult | None = v["r"]
@@ -326,43 +314,40 @@ def prepare_mcp(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     if names is not None:
         server, tool = server or names[0], tool or names[1]
     request = as_type(call.input, FreeformInput)
-    arguments = Fields(h)
-    for key, value in (request.arguments if request else {}).items():
-        arguments.add(str(key), value)
-    parts: list[dict[str, Any]] = []
-    fields = Fields(h)
+    parts: list[McpPart] = []
+    fields = Fields()
     outcome = result.result if result is not None else None
     if isinstance(outcome, dict):
         ok = outcome.get("Ok")
         if isinstance(ok, dict):
-            parts = content_parts(h, _mcp_blocks(ok.get("content")))
+            parts = content_parts(_mcp_blocks(ok.get("content")))
             structured = ok.get("structuredContent")
             if structured is not None:
                 fields.add("Structured content", structured)
         elif "Err" in outcome and v["error"] is None:
             v["error"] = text_of(outcome.get("Err")) or str(outcome.get("Err"))
     elif v["error"] is None and call.result_text:
-        parts = content_parts(h, [TextBlock(text=call.result_text)])
-    v.update(
+        parts = content_parts([TextBlock(text=call.result_text)])
+    return McpView(
+        **v,
         server=server,
         tool=tool or call.name,
-        arguments=arguments.rows,
-        parts=parts,
+        arguments=mcp_arguments(request),
+        content=parts,
         fields=fields.rows,
         answered=bool(parts or fields.rows),
         summary=_summary(call),
     )
-    return v
 
 
-def prepare_view_image(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_view_image(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """``view_image``: the image file the model looked at (the image, when the output kept it,
     is drawn under it)."""
-    v = fields_view(call, codex.ViewImageResult)
+    v = fields_base(call, codex.ViewImageResult)
     request = as_type(call.input, codex.ViewImageInput)
     path = text_of(request.path) if request else ""
-    v.update(lead=path, said=call.result_text if v["error"] is None else "", summary=path)
-    return v
+    v["said"] = call.result_text if v["error"] is None else ""
+    return FieldsView(**v, lead=path, summary=path)
 
 
 def _view(name: str, template: str, prepare: Any) -> ToolView:

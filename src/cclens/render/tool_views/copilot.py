@@ -10,20 +10,34 @@ the ``tool.execution_complete`` data: ``result.content`` is what the model read,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable
+from dataclasses import replace
 
 from ...model.copilot import ToolCompleteData, ToolResult
 from ...model.session import ToolCall
 from ...model.tools import copilot
+from ..prepared import Code, Diff, PreparedView
 from ..views import ViewHelpers
-from ._common import Fields, as_type, base, fields_view, first_line, link, list_of, text_of
-from .agents import PROMPT_FOLD_LINES, prepare_input_fields
-from .files import _code
-from .search import grep_lines, matcher
-from .tasks import status_icon
-
-_TODO_LABELS = {"in_progress": "in progress", "completed": "done"}
+from ._common import (
+    Common,
+    Fields,
+    FieldsView,
+    as_type,
+    base,
+    fields_base,
+    first_line,
+    link,
+    list_of,
+    said,
+    text_of,
+)
+from .agents import AgentView, prepare_input_fields, prompt_folded
+from .files import EditView, ReadView, WriteView, file_code
+from .interaction import Choice, Question, QuestionsView
+from .search import GlobView, GrepView, grep_lines, matcher
+from .shell import ShellView
+from .tasks import TodoView, todo_row, todo_view
+from .web import WebFetchView, WebSearchView
 
 
 def _outcome(call: ToolCall) -> ToolCompleteData | None:
@@ -37,11 +51,11 @@ def _content(call: ToolCall) -> str:
     return text_of(result.content) if result else call.result_text
 
 
-def _ok(call: ToolCall, v: Mapping[str, Any]) -> bool:
+def _ok(call: ToolCall, v: Common) -> bool:
     return v["error"] is None and call.status == "ok"
 
 
-def prepare_shell(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_shell(call: ToolCall, h: ViewHelpers) -> ShellView:
     """``bash``/``powershell``: the command, its output and exit code, and the shell session
     it ran in (a command left running there is read by ``read_bash``)."""
     v = base(call)
@@ -64,45 +78,42 @@ def prepare_shell(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             task_id = text_of(request.shell_id) or text_of(request.session_id)
         if request.detach is True:
             badges.append(("detached", "info"))
-    v.update(
+    v["r"] = _outcome(call) if _ok(call, v) else None
+    return ShellView(
+        **v,
         command=command,
         description=description,
-        timeout="",
         language="powershell" if call.name == "powershell" else "bash",
         badges=badges,
         task_id=task_id,
         stdout=stdout,
-        stderr="",
-        image=None,
-        notes=[],
-        interpretation="",
-        r=_outcome(call) if _ok(call, v) else None,
+        said=said(call, v),
         summary=description or first_line(command),
     )
-    return v
 
 
-def prepare_shell_session(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_shell_session(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """``read_bash``, ``write_bash``, ``stop_bash``, ``list_bash`` (and ``powershell``'s): the
     session, what was typed, what it printed since and whether it ended."""
-    v = fields_view(call)
+    v = fields_base(call)
     request = as_type(call.input, copilot.ShellSessionInput)
     shell = (text_of(request.shell_id) or text_of(request.session_id)) if request else ""
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         asked.add("Typed", request.input, "code").add("Waited (s)", request.delay)
-    output, code = copilot.shell_exit(_content(call)) if _ok(call, v) else ("", None)
-    v.update(
+    ok = _ok(call, v)
+    output, code = copilot.shell_exit(_content(call)) if ok else ("", None)
+    v["said"] = output
+    v["r"] = _outcome(call) if ok and code is not None else None
+    return FieldsView(
+        **v,
         lead=f"Shell session {shell}" if shell else "",
         lead_code=False,
         asked=asked.rows,
         outcome=f"Exited with code {code}" if code is not None else "",
-        said=output,
-        r=_outcome(call) if _ok(call, v) and code is not None else None,
         badges=[(f"exit code {code}", "error" if code else "ok")] if code is not None else [],
         summary=shell,
     )
-    return v
 
 
 def _range(request: copilot.ViewInput | copilot.StrReplaceEditorInput | None) -> str:
@@ -112,36 +123,27 @@ def _range(request: copilot.ViewInput | copilot.StrReplaceEditorInput | None) ->
     return ""
 
 
-def prepare_view(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_view(call: ToolCall, h: ViewHelpers) -> ReadView:
     """``view``: a file's lines, numbered as Copilot numbered them, or a directory's listing."""
     v = base(call)
     request = as_type(call.input, copilot.ViewInput) or as_type(
         call.input, copilot.StrReplaceEditorInput
     )
     path = text_of(request.path) if request else ""
-    v.update(
-        path=path,
-        asked=[],
-        got=[],
-        notes=[],
-        range=_range(request),
-        code=None,
-        cells=[],
-        pages=[],
-        summary=path,
-    )
+    code: Code | None = None
+    notes: list[str] = []
     if _ok(call, v):
         text = _content(call)
         numbered = copilot.numbered_lines(text)
         if numbered is not None:
-            v["code"] = _code(h, numbered[0], path, numbered[1])
+            code = file_code(numbered[0], path, numbered[1])
         elif text.strip():
-            v["notes"] = [text] if "\n" not in text.strip() else []
-            v["code"] = None if v["notes"] else _code(h, text, "")
-    return v
+            notes = [text] if "\n" not in text.strip() else []
+            code = None if notes else file_code(text, "")
+    return ReadView(**v, path=path, range=_range(request), code=code, notes=notes, summary=path)
 
 
-def prepare_create(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_create(call: ToolCall, h: ViewHelpers) -> WriteView:
     """``create``: the new file and its content."""
     v = base(call)
     request = as_type(call.input, copilot.CreateInput) or as_type(
@@ -149,19 +151,18 @@ def prepare_create(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     )
     path = text_of(request.path) if request else ""
     content = text_of(request.file_text) if request else ""
-    v.update(
+    return WriteView(
+        **v,
         path=path,
         kind="create",
-        diff=None,
-        code=_code(h, content, path),
+        code=file_code(content, path),
         applied=call.status == "ok",
         badges=[("created", "ok")] if call.status == "ok" else [],
         summary=path,
     )
-    return v
 
 
-def prepare_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_edit(call: ToolCall, h: ViewHelpers) -> EditView:
     """``edit`` (``str_replace``, ``insert``): the replacement as a diff."""
     v = base(call)
     request = as_type(call.input, copilot.EditInput) or as_type(
@@ -173,19 +174,18 @@ def prepare_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     badges: list[tuple[str, str]] = []
     if isinstance(request, copilot.StrReplaceEditorInput) and request.command == "insert":
         badges.append((f"inserted after line {request.insert_line}", "info"))
-    v.update(
+    return EditView(
+        **v,
         path=path,
-        diff=h.diff(None, old=old, new=new, filename=path),
+        diff=Diff(None, old=old, new=new, filename=path),
         applied=call.status == "ok",
         badges=badges,
-        instruction="",
         summary=path,
     )
-    return v
 
 
 #: How ``str_replace_editor`` draws each of its commands: (prepare, template).
-_EDITOR = {
+_EDITOR: dict[str, tuple[Callable[[ToolCall, ViewHelpers], PreparedView], str]] = {
     "view": (prepare_view, "read"),
     "create": (prepare_create, "write"),
     "str_replace": (prepare_edit, "edit"),
@@ -193,44 +193,39 @@ _EDITOR = {
 }
 
 
-def prepare_str_replace_editor(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_str_replace_editor(call: ToolCall, h: ViewHelpers) -> PreparedView:
     """``str_replace_editor`` (Copilot CLI 0.0.3xx): drawn as ``view``, ``create`` or ``edit``
     by its ``command`` (``template``: which), its other commands as their arguments."""
     request = as_type(call.input, copilot.StrReplaceEditorInput)
     command = text_of(request.command) if request else ""
     prepare, template = _EDITOR.get(command, (prepare_arguments, "fields"))
-    v = dict(prepare(call, h))
-    v["template"] = f"tools/{template}.html"
-    return v
+    return replace(prepare(call, h), template=f"tools/{template}.html")
 
 
-def prepare_glob(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_glob(call: ToolCall, h: ViewHelpers) -> GlobView:
     """``glob``: the pattern and the files it matched."""
     v = base(call)
     request = as_type(call.input, copilot.GlobInput)
     text = _content(call) if _ok(call, v) else ""
     files = [line for line in text.split("\n") if line.strip() and not line.startswith("No files")]
-    v.update(
+    v["r"] = _outcome(call) if _ok(call, v) else None
+    return GlobView(
+        **v,
         pattern=text_of(request.pattern) if request else "",
         path=text_of(request.path) if request else "",
         files=files,
         count=len(files),
-        total=None,
-        took="",
-        notes=[],
-        r=_outcome(call) if _ok(call, v) else None,
         summary=text_of(request.pattern) if request else "",
     )
-    return v
 
 
-def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_grep(call: ToolCall, h: ViewHelpers) -> GrepView:
     """``grep``: the search, then ripgrep's files, counts or matching lines with the matches
     marked."""
     v = base(call)
     request = as_type(call.input, copilot.GrepInput)
     pattern_text = text_of(request.pattern) if request else ""
-    options = Fields(h)
+    options = Fields()
     mode = ""
     if request is not None:
         paths = [p for p in list_of(request.paths) if isinstance(p, str)]
@@ -254,125 +249,91 @@ def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         counts = [(r.rpartition(":")[0], r.rpartition(":")[2]) for r in rows]
     elif rows:
         lines = grep_lines(text.rstrip("\n"), pattern)
-    v.update(
+    v["r"] = _outcome(call) if _ok(call, v) else None
+    return GrepView(
+        **v,
         pattern=pattern_text,
         options=options.rows,
-        got=[],
-        notes=[],
         counts=counts,
         lines=lines,
         files=files,
         empty=not rows,
-        r=_outcome(call) if _ok(call, v) else None,
         summary=pattern_text,
     )
-    return v
 
 
-def prepare_web_fetch(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_web_fetch(call: ToolCall, h: ViewHelpers) -> WebFetchView:
     """``web_fetch``: the URL and the page as Copilot gave it to the model (markdown)."""
     v = base(call)
     request = as_type(call.input, copilot.WebFetchInput)
     url = text_of(request.url) if request else ""
     answer = _content(call) if _ok(call, v) else ""
-    v.update(
+    v["r"] = _outcome(call) if answer else None
+    got = Fields()
+    if request is not None:
+        got.add("At most", request.max_length).add("As fetched", request.raw)
+    return WebFetchView(
+        **v,
         url=url,
         href=link(url) if url else None,
-        prompt="",
         offset=request.start_index if request and request.start_index else None,
-        status="",
-        status_kind="muted",
-        got=Fields(h).add("At most", request.max_length).add("As fetched", request.raw).rows
-        if request
-        else [],
+        got=got.rows,
         answer=answer,
-        r=_outcome(call) if answer else None,
         summary=url,
     )
-    return v
 
 
-def prepare_web_search(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_web_search(call: ToolCall, h: ViewHelpers) -> WebSearchView:
     """``web_search``: the query and the answer."""
     v = base(call)
     request = as_type(call.input, copilot.WebSearchInput)
     answer = _content(call) if _ok(call, v) else ""
-    v.update(
+    return WebSearchView(
+        **v,
         query=text_of(request.query) if request else "",
-        asked=[],
-        got=[],
-        links=[],
-        notes=[answer] if answer else [],
+        answers=[answer] if answer else [],
         answered=bool(answer),
         summary=text_of(request.query) if request else "",
     )
-    return v
 
 
-def prepare_update_todo(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_update_todo(call: ToolCall, h: ViewHelpers) -> TodoView:
     """``update_todo``: the markdown checklist as a checklist."""
     v = base(call)
     request = as_type(call.input, copilot.UpdateTodoInput)
     items = copilot.checklist(text_of(request.todos) if request else "")
-    rows = [
-        {
-            "status": status,
-            "icon": status_icon(status),
-            "label": _TODO_LABELS.get(status, status),
-            "content": text,
-            "active": "",
-            "priority": "",
-            "change": "",
-            "change_kind": "",
-        }
-        for status, text in items
-    ]
-    done = sum(1 for row in rows if row["status"] == "completed")
-    current = next((row for row in rows if row["status"] == "in_progress"), None)
-    v.update(
-        todos=rows,
-        done=done,
-        total=len(rows),
-        current=current["content"] if current else "",
-        changed=0,
-        r=_outcome(call) if _ok(call, v) else None,
-        summary=f"{done}/{len(rows)} done" + (f" · {current['content']}" if current else ""),
-    )
-    return v
+    rows = [todo_row(status, text) for status, text in items]
+    v["r"] = _outcome(call) if _ok(call, v) else None
+    return todo_view(v, rows, len(rows))
 
 
-def prepare_task(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_task(call: ToolCall, h: ViewHelpers) -> AgentView:
     """``task``: the subagent, its prompt, its own conversation under the call and its answer."""
     v = base(call)
     request = as_type(call.input, copilot.TaskInput)
     prompt = text_of(request.prompt) if request else ""
     description = text_of(request.description) if request else ""
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         asked.add("Agent type", request.agent_type, "code").add("Name", request.name, "code")
         asked.add("Model", request.model, "code").add("Mode", request.mode)
     answer = _content(call) if _ok(call, v) else ""
-    v.update(
+    v["r"] = _outcome(call) if answer else None
+    return AgentView(
+        **v,
         description=description,
         prompt=prompt,
-        prompt_folded=prompt.count("\n") >= PROMPT_FOLD_LINES or len(prompt) > 2000,
+        prompt_folded=prompt_folded(prompt),
         asked=asked.rows,
         state="async" if request is not None and request.mode == "background" else "",
         task_id=text_of(request.name) if request else "",
-        duration=None,
-        tokens=None,
-        tool_uses=None,
-        stats=[],
-        got=[],
         answer=answer,
         subagents=call.subagents,
-        r=_outcome(call) if answer else None,
         summary=description or first_line(prompt),
     )
-    return v
 
 
-def prepare_ask_user(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_ask_user(call: ToolCall, h: ViewHelpers) -> QuestionsView:
     """``ask_user``: the question, its choices, and the user's answer."""
     v = base(call)
     request = as_type(call.input, copilot.AskUserInput)
@@ -380,50 +341,37 @@ def prepare_ask_user(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     choices = [c for c in list_of(request.choices if request else None) if isinstance(c, str)]
     chosen = next((c for c in choices if c and c in answer), "")
     question = text_of(request.question) if request else ""
-    v.update(
-        questions=[
-            {
-                "header": "",
-                "text": question,
-                "multi": False,
-                "options": [
-                    {"label": c, "description": "", "preview": "", "chosen": c == chosen}
-                    for c in choices
-                ],
-                "own": "",
-                "answered": bool(answer),
-                "notes": "",
-            }
-        ],
-        legacy="",
+    options = [Choice(c, chosen=c == chosen) for c in choices]
+    return QuestionsView(
+        **v,
+        questions=[Question(question, options, answered=bool(answer))],
         response=answer,
         answered=bool(answer),
         summary=question,
     )
-    return v
 
 
-def prepare_sql(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_sql(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """``sql``: the query on the session's own tables and its rows."""
-    v = fields_view(call)
+    v = fields_base(call)
     request = as_type(call.input, copilot.SqlInput)
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
-        asked.add("Query", h.highlight(text_of(request.query), language="sql"))
-    v.update(
+        asked.add("Query", Code(text_of(request.query), language="sql"))
+    return FieldsView(
+        **v,
         lead=text_of(request.description) if request else "",
         lead_code=False,
         asked=asked.rows,
     )
-    return v
 
 
-def prepare_arguments(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_arguments(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """A tool drawn as its arguments by name, and what it answered (``report_intent``,
     ``skill``, ``store_memory``, the agent tools...)."""
     v = prepare_input_fields(call, h)
-    if v["said"] and _outcome(call) is not None:
-        v["said"] = _content(call)
+    if v.said and _outcome(call) is not None:
+        return replace(v, said=_content(call))
     return v
 
 

@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from markupsafe import Markup
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ...model import to_builtins
 from ...model.session import ToolCall
 from ...model.tools import TextResult, files
+from ..prepared import (
+    Code,
+    Diff,
+    Field,
+    Image,
+    PreparedView,
+    TextKind,
+    TextPart,
+    field_parts,
+    piece_part,
+    text_part,
+)
 from ..unshown import NUMBERED_LINE
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, int_of, list_of, size_of, text_of
-
-#: Code longer than this many lines is clamped, with an expander.
-CLAMP_LINES = 40
 
 
 def numbered_text(text: str) -> tuple[str, int] | None:
@@ -36,51 +44,111 @@ def numbered_text(text: str) -> tuple[str, int] | None:
     return ("\n".join(content), start) if start is not None else None
 
 
-def _line_count(text: str) -> int:
-    return text.count("\n") + (0 if text.endswith("\n") else 1) if text else 0
-
-
 #: File contents show this many lines; the others are drawn when the reader asks.
 FOLD_LINES = 12
 
 
-def _code(h: ViewHelpers, text: str, filename: str, start: int = 1) -> dict[str, Any]:
-    return {
-        "html": h.highlight(text, filename=filename, start_line=start, fold_after=FOLD_LINES),
-        "lines": _line_count(text),
-    }
+def file_code(text: str, filename: str, start: int = 1) -> Code:
+    """A file's content, numbered from ``start``, folded past :data:`FOLD_LINES` lines."""
+    return Code(text, filename=filename, start_line=start, fold_after=FOLD_LINES)
 
 
-def _read_text(v: dict[str, Any], h: ViewHelpers, result: files.ReadTextResult, path: str) -> None:
+@dataclass(frozen=True, slots=True)
+class NotebookCell:
+    """A notebook cell as read: its ``source`` (markdown or code), outputs and images."""
+
+    type: str
+    id: str
+    language: str
+    source: str
+    count: Any
+    outputs: Sequence[str]
+    images: Sequence[Image]
+
+
+@dataclass(frozen=True, slots=True)
+class PdfPage:
+    """A PDF page read as an image (``data``), or the ``error`` that kept it from being read."""
+
+    number: int
+    data: str
+    media_type: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReadView(PreparedView):
+    """A file read (``tools/read.html``): its ``path`` and the ``range`` of lines read, and
+    its ``code`` (numbered from the line the read started at), ``image``, notebook ``cells``
+    or PDF ``pages``."""
+
+    path: str = ""
+    asked: Sequence[Field] = ()
+    got: Sequence[Field] = ()
+    range: str = ""
+    code: Code | None = None
+    image: Image | None = None
+    cells: Sequence[NotebookCell] = ()
+    pages: Sequence[PdfPage] = ()
+
+    notes_with_result: ClassVar[bool] = True
+
+    def parts(self) -> list[TextPart]:
+        parts = [*text_part("field", self.path, "File"), *text_part("field", self.range, "Read")]
+        parts += field_parts(self.asked)
+        if self.code is not None:
+            parts.append(piece_part(self.code, result=True))
+        if self.image is not None:
+            parts.append(TextPart("result", self.image.note, result=True))
+        for cell in self.cells:
+            label = f"{cell.type} cell {cell.id}".strip()
+            kind: TextKind = "markdown" if cell.type == "markdown" else "code"
+            parts.append(TextPart(kind, cell.source, label, cell.language, result=True))
+            parts += [TextPart("stdout", text, result=True) for text in cell.outputs]
+            parts += [TextPart("result", image.note, result=True) for image in cell.images]
+        for page in self.pages:
+            said = page.error or f"(image: {page.media_type})"
+            parts.append(
+                TextPart(
+                    "error" if page.error else "result", said, f"Page {page.number}", result=True
+                )
+            )
+        return parts + field_parts(self.got, result=True)
+
+
+def _read_text(result: files.ReadTextResult, path: str) -> tuple[str, list[str], Code, list[Field]]:
+    """The range read, notes, content and artifact fields of a text file read."""
     file = as_type(result.file, files.TextFile)
     start = result.start_line
     content = result.content
     shown = int_of(file.num_lines) if file else None
     total = int_of(file.total_lines) if file else None
-    shown = shown if shown is not None else _line_count(content)
+    code = file_code(content, path, start)
+    shown = shown if shown is not None else code.lines
+    range_ = ""
     if total is not None and (start > 1 or shown < total):
         last = start + shown - 1
-        v["range"] = f"Lines {start}–{last} of {total}" if shown else f"No lines (of {total})"
+        range_ = f"Lines {start}–{last} of {total}" if shown else f"No lines (of {total})"
+    notes = []
     if file is not None and file.truncated_by_token_cap:
-        v["notes"].append("Cut short: the file is larger than the read's token limit.")
-    v["code"] = _code(h, content, path, start)
+        notes.append("Cut short: the file is larger than the read's token limit.")
     artifact = as_type(result.artifact_read, files.ArtifactRef)
+    got = Fields()
     if artifact is not None:
-        v["got"] = (
-            Fields(h).add("Artifact", text_of(artifact.slug)).add("Version", artifact.ver).rows
-        )
+        got.add("Artifact", text_of(artifact.slug)).add("Version", artifact.ver)
+    return range_, notes, code, got.rows
 
 
-def _notebook_cells(result: files.ReadNotebookResult) -> list[dict[str, Any]]:
+def _notebook_cells(result: files.ReadNotebookResult) -> list[NotebookCell]:
     file = as_type(result.file, files.NotebookFile)
-    cells: list[dict[str, Any]] = []
+    cells: list[NotebookCell] = []
     # Cells are the notebook's own JSON, which Claude Code passes on without a declared shape.
     for raw in list_of(file.cells if file else None):
         if not isinstance(raw, dict):
             continue
         source = raw.get("source", "")
         texts: list[str] = []
-        images: list[tuple[str, str]] = []
+        images: list[Image] = []
         for output in list_of(raw.get("outputs")):
             if not isinstance(output, dict):
                 continue
@@ -88,101 +156,107 @@ def _notebook_cells(result: files.ReadNotebookResult) -> list[dict[str, Any]]:
                 texts.append(output["text"])
             image = output.get("image")
             if isinstance(image, dict) and isinstance(image.get("image_data"), str):
-                images.append((image["image_data"], str(image.get("media_type", "image/png"))))
+                images.append(Image(image["image_data"], str(image.get("media_type", "image/png"))))
         cells.append(
-            {
-                "type": str(raw.get("cellType") or raw.get("cell_type") or "code"),
-                "id": str(raw.get("cell_id") or raw.get("cellId") or raw.get("id") or ""),
-                "language": str(raw.get("language") or "python"),
-                "source": "".join(source) if isinstance(source, list) else str(source),
-                "count": raw.get("execution_count"),
-                "outputs": texts,
-                "images": images,
-            }
+            NotebookCell(
+                type=str(raw.get("cellType") or raw.get("cell_type") or "code"),
+                id=str(raw.get("cell_id") or raw.get("cellId") or raw.get("id") or ""),
+                language=str(raw.get("language") or "python"),
+                source="".join(source) if isinstance(source, list) else str(source),
+                count=raw.get("execution_count"),
+                outputs=texts,
+                images=images,
+            )
         )
     return cells
 
 
-def prepare_read(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_read(call: ToolCall, h: ViewHelpers) -> ReadView:
     """Read: the file's lines numbered from where the read started, an image, PDF or notebook."""
     v = base(call, files.ReadResult)
     request = as_type(call.input, files.ReadInput)
     result = v["r"]
     path = request.file_path if request else ""
     path = path or (result.file_path if result is not None else None) or ""
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         asked.add("From line", request.offset).add("Lines", request.limit)
         asked.add("Pages", request.pages, "code").add("Large files allowed", request.allow_large)
-    v.update(
-        path=path,
-        asked=asked.rows,
-        got=[],
-        notes=[],
-        range="",
-        code=None,
-        cells=[],
-        pages=[],
-        summary=path,
-    )
+    range_ = ""
+    notes: list[str] = []
+    code: Code | None = None
+    image: Image | None = None
+    got: list[Field] = []
+    cells: list[NotebookCell] = []
+    pages: list[PdfPage] = []
     if isinstance(result, files.ReadTextResult):
-        _read_text(v, h, result, path)
+        range_, notes, code, got = _read_text(result, path)
     elif isinstance(result, files.ReadImageResult):
-        image = as_type(result.file, files.ImageFile)
-        if image is not None:
-            v["image"] = (text_of(image.base64), text_of(image.type))
-            size = as_type(image.dimensions, files.ImageDimensions)
-            got = Fields(h).add("Size", size_of(image.original_size))
+        file = as_type(result.file, files.ImageFile)
+        if file is not None:
+            image = Image(text_of(file.base64), text_of(file.type))
+            size = as_type(file.dimensions, files.ImageDimensions)
+            fields = Fields().add("Size", size_of(file.original_size))
             if size is not None and size.original_width:
-                got.add("Dimensions", f"{size.original_width}×{size.original_height}")
+                fields.add("Dimensions", f"{size.original_width}×{size.original_height}")
                 if size.display_width and size.display_width != size.original_width:
-                    got.add("Shown to the model at", f"{size.display_width}×{size.display_height}")
-            v["got"] = got.rows
+                    shown = f"{size.display_width}×{size.display_height}"
+                    fields.add("Shown to the model at", shown)
+            got = fields.rows
     elif isinstance(result, files.ReadNotebookResult):
-        v["cells"] = _notebook_cells(result)
+        cells = _notebook_cells(result)
     elif isinstance(result, files.ReadPdfResult):
         pdf = as_type(result.file, files.PdfFile)
-        v["got"] = Fields(h).add("Size", size_of(pdf.original_size) if pdf else "").rows
-        v["notes"].append("The whole PDF was given to the model; it is not drawn here.")
+        got = Fields().add("Size", size_of(pdf.original_size) if pdf else "").rows
+        notes.append("The whole PDF was given to the model; it is not drawn here.")
     elif isinstance(result, files.ReadPartsResult):
         parts = as_type(result.file, files.PartsFile)
         first = int_of(result.first_page) or 1
-        v["pages"] = [
-            {
-                "number": first + index,
-                "data": text_of(page.base64),
-                "media_type": text_of(page.media_type) or "image/png",
-                "error": text_of(page.error),
-            }
+        pages = [
+            PdfPage(
+                number=first + index,
+                data=text_of(page.base64),
+                media_type=text_of(page.media_type) or "image/png",
+                error=text_of(page.error),
+            )
             for index, page in enumerate(list_of(result.pages))
         ]
         if parts is not None:
-            got = (
-                Fields(h)
-                .add("Pages extracted", parts.count)
-                .add("Size", size_of(parts.original_size))
-            )
-            v["got"] = got.add("Saved in", parts.output_dir, "code").rows
+            fields = Fields().add("Pages extracted", parts.count)
+            fields.add("Size", size_of(parts.original_size))
+            got = fields.add("Saved in", parts.output_dir, "code").rows
     elif isinstance(result, files.ReadUnchangedResult):
-        v["notes"].append("Unchanged since it was last read: no content was sent again.")
+        notes.append("Unchanged since it was last read: no content was sent again.")
     elif result is None and v["error"] is None and call.result_text:
         numbered = numbered_text(call.result_text)
         if numbered is not None:
-            v["code"] = _code(h, numbered[0], path, numbered[1])
-    return v
+            code = file_code(numbered[0], path, numbered[1])
+    return ReadView(
+        **v,
+        path=path,
+        asked=asked.rows,
+        got=got,
+        notes=notes,
+        range=range_,
+        code=code,
+        image=image,
+        cells=cells,
+        pages=pages,
+        summary=path,
+    )
 
 
 def _diff_change(
-    h: ViewHelpers, path: str, hunks: Any, original: str, old: str, new: str, replace_all: bool
-) -> Markup:
+    path: str, hunks: Any, original: str, old: str, new: str, replace_all: bool
+) -> Diff:
     """The diff of one replacement: recorded hunks, else computed, in place in the whole file
     when the original is known (so line numbers are the file's), else from the two strings."""
     if hunks:
-        return h.diff(to_builtins(hunks), filename=path)
+        return Diff(to_builtins(hunks), filename=path)
     if original and old and old in original:
         updated = original.replace(old, new) if replace_all else original.replace(old, new, 1)
-        return h.diff(None, old=original, new=updated, filename=path)
-    return h.diff(None, old=old, new=new, filename=path)
+        return Diff(None, old=original, new=updated, filename=path)
+    return Diff(None, old=old, new=new, filename=path)
 
 
 def _change_badges(result: Any) -> list[tuple[str, str]]:
@@ -197,7 +271,22 @@ def _change_badges(result: Any) -> list[tuple[str, str]]:
     return badges
 
 
-def prepare_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EditView(PreparedView):
+    """A replacement in a file (``tools/edit.html``): its ``diff``, ``applied`` or only
+    proposed, and the ``instruction`` that came with it (Gemini CLI)."""
+
+    path: str = ""
+    diff: Diff
+    applied: bool = False
+    instruction: str = ""
+
+    def parts(self) -> list[TextPart]:
+        said = text_part("field", self.instruction, "Instruction")
+        return [*said, piece_part(self.diff, self.path, result=self.applied)]
+
+
+def prepare_edit(call: ToolCall, h: ViewHelpers) -> EditView:
     """Edit: the replacement as a diff, with the file's own line numbers when they are known."""
     v = base(call, files.EditResult)
     edit = as_type(call.input, files.EditInput)
@@ -211,17 +300,33 @@ def prepare_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     badges = [("every occurrence", "info")] if replace_all else []
     original = text_of(result.original_file) if result else ""
     patch = result.structured_patch if result else None
-    v.update(
+    return EditView(
+        **v,
         path=path,
-        diff=_diff_change(h, path, patch, original, old, new, replace_all),
+        diff=_diff_change(path, patch, original, old, new, replace_all),
         applied=result is not None or call.status == "ok",
         badges=badges + _change_badges(result),
         summary=path,
     )
-    return v
 
 
-def prepare_multi_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MultiEditView(PreparedView):
+    """Replacements in one file (``tools/multi_edit.html``): one diff of the file, or one
+    ``(label, diff)`` per replacement; ``count``: how many."""
+
+    path: str = ""
+    diffs: Sequence[tuple[str, Diff]] = ()
+    count: int = 0
+    applied: bool = False
+
+    def parts(self) -> list[TextPart]:
+        return [
+            piece_part(diff, label or self.path, result=self.applied) for label, diff in self.diffs
+        ]
+
+
+def prepare_multi_edit(call: ToolCall, h: ViewHelpers) -> MultiEditView:
     """MultiEdit: the replacements as one diff of the file, or one diff per replacement."""
     v = base(call, files.MultiEditResult)
     request = as_type(call.input, files.MultiEditInput)
@@ -230,10 +335,10 @@ def prepare_multi_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     edits = [
         e for e in list_of(request.edits if request else None) if isinstance(e, files.EditOperation)
     ]
-    diffs: list[tuple[str, Markup]] = []
+    diffs: list[tuple[str, Diff]] = []
     original = text_of(result.original_file_contents) if result else ""
     if result is not None and result.structured_patch:
-        diffs.append(("", h.diff(to_builtins(result.structured_patch), filename=path)))
+        diffs.append(("", Diff(to_builtins(result.structured_patch), filename=path)))
     elif original and edits:
         updated = original
         for edit in edits:
@@ -241,15 +346,16 @@ def prepare_multi_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             updated = (
                 updated.replace(old, new) if edit.replace_all else updated.replace(old, new, 1)
             )
-        diffs.append(("", h.diff(None, old=original, new=updated, filename=path)))
+        diffs.append(("", Diff(None, old=original, new=updated, filename=path)))
     else:
         for number, edit in enumerate(edits, 1):
             label = f"Edit {number}" if len(edits) > 1 else ""
             label += " (every occurrence)" if edit.replace_all else ""
             diffs.append(
-                (label, h.diff(None, old=text_of(edit.old_string), new=text_of(edit.new_string)))
+                (label, Diff(None, old=text_of(edit.old_string), new=text_of(edit.new_string)))
             )
-    v.update(
+    return MultiEditView(
+        **v,
         path=path,
         diffs=diffs,
         count=len(edits),
@@ -257,10 +363,25 @@ def prepare_multi_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         badges=_change_badges(result),
         summary=f"{path} ({len(edits)} edits)" if len(edits) > 1 else path,
     )
-    return v
 
 
-def prepare_write(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WriteView(PreparedView):
+    """A file written (``tools/write.html``): ``kind`` ``create`` or ``update``, its content
+    (``code``) or, for an overwritten file whose old content is known, the ``diff``."""
+
+    path: str = ""
+    kind: str = ""
+    diff: Diff | None = None
+    code: Code | None = None
+    applied: bool = False
+
+    def parts(self) -> list[TextPart]:
+        shown = self.diff or self.code
+        return [piece_part(shown, self.path, result=self.applied)] if shown else []
+
+
+def prepare_write(call: ToolCall, h: ViewHelpers) -> WriteView:
     """Write: a new file's content, or the diff of an overwritten one."""
     v = base(call, files.WriteResult)
     request = as_type(call.input, files.WriteInput)
@@ -277,23 +398,42 @@ def prepare_write(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     diff = None
     if kind == "update" and result is not None:
         if result.structured_patch:
-            diff = h.diff(to_builtins(result.structured_patch), filename=path)
+            diff = Diff(to_builtins(result.structured_patch), filename=path)
         elif isinstance(result.original_file, str):
-            diff = h.diff(None, old=result.original_file, new=content, filename=path)
+            diff = Diff(None, old=result.original_file, new=content, filename=path)
     badges = {"create": [("created", "ok")], "update": [("updated", "info")]}.get(kind, [])
-    v.update(
+    return WriteView(
+        **v,
         path=path,
         kind=kind,
         diff=diff,
-        code=None if diff is not None else _code(h, content, path),
+        code=None if diff is not None else file_code(content, path),
         applied=result is not None or call.status == "ok",
         badges=badges + _change_badges(result),
         summary=path,
     )
-    return v
 
 
-def prepare_notebook_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NotebookEditView(PreparedView):
+    """A notebook cell changed (``tools/notebook_edit.html``): how (``mode``), which cell
+    (``where``), its ``source`` as a diff or as code, and the ``cell_error`` reported."""
+
+    path: str = ""
+    mode: str = "replace"
+    where: Sequence[Field] = ()
+    source: Diff | Code | None = None
+    cell_error: str = ""
+
+    def parts(self) -> list[TextPart]:
+        parts = [TextPart("field", self.path, "Notebook"), TextPart("field", self.mode, "Edit")]
+        parts += field_parts(self.where)
+        if self.source is not None:
+            parts.append(piece_part(self.source, result=self.r is not None))
+        return parts + text_part("error", self.cell_error, "Error", result=True)
+
+
+def prepare_notebook_edit(call: ToolCall, h: ViewHelpers) -> NotebookEditView:
     """NotebookEdit: which cell changed and how, its source as a diff or as code."""
     v = base(call, files.NotebookEditResult)
     request = as_type(call.input, files.NotebookEditInput)
@@ -320,14 +460,15 @@ def prepare_notebook_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     language = (text_of(result.language) if result else "") or (
         "markdown" if cell_type == "markdown" else "python"
     )
-    source = None
+    source: Diff | Code | None = None
     if old and mode != "insert":
-        source = h.diff(None, old=old, new=new if mode != "delete" else "")
+        source = Diff(None, old=old, new=new if mode != "delete" else "")
     elif new and mode != "delete":
-        source = h.highlight(new, language=language)
-    where = Fields(h).add("Cell", cell, "code").add("Cell number", number)
+        source = Code(new, language=language)
+    where = Fields().add("Cell", cell, "code").add("Cell number", number)
     where.add("Cell type", cell_type).add("Language", text_of(result.language) if result else "")
-    v.update(
+    return NotebookEditView(
+        **v,
         path=path,
         mode=mode or "replace",
         where=where.rows,
@@ -335,10 +476,24 @@ def prepare_notebook_edit(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         cell_error=text_of(result.error) if result else "",
         summary=path,
     )
-    return v
 
 
-def prepare_ls(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListingView(PreparedView):
+    r"""A directory listed (``tools/ls.html``): its ``path``, the patterns it ``ignore``\ d and
+    the ``tree`` listed."""
+
+    path: str = ""
+    ignore: Sequence[str] = ()
+    tree: str = ""
+
+    def parts(self) -> list[TextPart]:
+        parts = [*text_part("field", self.path, "Directory")]
+        parts += text_part("field", ", ".join(self.ignore), "Ignoring")
+        return parts + text_part("result", self.tree, result=True)
+
+
+def prepare_ls(call: ToolCall, h: ViewHelpers) -> ListingView:
     """LS: the directory tree it listed."""
     v = base(call)
     request = as_type(call.input, files.LsInput)
@@ -347,10 +502,10 @@ def prepare_ls(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     tree = ""
     if v["error"] is None:
         tree = result.text if isinstance(result, TextResult) else call.result_text
-    v.update(
+    return ListingView(
+        **v,
         path=path,
         ignore=list_of(request.ignore) if request else [],
         tree=tree,
         summary=path,
     )
-    return v

@@ -12,7 +12,7 @@ shown (``call.result_text``), read back into its parts by :mod:`cclens.model.gem
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...model import UNSET
@@ -20,15 +20,29 @@ from ...model.gemini import outputs
 from ...model.gemini.records import Part, ToolCallRecord, content_parts
 from ...model.session import ToolCall
 from ...model.tools import FreeformInput, gemini
+from ..prepared import Diff, Image
 from ..views import ViewHelpers
-from ._common import Fields, as_type, base, fields_view, first_line, link, list_of, text_of
-from .agents import PROMPT_FOLD_LINES, prepare_input_fields
-from .files import _code
-from .search import GrepLine, marked, matcher
-from .tasks import status_icon
+from ._common import (
+    Fields,
+    FieldsView,
+    as_type,
+    base,
+    fields_base,
+    first_line,
+    link,
+    list_of,
+    said,
+    text_of,
+)
+from .agents import AgentView, prepare_input_fields, prompt_folded
+from .files import EditView, ListingView, ReadView, WriteView, file_code
+from .interaction import Choice, Question, QuestionsView
+from .search import GlobView, GrepLine, GrepView, marked, matcher
+from .shell import ShellView
+from .tasks import TodoView, todo_row, todo_view
+from .web import SearchLink, WebFetchView, WebSearchView
 
 _URL = re.compile(r"https?://[^\s<>\"'`)\]]+")
-_TODO_LABELS = {"in_progress": "in progress", "completed": "done"}
 
 
 def _display(call: ToolCall) -> Any:
@@ -37,20 +51,20 @@ def _display(call: ToolCall) -> Any:
     return gemini.display_of(record.result_display) if isinstance(record, ToolCallRecord) else None
 
 
-def _images(call: ToolCall) -> list[tuple[str, str]]:
+def _images(call: ToolCall) -> list[Image]:
     """The images a call's recorded result holds (``inlineData`` parts: an image read)."""
     record = call.result
-    found: list[tuple[str, str]] = []
+    found: list[Image] = []
     for part in content_parts(getattr(record, "result", None)):
         if isinstance(part, Part) and part.inline_data not in (None, UNSET):
             data = part.inline_data
             mime = text_of(getattr(data, "mime_type", None))
             if mime.startswith("image/") and text_of(getattr(data, "data", None)):
-                found.append((text_of(data.data), mime))
+                found.append(Image(text_of(data.data), mime))
     return found
 
 
-def prepare_shell(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_shell(call: ToolCall, h: ViewHelpers) -> ShellView:
     """``run_shell_command``: the command, what it printed and how it ended (exit code,
     signal, background processes), from the result text gemini-cli gave the model."""
     v = base(call)
@@ -82,60 +96,54 @@ def prepare_shell(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         stdout = display if isinstance(display, str) and display else call.result_text
         if isinstance(display, gemini.AnsiScreen):
             stdout = display.text
-    v.update(
+    v["r"] = parsed if parsed is not None else (True if stdout else None)
+    return ShellView(
+        **v,
         command=command,
         description=description,
-        timeout="",
-        language="bash",
         badges=badges,
-        task_id="",
         stdout=stdout,
         stderr=stderr,
-        image=None,
         notes=notes,
-        interpretation="",
-        r=parsed if parsed is not None else (True if stdout else None),
+        said=said(call, v),
         summary=description or first_line(command),
     )
-    return v
 
 
-def prepare_read_file(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_read_file(call: ToolCall, h: ViewHelpers) -> ReadView:
     """``read_file``: the lines read, numbered from where the read started, or the image."""
     v = base(call)
     request = as_type(call.input, gemini.ReadFileInput)
     path = request.path if request else ""
-    asked = Fields(h)
+    asked = Fields()
     start = 1
     if request is not None:
         first = request.start_line if isinstance(request.start_line, int) else None
         offset = request.offset if isinstance(request.offset, int) else None
         start = first or ((offset + 1) if offset is not None else 1)
         asked.add("To line", request.end_line).add("Lines", request.limit)
-    v.update(
-        path=path,
-        asked=asked.rows,
-        got=[],
-        notes=[],
-        range="",
-        code=None,
-        cells=[],
-        pages=[],
-        summary=path,
-    )
     images = _images(call)
-    if images:
-        v["image"] = (images[0][0], images[0][1])
-    elif v["error"] is None and call.result_block is not None and call.status == "ok":
+    range_ = ""
+    code = None
+    ok = v["error"] is None and call.result_block is not None and call.status == "ok"
+    if ok and not images:
         text = outputs.file_text(call.result_text)
         if text.total is not None:
             start = text.start
-            v["range"] = f"Lines {text.start}–{text.end} of {text.total}"
-        v["code"] = _code(h, text.content, path, start)
-    return v
+            range_ = f"Lines {text.start}–{text.end} of {text.total}"
+        code = file_code(text.content, path, start)
+    return ReadView(
+        **v,
+        path=path,
+        asked=asked.rows,
+        range=range_,
+        code=code,
+        image=images[0] if images else None,
+        summary=path,
+    )
 
 
-def prepare_read_many_files(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_read_many_files(call: ToolCall, h: ViewHelpers) -> GlobView:
     """``read_many_files``: the globs, the files read and those skipped (the content the model
     read is under the result)."""
     v = base(call)
@@ -153,25 +161,23 @@ def prepare_read_many_files(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]
     for skipped in list_of(display.skipped if display else None):
         if isinstance(skipped, gemini.SkippedFile):
             notes.append(f"Skipped {text_of(skipped.path)}: {text_of(skipped.reason)}")
-    v.update(
+    v["r"] = display
+    return GlobView(
+        **v,
         pattern=", ".join(patterns),
         path=text_of(display.target_dir) if display else "",
         files=files,
         count=len(files),
-        total=None,
-        took="",
         notes=notes,
-        r=display,
         summary=", ".join(patterns),
     )
-    return v
 
 
 def _file_diff(call: ToolCall) -> gemini.FileDiff | None:
     return as_type(_display(call), gemini.FileDiff)
 
 
-def prepare_write_file(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_write_file(call: ToolCall, h: ViewHelpers) -> WriteView:
     """``write_file``: a new file's content, or the diff of the file it overwrote."""
     v = base(call)
     request = as_type(call.input, gemini.WriteFileInput)
@@ -186,23 +192,23 @@ def prepare_write_file(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     original = text_of(change.original_content) if change else ""
     diff = None
     if not created and original:
-        diff = h.diff(None, old=original, new=content, filename=path)
+        diff = Diff(None, old=original, new=content, filename=path)
     badges = [("created", "ok")] if created else ([("overwritten", "info")] if diff else [])
     if request is not None and request.modified_by_user is True:
         badges.append(("modified by the user before it was applied", "warn"))
-    v.update(
+    return WriteView(
+        **v,
         path=path,
         kind="create" if created else "update",
         diff=diff,
-        code=None if diff is not None else _code(h, content, path),
+        code=None if diff is not None else file_code(content, path),
         applied=call.status == "ok",
         badges=badges,
         summary=path,
     )
-    return v
 
 
-def prepare_replace(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_replace(call: ToolCall, h: ViewHelpers) -> EditView:
     """``replace``: the replacement as a diff, in the whole file when gemini-cli recorded it
     (so lines carry the file's numbers), else between the two strings."""
     v = base(call)
@@ -224,11 +230,12 @@ def prepare_replace(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     original = text_of(change.original_content) if change else ""
     updated = text_of(change.new_content) if change else ""
     if change is not None and (original or updated):
-        diff = h.diff(None, old=original, new=updated, filename=path)
+        diff = Diff(None, old=original, new=updated, filename=path)
     else:
-        diff = h.diff(None, old=old, new=new, filename=path)
+        diff = Diff(None, old=old, new=new, filename=path)
     instruction = text_of(request.instruction) if request else ""
-    v.update(
+    return EditView(
+        **v,
         path=path,
         diff=diff,
         applied=call.status == "ok",
@@ -236,36 +243,34 @@ def prepare_replace(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         instruction=instruction,
         summary=path,
     )
-    return v
 
 
-def prepare_glob(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_glob(call: ToolCall, h: ViewHelpers) -> GlobView:
     """``glob``: the pattern and the files it matched, newest first."""
     v = base(call)
     request = as_type(call.input, gemini.GlobInput)
     pattern = text_of(request.pattern) if request else ""
     files = outputs.found_files(call.result_text) if v["error"] is None else None
-    v.update(
+    notes = [] if files is not None or v["error"] else [first_line(call.result_text)]
+    v["r"] = files
+    return GlobView(
+        **v,
         pattern=pattern,
         path=(text_of(request.dir_path) or text_of(request.path)) if request else "",
         files=files or [],
         count=len(files or []),
-        total=None,
-        took="",
-        notes=[] if files is not None or v["error"] else [first_line(call.result_text)],
-        r=files,
+        notes=notes,
         summary=pattern,
     )
-    return v
 
 
-def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_grep(call: ToolCall, h: ViewHelpers) -> GrepView:
     """``grep_search`` (``search_file_content``): the search, then the matching lines by
     file with the pattern's matches marked."""
     v = base(call)
     request = as_type(call.input, gemini.GrepInput)
     pattern_text = text_of(request.pattern) if request else ""
-    options = Fields(h)
+    options = Fields()
     ignore_case = False
     if request is not None:
         options.add("In", text_of(request.dir_path) or text_of(request.path), "code")
@@ -282,7 +287,7 @@ def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     fixed = bool(request and request.fixed_strings is True)
     pattern = matcher(re.escape(pattern_text) if fixed else pattern_text, ignore_case, False)
     lines: list[GrepLine] = []
-    got = Fields(h)
+    got = Fields()
     display = as_type(_display(call), gemini.GrepDisplay)
     rows: list[tuple[str, int, str, bool]] = []
     heading = ""
@@ -315,22 +320,19 @@ def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         )
         last = file
     got.add("Found", heading)
-    v.update(
+    v["r"] = display if display is not None else (rows or None)
+    return GrepView(
+        **v,
         pattern=pattern_text,
         options=options.rows,
         got=got.rows,
-        notes=[],
-        counts=[],
         lines=lines,
-        files=[],
         empty=not lines,
-        r=display if display is not None else (rows or None),
         summary=pattern_text,
     )
-    return v
 
 
-def prepare_list_directory(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_list_directory(call: ToolCall, h: ViewHelpers) -> ListingView:
     """``list_directory``: the directory and its entries (folders first)."""
     v = base(call)
     request = as_type(call.input, gemini.ListDirectoryInput)
@@ -346,16 +348,16 @@ def prepare_list_directory(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             )
         else:
             tree = call.result_text
-    v.update(
+    return ListingView(
+        **v,
         path=path,
         ignore=[p for p in list_of(request.ignore if request else None) if isinstance(p, str)],
         tree=tree,
         summary=path,
     )
-    return v
 
 
-def prepare_web_fetch(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_web_fetch(call: ToolCall, h: ViewHelpers) -> WebFetchView:
     """``web_fetch``: the URL (its own argument, else the first the prompt names), the prompt
     and the answer as markdown."""
     v = base(call)
@@ -366,60 +368,45 @@ def prepare_web_fetch(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         found = _URL.search(prompt)
         url = found.group(0) if found else ""
     answer = call.result_text if v["error"] is None and call.status == "ok" else ""
-    v.update(
+    v["r"] = True if answer else None
+    return WebFetchView(
+        **v,
         url=url,
         href=link(url) if url else None,
         prompt=prompt,
-        offset=None,
-        status="",
-        status_kind="muted",
-        got=[],
         answer=answer,
-        r=True if answer else None,
         summary=url or first_line(prompt),
     )
-    return v
 
 
-def prepare_web_search(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_web_search(call: ToolCall, h: ViewHelpers) -> WebSearchView:
     """``google_web_search``: the query, the grounded answer and its numbered sources."""
     v = base(call)
     request = as_type(call.input, gemini.WebSearchInput)
     query = text_of(request.query) if request else ""
-    links: list[dict[str, Any]] = []
+    links: list[SearchLink] = []
     notes: list[str] = []
     answered = v["error"] is None and call.status == "ok" and bool(call.result_text)
     if answered:
         found = outputs.search_answer(call.result_text)
         notes = [found.answer] if found.answer.strip() else []
         links = [
-            {
-                "link": link(url, f"[{number}] {title}") if url else None,
-                "title": f"[{number}] {title}",
-                "url": url,
-                "snippet": "",
-                "age": "",
-            }
+            SearchLink(
+                link(url, f"[{number}] {title}") if url else None, f"[{number}] {title}", url
+            )
             for number, title, url in found.sources
         ]
-    v.update(
-        query=query,
-        asked=[],
-        got=[],
-        links=links,
-        notes=notes,
-        answered=answered,
-        summary=query,
+    return WebSearchView(
+        **v, query=query, links=links, answers=notes, answered=answered, summary=query
     )
-    return v
 
 
-def prepare_save_memory(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_save_memory(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """``save_memory``: the fact remembered, and where."""
-    v = fields_view(call)
+    v = fields_base(call)
     request = as_type(call.input, gemini.SaveMemoryInput)
     fact = text_of(request.fact) if request else ""
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         asked.add("Scope", request.scope).add("Edited by the user", request.modified_by_user)
     saved = outputs.memory_saved(call.result_text)
@@ -428,24 +415,19 @@ def prepare_save_memory(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         outcome = saved[1] or ("Saved." if saved[0] else "Not saved.")
         if not saved[0] and v["error"] is None:
             v["error"] = outcome
-    v.update(
-        lead=fact,
-        lead_code=False,
-        asked=asked.rows,
-        outcome=outcome,
-        said="",
-        r=True if call.status == "ok" and call.result_block is not None else None,
-        summary=fact,
+    v["said"] = ""
+    v["r"] = True if call.status == "ok" and call.result_block is not None else None
+    return FieldsView(
+        **v, lead=fact, lead_code=False, asked=asked.rows, outcome=outcome, summary=fact
     )
-    return v
 
 
-def prepare_ask_user(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_ask_user(call: ToolCall, h: ViewHelpers) -> QuestionsView:
     """``ask_user``: each question with its options, the user's answers chosen."""
     v = base(call)
     request = as_type(call.input, gemini.AskUserInput)
     given = outputs.answers(call.result_text) if call.status == "ok" else None
-    rows: list[dict[str, Any]] = []
+    rows: list[Question] = []
     for index, question in enumerate(list_of(request.questions if request else None)):
         if not isinstance(question, gemini.Question):
             continue
@@ -458,36 +440,33 @@ def prepare_ask_user(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         if question.type == "yesno" and not options:
             labels, chosen = ["Yes", "No"], {answer} & {"Yes", "No"}
         rows.append(
-            {
-                "header": text_of(question.header),
-                "text": text_of(question.question),
-                "multi": multi,
-                "options": [
-                    {
-                        "label": label,
-                        "description": text_of(options[i].description) if i < len(options) else "",
-                        "preview": "",
-                        "chosen": label in chosen,
-                    }
+            Question(
+                header=text_of(question.header),
+                text=text_of(question.question),
+                multi=multi,
+                options=[
+                    Choice(
+                        label,
+                        text_of(options[i].description) if i < len(options) else "",
+                        chosen=label in chosen,
+                    )
                     for i, label in enumerate(labels)
                 ],
-                "own": answer if answer and not chosen else "",
-                "answered": bool(answer),
-                "notes": "",
-            }
+                own=answer if answer and not chosen else "",
+                answered=bool(answer),
+            )
         )
-    first = rows[0]["text"] if rows else ""
-    v.update(
+    first = rows[0].text if rows else ""
+    return QuestionsView(
+        **v,
         questions=rows,
-        legacy="",
         response="" if given is not None or v["error"] else call.result_text,
         answered=call.result_block is not None and v["error"] is None,
         summary=first_line(first) + (f" (+{len(rows) - 1})" if len(rows) > 1 else ""),
     )
-    return v
 
 
-def prepare_write_todos(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_write_todos(call: ToolCall, h: ViewHelpers) -> TodoView:
     """``write_todos``: the list as it now stands, as a checklist."""
     v = base(call)
     request = as_type(call.input, gemini.WriteTodosInput)
@@ -500,33 +479,13 @@ def prepare_write_todos(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         if not isinstance(item, gemini.Todo):
             continue
         status = text_of(item.status) or "pending"
-        rows.append(
-            {
-                "status": status,
-                "icon": status_icon(status),
-                "label": _TODO_LABELS.get(status, status.replace("_", " ")),
-                "content": text_of(item.description),
-                "active": "",
-                "priority": "",
-                "change": status if status in ("cancelled", "blocked") else "",
-                "change_kind": "muted",
-            }
-        )
-    done = sum(1 for row in rows if row["status"] == "completed")
-    current = next((row for row in rows if row["status"] == "in_progress"), None)
-    v.update(
-        todos=rows,
-        done=done,
-        total=len(rows),
-        current=current["content"] if current else "",
-        changed=0,
-        r=display if display is not None else (True if call.status == "ok" else None),
-        summary=f"{done}/{len(rows)} done" + (f" · {current['content']}" if current else ""),
-    )
-    return v
+        change = status if status in ("cancelled", "blocked") else ""
+        rows.append(todo_row(status, text_of(item.description), change, "muted"))
+    v["r"] = display if display is not None else (True if call.status == "ok" else None)
+    return todo_view(v, rows, len(rows))
 
 
-def prepare_subagent(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_subagent(call: ToolCall, h: ViewHelpers) -> AgentView:
     """A subagent's call (``invoke_agent``, ``codebase_investigator``...): what it was asked,
     its own conversation nested under the call, why it stopped and its answer."""
     v = base(call)
@@ -538,10 +497,10 @@ def prepare_subagent(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         if isinstance(arguments.get(key), str):
             prompt = arguments.pop(key)
             break
-    asked = Fields(h).add("Agent", name, "code")
+    asked = Fields().add("Agent", name, "code")
     for key, value in arguments.items():
         asked.add(str(key), value)
-    got = Fields(h)
+    got = Fields()
     answer = ""
     display = as_type(_display(call), gemini.SubagentProgress)
     if v["error"] is None and call.result_block is not None:
@@ -553,34 +512,25 @@ def prepare_subagent(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             answer = call.result_text
     if display is not None:
         got.add("State", display.state).add("Stopped", display.terminate_reason)
-    v.update(
-        description="",
+    v["r"] = True if answer or got.rows else None
+    return AgentView(
+        **v,
         prompt=prompt,
-        prompt_folded=prompt.count("\n") >= PROMPT_FOLD_LINES or len(prompt) > 2000,
+        prompt_folded=prompt_folded(prompt),
         asked=asked.rows,
-        state="",
-        task_id="",
-        duration=None,
-        tokens=None,
-        tool_uses=None,
-        stats=[],
         got=got.rows,
         answer=answer,
         subagents=call.subagents,
-        r=True if answer or got.rows else None,
         summary=f"{name}: {first_line(prompt)}" if prompt else name,
     )
-    return v
 
 
-def prepare_arguments(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_arguments(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """A tool drawn as its arguments by name, and what it answered (``activate_skill``,
     ``enter_plan_mode``, the tracker's tools...)."""
-    v = prepare_input_fields(call, h)
     raw = call.block.input if isinstance(call.block.input, dict) else {}
     first = next((value for value in raw.values() if isinstance(value, str) and value), "")
-    v["summary"] = first_line(first)
-    return v
+    return replace(prepare_input_fields(call, h), summary=first_line(first))
 
 
 __all__ = [

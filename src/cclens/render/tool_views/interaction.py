@@ -3,13 +3,23 @@ notifications, feedback and onboarding."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ...model.session import ToolCall
 from ...model.tools import interaction, plans
+from ..prepared import Field, PreparedView, Prose, TextPart, field_parts, text_part
 from ..views import ViewHelpers
-from ._common import Fields, as_type, base, fields_view, first_line, list_of, text_of
+from ._common import (
+    Fields,
+    FieldsView,
+    as_type,
+    base,
+    fields_base,
+    first_line,
+    list_of,
+    text_of,
+)
 
 _REJECTION_REASON = "The user provided the following reason for the rejection:"
 
@@ -32,7 +42,62 @@ def _chosen(answer: str, labels: list[str]) -> tuple[set[str], str]:
     return picked, rest
 
 
-def prepare_ask_user_question(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """An option of a question: its ``label``, ``description``, ``preview``, and whether the
+    user ``chosen`` it."""
+
+    label: str
+    description: str = ""
+    preview: str = ""
+    chosen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question put to the user: its ``header`` and ``text``, whether it took several
+    answers (``multi``), its ``options``, the user's ``own`` answer (none of the options),
+    whether it was ``answered`` and the user's ``notes``."""
+
+    text: str
+    options: Sequence[Choice] = ()
+    header: str = ""
+    multi: bool = False
+    own: str = ""
+    answered: bool = False
+    notes: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QuestionsView(PreparedView):
+    """Questions put to the user (``tools/ask_user_question.html``), the answers chosen;
+    ``legacy``: a question of the old single-text shape; ``response``: the answer as text."""
+
+    questions: Sequence[Question] = ()
+    legacy: str = ""
+    response: str = ""
+    answered: bool = False
+
+    def parts(self) -> list[TextPart]:
+        answered = self.answered
+        parts = [*text_part("markdown", self.legacy, "Question", result=answered)]
+        for question in self.questions:
+            parts.append(
+                TextPart("field", question.text, question.header or "Question", result=answered)
+            )
+            for option in question.options:
+                said = option.label + (f" — {option.description}" if option.description else "")
+                parts.append(
+                    TextPart(
+                        "item", said, "completed" if option.chosen else "pending", result=answered
+                    )
+                )
+            parts += text_part("field", question.own, "The user's own answer", result=answered)
+            parts += text_part("field", question.notes, "Notes", result=answered)
+        return parts + text_part("result", self.response, "Response", result=answered)
+
+
+def prepare_ask_user_question(call: ToolCall, h: ViewHelpers) -> QuestionsView:
     """AskUserQuestion: each question with its options, the user's answers highlighted."""
     v = base(call, interaction.AskUserQuestionResult)
     request = as_type(call.input, interaction.AskUserQuestionInput)
@@ -46,7 +111,7 @@ def prepare_ask_user_question(call: ToolCall, h: ViewHelpers) -> Mapping[str, An
         if source is not None:
             answers.update(source.answers if isinstance(source.answers, dict) else {})
             notes.update(source.annotations if isinstance(source.annotations, dict) else {})
-    rows: list[dict[str, Any]] = []
+    rows: list[Question] = []
     for question in questions:
         if not isinstance(question, interaction.Question):
             continue
@@ -58,47 +123,73 @@ def prepare_ask_user_question(call: ToolCall, h: ViewHelpers) -> Mapping[str, An
         picked, own = _chosen(answer, [text_of(o.label) for o in options])
         note = notes.get(text)
         rows.append(
-            {
-                "header": text_of(question.header),
-                "text": text,
-                "multi": question.multi_select is True,
-                "options": [
-                    {
-                        "label": text_of(o.label),
-                        "description": text_of(o.description),
-                        "preview": text_of(o.preview),
-                        "chosen": text_of(o.label) in picked,
-                    }
+            Question(
+                header=text_of(question.header),
+                text=text,
+                multi=question.multi_select is True,
+                options=[
+                    Choice(
+                        text_of(o.label),
+                        text_of(o.description),
+                        text_of(o.preview),
+                        text_of(o.label) in picked,
+                    )
                     for o in options
                 ],
-                "own": own,
-                "answered": bool(answer),
-                "notes": text_of(note.notes) if note else "",
-            }
+                own=own,
+                answered=bool(answer),
+                notes=text_of(note.notes) if note else "",
+            )
         )
     response = text_of(result.response) if result else ""
     legacy = text_of(request.question) if request else ""
-    v.update(
+    return QuestionsView(
+        **v,
         questions=rows,
         legacy=legacy,
         response=response,
         answered=result is not None,
-        summary=first_line(rows[0]["text"] if rows else legacy),
+        summary=first_line(rows[0].text if rows else legacy),
     )
-    return v
 
 
-def prepare_enter_plan_mode(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_enter_plan_mode(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """EnterPlanMode: the switch to planning, and what Claude Code said about it."""
-    v = fields_view(call, plans.EnterPlanModeResult)
+    v = fields_base(call, plans.EnterPlanModeResult)
     result: plans.EnterPlanModeResult | None = v["r"]
-    v.update(lead="Entered plan mode: explore and plan before changing anything", lead_code=False)
-    if result is not None:
-        v["outcome"] = text_of(result.message)
-    return v
+    return FieldsView(
+        **v,
+        lead="Entered plan mode: explore and plan before changing anything",
+        lead_code=False,
+        outcome=text_of(result.message) if result else "",
+    )
 
 
-def prepare_exit_plan_mode(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlanView(PreparedView):
+    """A plan put to the user (``tools/exit_plan_mode.html``): the ``plan`` (markdown), its
+    ``state`` (approved, rejected, awaiting approval), the user's ``feedback`` on rejecting
+    it, and the prompts it asks permission for (``allowed``)."""
+
+    plan: str = ""
+    state: str = ""
+    feedback: str = ""
+    allowed: Sequence[str] = ()
+    got: Sequence[Field] = ()
+
+    def parts(self) -> list[TextPart]:
+        parts = [*text_part("field", self.state, "Plan")]
+        parts += text_part("markdown", self.plan, "Plan") or [
+            TextPart("note", "The plan was read from the plan file.")
+        ]
+        parts += [TextPart("field", item, "Asks permission for") for item in self.allowed]
+        parts += text_part(
+            "error", self.feedback, "The user's reason for rejecting it", result=True
+        )
+        return parts + field_parts(self.got, result=True)
+
+
+def prepare_exit_plan_mode(call: ToolCall, h: ViewHelpers) -> PlanView:
     """ExitPlanMode: the plan as markdown, and whether the user approved it."""
     v = base(call, plans.ExitPlanModeResult)
     request = as_type(call.input, plans.ExitPlanModeInput)
@@ -116,7 +207,7 @@ def prepare_exit_plan_mode(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         state = "awaiting approval"
     elif call.status == "ok":
         state = "approved"
-    got = Fields(h)
+    got = Fields()
     if result is not None:
         got.add("Plan file", result.file_path, "code").add(
             "Edited by the user", result.plan_was_edited
@@ -127,7 +218,8 @@ def prepare_exit_plan_mode(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         for item in list_of(request.allowed_prompts if request else None)
         if isinstance(item, plans.AllowedPrompt)
     ]
-    v.update(
+    return PlanView(
+        **v,
         plan=plan,
         state=state,
         feedback=feedback,
@@ -135,106 +227,109 @@ def prepare_exit_plan_mode(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         got=got.rows,
         summary=first_line(plan.lstrip("# ")) if plan else "",
     )
-    return v
 
 
-def prepare_set_goal(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_set_goal(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """SetGoal: the condition that completes the session's goal."""
-    v = fields_view(call, plans.SetGoalResult)
+    v = fields_base(call, plans.SetGoalResult)
     request = as_type(call.input, plans.SetGoalInput)
     result: plans.SetGoalResult | None = v["r"]
     condition = (text_of(request.condition) if request else "") or (
         text_of(result.condition) if result else ""
     )
-    v.update(
-        body=h.markdown(condition) if condition else None,
-        asked=Fields(h).add("Ask the user first", request.ask_user if request else None).rows,
+    return FieldsView(
+        **v,
+        body=Prose(condition) if condition else None,
+        asked=Fields().add("Ask the user first", request.ask_user if request else None).rows,
+        outcome="Goal set." if result is not None else "",
         summary=first_line(condition),
     )
-    if result is not None:
-        v["outcome"] = "Goal set."
-    return v
 
 
-def prepare_push_notification(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_push_notification(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """PushNotification: the message and where it was delivered (or why not)."""
-    v = fields_view(call, interaction.PushNotificationResult)
+    v = fields_base(call, interaction.PushNotificationResult)
     request = as_type(call.input, interaction.PushNotificationInput)
     result: interaction.PushNotificationResult | None = v["r"]
     message = text_of(request.message) if request else ""
-    v.update(
-        lead=message,
-        lead_code=False,
-        asked=Fields(h).add("Status", request.status if request else None).rows,
-        summary=first_line(message),
-    )
+    got = Fields()
     if result is not None:
-        got = Fields(h).add("Sent to the phone", result.push_sent)
+        got.add("Sent to the phone", result.push_sent)
         got.add("Shown on this computer", result.local_sent).add(
             "Not sent because", result.disabled_reason
         )
         got.add("At", result.sent_at).add("Terminal focused", result.has_focus)
-        v["got"] = got.add("Idle for", result.idle_sec).rows
-    return v
+        got.add("Idle for", result.idle_sec)
+    return FieldsView(
+        **v,
+        lead=message,
+        lead_code=False,
+        asked=Fields().add("Status", request.status if request else None).rows,
+        got=got.rows,
+        summary=first_line(message),
+    )
 
 
-def prepare_read_notifications(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_read_notifications(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """ReadNotifications: the notifications taken from the session's queue."""
-    v = fields_view(call, interaction.ReadNotificationsResult)
+    v = fields_base(call, interaction.ReadNotificationsResult)
     result: interaction.ReadNotificationsResult | None = v["r"]
-    if result is not None:
-        got = Fields(h)
-        for item in list_of(result.notifications):
-            if isinstance(item, interaction.Notification):
-                label = " · ".join(
-                    part for part in (text_of(item.origin), text_of(item.queued_at)) if part
-                )
-                got.add(label or "Notification", text_of(item.content))
-        got.add("Still queued", result.remaining).add("Read at", result.read_at)
-        v["got"] = got.rows
-        if not list_of(result.notifications):
-            v["outcome"] = "No notifications."
-    return v
+    if result is None:
+        return FieldsView(**v)
+    got = Fields()
+    for item in list_of(result.notifications):
+        if isinstance(item, interaction.Notification):
+            label = " · ".join(
+                part for part in (text_of(item.origin), text_of(item.queued_at)) if part
+            )
+            got.add(label or "Notification", text_of(item.content))
+    got.add("Still queued", result.remaining).add("Read at", result.read_at)
+    outcome = "" if list_of(result.notifications) else "No notifications."
+    return FieldsView(**v, got=got.rows, outcome=outcome)
 
 
-def prepare_send_feedback(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_send_feedback(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """SendFeedback: the bug report or idea, as filed."""
-    v = fields_view(call, interaction.SendFeedbackResult)
+    v = fields_base(call, interaction.SendFeedbackResult)
     request = as_type(call.input, interaction.SendFeedbackInput)
     result: interaction.SendFeedbackResult | None = v["r"]
     title = text_of(request.title) if request else ""
+    asked = Fields()
     if request is not None:
-        asked = Fields(h).add("Kind", request.type).add("Area", request.area)
+        asked.add("Kind", request.type).add("Area", request.area)
         asked.add("Failure", request.failure_mode).add("Task", request.task_category)
-        v.update(
-            asked=asked.rows, body=h.markdown(text_of(request.details)) if request.details else None
-        )
-    if result is not None:
-        v.update(outcome=text_of(result.message), got=Fields(h).add("Sent", result.success).rows)
-    v.update(lead=title, lead_code=False, summary=title)
-    return v
+    details = text_of(request.details) if request else ""
+    return FieldsView(
+        **v,
+        lead=title,
+        lead_code=False,
+        asked=asked.rows,
+        body=Prose(details) if details else None,
+        outcome=text_of(result.message) if result else "",
+        got=Fields().add("Sent", result.success).rows if result else [],
+        summary=title,
+    )
 
 
-def prepare_onboarding_role(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_onboarding_role(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """ShowOnboardingRolePicker: the role the user picked, or that they dismissed it."""
-    v = fields_view(call, interaction.ShowOnboardingRolePickerResult)
+    v = fields_base(call, interaction.ShowOnboardingRolePickerResult)
     result: interaction.ShowOnboardingRolePickerResult | None = v["r"]
-    v.update(lead="Asked the user for their role", lead_code=False)
+    got = Fields()
     if result is not None:
-        v["got"] = Fields(h).add("Role", result.role).add("Dismissed", result.dismissed).rows
-    return v
+        got.add("Role", result.role).add("Dismissed", result.dismissed)
+    return FieldsView(**v, lead="Asked the user for their role", lead_code=False, got=got.rows)
 
 
-def prepare_chrome_setup(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_chrome_setup(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """OfferChromeSetup: why Chrome was offered, and what the user chose."""
-    v = fields_view(call, interaction.OfferChromeSetupResult)
+    v = fields_base(call, interaction.OfferChromeSetupResult)
     request = as_type(call.input, interaction.OfferChromeSetupInput)
     result: interaction.OfferChromeSetupResult | None = v["r"]
-    v.update(
+    return FieldsView(
+        **v,
         lead="Offered to connect Chrome",
         lead_code=False,
-        asked=Fields(h).add("Why", request.reason if request else None).rows,
+        asked=Fields().add("Why", request.reason if request else None).rows,
+        got=Fields().add("Outcome", result.outcome).rows if result else [],
     )
-    if result is not None:
-        v["got"] = Fields(h).add("Outcome", result.outcome).rows
-    return v

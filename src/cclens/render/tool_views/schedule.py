@@ -5,18 +5,21 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ...formats import duration
+from ...formats import duration, plural
 from ...model.session import ToolCall
 from ...model.tools import schedule
+from ..prepared import PreparedView, TextPart
 from ..views import ViewHelpers
 from ._common import (
     Fields,
+    FieldsView,
     as_type,
     epoch,
-    fields_view,
+    fields_base,
     list_of,
     number_of,
     text_of,
@@ -85,111 +88,154 @@ def describe_cron(expression: str) -> str:
     return ""
 
 
-def prepare_cron_create(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_cron_create(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """CronCreate: the schedule in words, the prompt it will run, when it fires next."""
-    v = fields_view(call, schedule.CronCreateResult)
+    v = fields_base(call, schedule.CronCreateResult)
     request = as_type(call.input, schedule.CronCreateInput)
     result: schedule.CronCreateResult | None = v["r"]
     expression = text_of(request.cron) if request else ""
     words = (text_of(result.human_schedule) if result else "") or describe_cron(expression)
-    asked = Fields(h).add("When", f"{words} (local time)" if words else "")
+    asked = Fields().add("When", f"{words} (local time)" if words else "")
     if request is not None:
         asked.add("Repeats", request.recurring).add("Survives a restart", request.durable)
         asked.add("Prompt", request.prompt)
-    v.update(lead=expression, asked=asked.rows, summary=words or expression)
+    got = Fields()
     if result is not None:
-        got = Fields(h).add("Job", result.id, "code").add("Next run", epoch(result.next_fire_at))
+        got.add("Job", result.id, "code").add("Next run", epoch(result.next_fire_at))
         for other in list_of(result.other_one_shots):
             if isinstance(other, schedule.OneShot):
                 got.add("Also scheduled", f"{other.id}: {other.human_schedule} — {other.prompt}")
-        v["got"] = got.rows
-    return v
+    return FieldsView(
+        **v, lead=expression, asked=asked.rows, got=got.rows, summary=words or expression
+    )
 
 
-def prepare_cron_delete(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_cron_delete(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """CronDelete: which scheduled prompt was cancelled."""
-    v = fields_view(call, schedule.CronDeleteResult)
+    v = fields_base(call, schedule.CronDeleteResult)
     request = as_type(call.input, schedule.CronDeleteInput)
     result: schedule.CronDeleteResult | None = v["r"]
     job = text_of(request.id) if request else ""
-    v.update(lead=job, summary=f"cancel {job}" if job else "")
-    if result is not None:
-        v["outcome"] = "Cancelled."
-        v["got"] = Fields(h).add("Also ended the /loop wake-up", result.ended_loop_wakeup).rows
-    return v
+    if result is None:
+        return FieldsView(**v, lead=job, summary=f"cancel {job}" if job else "")
+    return FieldsView(
+        **v,
+        lead=job,
+        outcome="Cancelled.",
+        got=Fields().add("Also ended the /loop wake-up", result.ended_loop_wakeup).rows,
+        summary=f"cancel {job}" if job else "",
+    )
 
 
-def prepare_cron_list(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True)
+class CronJob:
+    """A scheduled prompt: its ``id``, ``cron`` expression and ``when`` in words, its
+    ``prompt``, whether it repeats (``recurring``) and survives a restart (``durable``), and
+    when it runs ``next``."""
+
+    id: str
+    cron: str
+    when: str
+    prompt: str
+    recurring: bool
+    durable: bool
+    next: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CronListView(PreparedView):
+    """The scheduled prompts (``tools/cron_list.html``); ``said``: the result text when it
+    has no typed result."""
+
+    jobs: Sequence[CronJob] = ()
+    said: str = ""
+
+    def parts(self) -> list[TextPart]:
+        if self.r is None and not self.said:
+            return []
+        parts = [
+            TextPart("field", f"{job.when or job.cron}: {job.prompt}", job.id, result=True)
+            for job in self.jobs
+        ]
+        return parts or [TextPart("result", self.said or "No scheduled prompts.", result=True)]
+
+
+def prepare_cron_list(call: ToolCall, h: ViewHelpers) -> CronListView:
     """CronList: the scheduled prompts, each with its schedule in words."""
-    v = fields_view(call, schedule.CronListResult)
+    v = fields_base(call, schedule.CronListResult)
     result: schedule.CronListResult | None = v["r"]
     jobs = []
     for job in list_of(result.jobs if result else None):
         if isinstance(job, schedule.CronJob):
             expression = text_of(job.cron)
             jobs.append(
-                {
-                    "id": text_of(job.id),
-                    "cron": expression,
-                    "when": text_of(job.human_schedule) or describe_cron(expression),
-                    "prompt": text_of(job.prompt),
-                    "recurring": job.recurring is True,
-                    "durable": job.durable is True,
-                    "next": epoch(job.next_fire_at),
-                }
+                CronJob(
+                    id=text_of(job.id),
+                    cron=expression,
+                    when=text_of(job.human_schedule) or describe_cron(expression),
+                    prompt=text_of(job.prompt),
+                    recurring=job.recurring is True,
+                    durable=job.durable is True,
+                    next=epoch(job.next_fire_at),
+                )
             )
-    count = f"{len(jobs)} job" + ("" if len(jobs) == 1 else "s")
-    v.update(jobs=jobs, summary=count if result is not None else "")
-    return v
+    summary = plural(len(jobs), "job") if result is not None else ""
+    return CronListView(**v, jobs=jobs, summary=summary)
 
 
-def prepare_schedule_wakeup(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_schedule_wakeup(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """ScheduleWakeup: when the loop runs next (or that it stops), and why."""
-    v = fields_view(call, schedule.ScheduleWakeupResult)
+    v = fields_base(call, schedule.ScheduleWakeupResult)
     request = as_type(call.input, schedule.ScheduleWakeupInput)
     result: schedule.ScheduleWakeupResult | None = v["r"]
     delay = duration(number_of(request.delay_seconds)) if request else ""
     stop = bool(request and request.stop)
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         asked.add("Why", request.reason).add("Prompt", request.prompt).add(
             "Nothing to do", request.noop
         )
-    v.update(
+    got = Fields()
+    if result is not None:
+        got.add("At", epoch(result.scheduled_for)).add("Stopped", result.stopped)
+        if result.was_clamped:
+            got.add("Delay changed to", duration(number_of(result.clamped_delay_seconds)))
+        got.add("Wake-ups cancelled", result.cancelled_wakeups)
+    return FieldsView(
+        **v,
         lead="Stop the loop" if stop else (f"Wake up in {delay}" if delay else ""),
         lead_code=False,
         asked=asked.rows,
+        got=got.rows,
         summary="stop" if stop else (f"in {delay}" if delay else ""),
     )
-    if result is not None:
-        got = Fields(h).add("At", epoch(result.scheduled_for)).add("Stopped", result.stopped)
-        if result.was_clamped:
-            got.add("Delay changed to", duration(number_of(result.clamped_delay_seconds)))
-        v["got"] = got.add("Wake-ups cancelled", result.cancelled_wakeups).rows
-    return v
 
 
-def prepare_remote_trigger(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_remote_trigger(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """RemoteTrigger: the action on a cloud routine, the HTTP status and the response body."""
-    v = fields_view(call, schedule.RemoteTriggerResult)
+    v = fields_base(call, schedule.RemoteTriggerResult)
     request = as_type(call.input, schedule.RemoteTriggerInput)
     result: schedule.RemoteTriggerResult | None = v["r"]
     action = text_of(request.action) if request else ""
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         asked.add("Trigger", request.trigger_id, "code").add("Session", request.session_id, "code")
         asked.add("Cursor", request.cursor, "code").add("Body", request.body)
-    v.update(
-        lead=action,
-        asked=asked.rows,
-        summary=f"{action} {text_of(request.trigger_id) if request else ''}".strip(),
-    )
+    got = Fields()
+    badges: list[tuple[str, str]] = []
     if result is not None:
         body: Any = text_of(result.json)
         with contextlib.suppress(ValueError):
             body = json.loads(body) if body else body
-        got = Fields(h).add("HTTP status", result.status).add("Summary", result.summary)
-        v["got"] = got.add("Response", body).rows
+        got.add("HTTP status", result.status).add("Summary", result.summary)
+        got.add("Response", body)
         if isinstance(result.status, int) and result.status >= 400:
-            v["badges"] = [(f"HTTP {result.status}", "error")]
-    return v
+            badges = [(f"HTTP {result.status}", "error")]
+    return FieldsView(
+        **v,
+        lead=action,
+        asked=asked.rows,
+        got=got.rows,
+        badges=badges,
+        summary=f"{action} {text_of(request.trigger_id) if request else ''}".strip(),
+    )

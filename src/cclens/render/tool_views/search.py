@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from ...formats import plural
 from ...model.blocks import ToolReferenceBlock
 from ...model.session import ToolCall
 from ...model.tools import search
+from ..prepared import Field, PreparedView, TextPart, field_parts, text_part
 from ..views import ViewHelpers
 from ._common import Fields, as_type, base, int_of, list_of, millis, text_of
 
@@ -35,6 +36,14 @@ class GrepLine:
     context: bool = False
     separator: bool = False
     new_file: bool = False
+
+    @property
+    def text(self) -> str:
+        """The line as grep printed it (``12:text``, ``12-context``), without its file."""
+        if self.separator:
+            return "--"
+        number = f"{self.number}{'-' if self.context else ':'}" if self.number else ""
+        return number + "".join(text for text, _ in self.parts)
 
 
 def matcher(pattern: str, ignore_case: bool, multiline: bool) -> re.Pattern[str] | None:
@@ -95,7 +104,30 @@ def grep_lines(content: str, pattern: re.Pattern[str] | None) -> list[GrepLine]:
     return out
 
 
-def prepare_glob(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GlobView(PreparedView):
+    """Files matched (``tools/glob.html``): the ``pattern`` and where (``path``), the
+    ``files``, how many (``count``, of ``total`` when more matched) and how long it ``took``."""
+
+    pattern: str = ""
+    path: str = ""
+    files: Sequence[str] = ()
+    count: int = 0
+    total: int | None = None
+    took: str = ""
+
+    def parts(self) -> list[TextPart]:
+        parts = [*text_part("field", self.pattern, "Pattern"), *text_part("field", self.path, "In")]
+        if self.r is not None or self.files:
+            found = plural(self.count, "file")
+            found += f" of {self.total}" if self.total and self.total != self.count else ""
+            found += f" · {self.took}" if self.took else ""
+            parts.append(TextPart("note", found, result=True))
+            parts += text_part("result", "\n".join(self.files), result=True)
+        return parts
+
+
+def prepare_glob(call: ToolCall, h: ViewHelpers) -> GlobView:
     """Glob: the pattern and the files it matched."""
     v = base(call, search.GlobResult)
     request = as_type(call.input, search.GlobInput)
@@ -112,7 +144,8 @@ def prepare_glob(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     elif v["error"] is None and call.result_text and call.result_text != "No files found":
         names = [line for line in call.result_text.split("\n") if line.strip()]
     total = result.total_matches if result and result.total_matches else None
-    v.update(
+    return GlobView(
+        **v,
         pattern=request.pattern if request else "",
         path=text_of(request.path) if request else "",
         files=names,
@@ -122,15 +155,45 @@ def prepare_glob(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         notes=notes,
         summary=request.pattern if request else "",
     )
-    return v
 
 
-def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GrepView(PreparedView):
+    """A search in files (``tools/grep.html``): the ``pattern`` and its ``options``, then, by
+    ``mode``, the ``files`` that match, the ``counts`` per file or the matching ``lines``
+    (``empty``: it found nothing)."""
+
+    pattern: str = ""
+    options: Sequence[Field] = ()
+    mode: str = ""
+    files: Sequence[str] = ()
+    counts: Sequence[tuple[str, str]] = ()
+    lines: Sequence[GrepLine] = ()
+    got: Sequence[Field] = ()
+    empty: bool = False
+
+    def parts(self) -> list[TextPart]:
+        parts = [*text_part("field", self.pattern, "Pattern"), *field_parts(self.options)]
+        if not (self.r is not None or self.files or self.lines or self.counts):
+            return parts
+        parts += field_parts(self.got, result=True)
+        if self.counts:
+            found = "\n".join(f"{file}: {count}" for file, count in self.counts)
+        elif self.lines:
+            found = "\n".join(
+                f"{line.file}\n{line.text}" if line.new_file else line.text for line in self.lines
+            )
+        else:
+            found = "\n".join(self.files) or ("No matches." if self.empty else "")
+        return parts + text_part("result", found, result=True)
+
+
+def prepare_grep(call: ToolCall, h: ViewHelpers) -> GrepView:
     """Grep: the search, then files, counts or matching lines with the matches marked."""
     v = base(call, search.GrepResult)
     request = as_type(call.input, search.GrepInput)
     result: search.GrepResult | None = v["r"]
-    options = Fields(h)
+    options = Fields()
     pattern = None
     if request is not None:
         options.add("In", text_of(request.path) or text_of(request.file_path), "code")
@@ -168,7 +231,7 @@ def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             count = _COUNT.match(line)
             if count:
                 counts.append((count.group("file"), count.group("count")))
-    got = Fields(h)
+    got = Fields()
     notes: list[str] = []
     if result is not None:
         got.add("Files", result.num_files if mode != "content" else None)
@@ -180,7 +243,8 @@ def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             notes.append(f"Skipped the first {result.applied_offset} results.")
         if result.timed_out:
             notes.append("The search timed out; the results may be incomplete.")
-    v.update(
+    return GrepView(
+        **v,
         pattern=request.pattern if request else "",
         options=options.rows,
         mode=mode or ("files_with_matches" if names else ""),
@@ -192,10 +256,30 @@ def prepare_grep(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         empty=result is not None and not names and not content,
         summary=request.pattern if request else "",
     )
-    return v
 
 
-def prepare_lsp(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LspView(PreparedView):
+    """A language-server question (``tools/lsp.html``): the ``operation``, ``where``
+    (``file:line:character``) and the ``answer``."""
+
+    operation: str = ""
+    where: str = ""
+    answer: str = ""
+    got: Sequence[Field] = ()
+
+    def parts(self) -> list[TextPart]:
+        parts = [
+            *text_part("field", self.operation, "Operation"),
+            TextPart("field", self.where, "At"),
+        ]
+        if self.r is not None:
+            parts += field_parts(self.got, result=True)
+            parts.append(TextPart("result", self.answer or "No answer.", result=True))
+        return parts
+
+
+def prepare_lsp(call: ToolCall, h: ViewHelpers) -> LspView:
     """LSP: the language-server question and its answer."""
     v = base(call, search.LspResult)
     request = as_type(call.input, search.LspInput)
@@ -207,21 +291,43 @@ def prepare_lsp(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
             if int_of(position) is None:
                 break
             where += f":{position}"
-    got = Fields(h)
+    got = Fields()
     if result is not None:
         got.add("Results", result.result_count).add("Files", result.file_count)
     operation = text_of(request.operation) if request else ""
-    v.update(
+    return LspView(
+        **v,
         operation=operation or (text_of(result.operation) if result else ""),
         where=where,
         answer=text_of(result.result) if result else "",
         got=got.rows,
         summary=f"{operation} {where}".strip(),
     )
-    return v
 
 
-def prepare_tool_search(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolSearchView(PreparedView):
+    """Deferred tools looked up (``tools/tool_search.html``): the ``query``, at most ``limit``
+    of them, the tools it loaded (``matches``) among ``deferred`` ones."""
+
+    query: str = ""
+    limit: int | None = None
+    matches: Sequence[str] = ()
+    answered: bool = False
+    deferred: int | None = None
+
+    def parts(self) -> list[TextPart]:
+        parts = [*text_part("field", self.query, "Query")]
+        parts += text_part("field", str(self.limit or ""), "At most")
+        if self.answered:
+            found = ", ".join(self.matches) or "No tools matched."
+            parts.append(TextPart("result", found, result=True))
+            searched = f"{self.deferred} deferred tools were searched." if self.deferred else ""
+            parts += text_part("note", searched, result=True)
+        return parts
+
+
+def prepare_tool_search(call: ToolCall, h: ViewHelpers) -> ToolSearchView:
     """ToolSearch: the query and the deferred tools it loaded."""
     v = base(call, search.ToolSearchResult)
     request = as_type(call.input, search.ToolSearchInput)
@@ -232,12 +338,12 @@ def prepare_tool_search(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
         # The model was sent tool_reference blocks naming the tools it can now call.
         names = [text_of(b.tool_name) for b in block.content if isinstance(b, ToolReferenceBlock)]
     query = text_of(request.query) if request else ""
-    v.update(
+    return ToolSearchView(
+        **v,
         query=query,
-        limit=request.max_results if request else None,
+        limit=int_of(request.max_results) if request else None,
         matches=[name for name in names if name],
         answered=result is not None or (block is not None and v["error"] is None),
-        deferred=result.total_deferred_tools if result else None,
+        deferred=int_of(result.total_deferred_tools) if result else None,
         summary=query,
     )
-    return v

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...model.session import ToolCall
 from ...model.tools import tasks
+from ..prepared import Field, PreparedView, TextPart, field_parts, text_part
 from ..views import ViewHelpers
-from ._common import Fields, as_type, base, list_of, text_of
+from ._common import Common, Fields, as_type, base, list_of, said, text_of
 
 #: How each task status is drawn.
 STATUS_ICONS = {"pending": "○", "in_progress": "◐", "completed": "●", "deleted": "✕"}
@@ -22,31 +24,74 @@ def status_icon(status: str) -> str:
     return STATUS_ICONS.get(status, "○")
 
 
-def _label(status: str) -> str:
+def status_label(status: str) -> str:
+    """A task status in words (``in_progress`` → ``in progress``, ``completed`` → ``done``)."""
     return STATUS_LABELS.get(status, status.replace("_", " "))
+
+
+@dataclass(frozen=True, slots=True)
+class TodoRow:
+    """One entry of a checklist: its ``status`` (``removed`` for an entry the list dropped),
+    the ``icon`` and ``label`` of its status, its ``content``, what is shown while it is in
+    progress (``active``), its ``priority``, and the ``change`` it went through since the
+    list before (``change_kind``: the badge's kind)."""
+
+    status: str
+    icon: str
+    label: str
+    content: str
+    active: str = ""
+    priority: str = ""
+    change: str = ""
+    change_kind: str = ""
+
+
+def todo_row(status: str, content: str, change: str = "", change_kind: str = "") -> TodoRow:
+    """A :class:`TodoRow` of ``status``, its icon and its label in words."""
+    icon, label = status_icon(status), status_label(status)
+    return TodoRow(status, icon, label, content, change=change, change_kind=change_kind)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TodoView(PreparedView):
+    """A checklist (``tools/todo.html``): its rows (``todos``), how many are ``done`` of
+    ``total``, the one in progress (``current``), and the
+    ``explanation`` that came with it (Codex's plans)."""
+
+    todos: Sequence[TodoRow] = ()
+    done: int = 0
+    total: int = 0
+    current: str = ""
+    explanation: str = ""
+
+    def parts(self) -> list[TextPart]:
+        parts = [*text_part("markdown", self.explanation)]
+        progress = f"{self.done} of {self.total} done" + (
+            f" · now: {self.current}" if self.current else ""
+        )
+        answered = self.r is not None
+        parts.append(TextPart("note", progress, result=answered))
+        for row in self.todos:
+            # A change its status says already (started, done, removed) is not said twice.
+            told = row.change not in ("", "started", "done", "removed")
+            said = row.content + (f" ({row.change})" if told else "")
+            parts.append(TextPart("item", said, row.status, result=answered))
+        return parts
 
 
 def _todo_key(item: tasks.TodoItem) -> str:
     return text_of(item.id) or text_of(item.content)
 
 
-def todo_rows(new: list[tasks.TodoItem], old: list[tasks.TodoItem] | None) -> list[dict[str, Any]]:
+def todo_rows(new: list[tasks.TodoItem], old: list[tasks.TodoItem] | None) -> list[TodoRow]:
     """Checklist rows of ``new``, each saying what changed since ``old`` (when it is known)."""
     before = {_todo_key(item): item for item in old or []}
-    rows: list[dict[str, Any]] = []
+    rows: list[TodoRow] = []
 
-    def row(item: tasks.TodoItem, change: str, kind: str) -> dict[str, Any]:
+    def row(item: tasks.TodoItem, change: str, kind: str) -> TodoRow:
         status = text_of(item.status) or "pending"
-        return {
-            "status": status,
-            "icon": status_icon(status),
-            "label": _label(status),
-            "content": text_of(item.content),
-            "active": text_of(item.active_form),
-            "priority": text_of(item.priority),
-            "change": change,
-            "change_kind": kind,
-        }
+        row = todo_row(status, text_of(item.content), change, kind)
+        return replace(row, active=text_of(item.active_form), priority=text_of(item.priority))
 
     for item in new:
         prior = before.pop(_todo_key(item), None)
@@ -57,17 +102,18 @@ def todo_rows(new: list[tasks.TodoItem], old: list[tasks.TodoItem] | None) -> li
         elif text_of(prior.status) != text_of(item.status):
             status = text_of(item.status)
             kind = "ok" if status == "completed" else "info"
-            rows.append(row(item, "started" if status == "in_progress" else _label(status), kind))
+            rows.append(
+                row(item, "started" if status == "in_progress" else status_label(status), kind)
+            )
         else:
             rows.append(row(item, "", ""))
     for item in before.values():
         removed = row(item, "removed", "muted")
-        removed["status"] = "removed"
-        rows.append(removed)
+        rows.append(replace(removed, status="removed"))
     return rows
 
 
-def prepare_todo_write(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_todo_write(call: ToolCall, h: ViewHelpers) -> TodoView:
     """TodoWrite: the new todo list as a checklist, and what changed since the last one."""
     v = base(call, tasks.TodoWriteResult)
     request = as_type(call.input, tasks.TodoWriteInput)
@@ -80,18 +126,45 @@ def prepare_todo_write(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     old = (
         [i for i in old_raw if isinstance(i, tasks.TodoItem)] if isinstance(old_raw, list) else None
     )
-    rows = todo_rows(new, old)
-    done = sum(1 for r in rows if r["status"] == "completed")
-    current = next((r for r in rows if r["status"] == "in_progress"), None)
-    v.update(
+    return todo_view(v, todo_rows(new, old), len(new))
+
+
+def todo_view(common: Common, rows: list[TodoRow], count: int, explanation: str = "") -> TodoView:
+    """The :class:`TodoView` of ``rows`` (of ``count`` entries asked for, the removed ones
+    left out): how many are done and which one is in progress, its summary ``2/5 done · <the
+    entry in progress>``."""
+    done = sum(1 for row in rows if row.status == "completed")
+    current = next((row for row in rows if row.status == "in_progress"), None)
+    return TodoView(
+        **common,
         todos=rows,
         done=done,
-        total=sum(1 for r in rows if r["status"] != "removed"),
-        current=(current["active"] or current["content"]) if current else "",
-        changed=sum(1 for r in rows if r["change"]),
-        summary=f"{done}/{len(new)} done" + (f" · {current['content']}" if current else ""),
+        total=sum(1 for row in rows if row.status != "removed"),
+        current=(current.active or current.content) if current else "",
+        explanation=explanation,
+        summary=f"{done}/{count} done" + (f" · {current.content}" if current else ""),
     )
-    return v
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRow:
+    """One task of the list: its ``id``, ``subject``, ``status`` (its ``icon`` and
+    ``label``), ``description``, ``owner`` and the tasks it is ``blocked_by``."""
+
+    id: str
+    subject: str = ""
+    status: str = ""
+    description: str = ""
+    owner: str = ""
+    blocked_by: Sequence[str] = ()
+
+    @property
+    def icon(self) -> str:
+        return status_icon(self.status) if self.status else ""
+
+    @property
+    def label(self) -> str:
+        return status_label(self.status) if self.status else ""
 
 
 def _task(
@@ -100,20 +173,57 @@ def _task(
     status: Any = None,
     description: Any = None,
     owner: Any = None,
-) -> dict[str, Any]:
-    state = text_of(status)
-    return {
-        "id": task_id,
-        "subject": text_of(subject),
-        "status": state,
-        "icon": status_icon(state) if state else "",
-        "label": _label(state) if state else "",
-        "description": text_of(description),
-        "owner": text_of(owner),
-    }
+) -> TaskRow:
+    return TaskRow(task_id, text_of(subject), text_of(status), text_of(description), text_of(owner))
 
 
-def prepare_task_create(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True)
+class TaskChange:
+    """The status a task had before a change (``from_``), its icon and label."""
+
+    from_: str
+
+    @property
+    def from_icon(self) -> str:
+        return status_icon(self.from_)
+
+    @property
+    def from_label(self) -> str:
+        return status_label(self.from_)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaskView(PreparedView):
+    """One task created, changed or read (``tools/task.html``): the ``task``, the ``change``
+    of its status, whether the call was ``done``, and ``said``: the result text when it has no
+    typed result."""
+
+    task: TaskRow
+    asked: Sequence[Field] = ()
+    change: TaskChange | None = None
+    got: Sequence[Field] = ()
+    done: bool = False
+    said: str = ""
+
+    def parts(self) -> list[TextPart]:
+        task = self.task
+        status = task.label
+        if self.change is not None:
+            status = f"{self.change.from_label} → {task.label}"
+        head = " ".join(part for part in (f"#{task.id}" if task.id else "", task.subject) if part)
+        parts = [
+            *text_part("item", head, task.status, result=self.done),
+            *text_part("field", status, "Status", result=self.done),
+            *text_part("field", task.owner, "Owner", result=self.done),
+            *text_part("markdown", task.description, result=self.done),
+            *field_parts(self.asked, result=self.done),
+        ]
+        if self.done:
+            return parts + field_parts(self.got, result=True)
+        return parts + text_part("result", self.said, result=True)
+
+
+def prepare_task_create(call: ToolCall, h: ViewHelpers) -> TaskView:
     """TaskCreate: the new task, numbered as the list numbered it."""
     v = base(call, tasks.TaskCreateResult)
     request = as_type(call.input, tasks.TaskCreateInput)
@@ -126,21 +236,19 @@ def prepare_task_create(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     subject = (text_of(request.subject) if request else "") or (
         text_of(created.subject) if created else ""
     )
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         asked.add("While working", request.active_form).add("Metadata", request.metadata)
-    v.update(
+    return TaskView(
+        **v,
         task=_task(task_id, subject, "pending", request.description if request else None),
         asked=asked.rows,
-        change=None,
-        got=[],
         done=result is not None or bool(task_id),
         summary=subject,
     )
-    return v
 
 
-def prepare_task_update(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_task_update(call: ToolCall, h: ViewHelpers) -> TaskView:
     """TaskUpdate: which task changed, its status before and after, and the other changes."""
     v = base(call, tasks.TaskUpdateResult)
     request = as_type(call.input, tasks.TaskUpdateInput)
@@ -148,7 +256,7 @@ def prepare_task_update(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     task_id = (text_of(request.task_id) if request else "") or (
         text_of(result.task_id) if result else ""
     )
-    asked = Fields(h)
+    asked = Fields()
     if request is not None:
         asked.add("Subject", request.subject).add("While working", request.active_form)
         asked.add("Owner", request.owner, "code").add("Blocks", request.add_blocks)
@@ -156,25 +264,23 @@ def prepare_task_update(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     change = as_type(result.status_change, tasks.StatusChange) if result else None
     before = text_of(change.from_) if change else ""
     after = (text_of(change.to) if change else "") or (text_of(request.status) if request else "")
-    got = Fields(h)
+    got = Fields()
     if result is not None:
         got.add("Updated", result.success).add("Fields", result.updated_fields)
         if result.error:
             v["error"] = text_of(result.error)
-    v.update(
+    return TaskView(
+        **v,
         task=_task(task_id, None, after, request.description if request else None),
         asked=asked.rows,
-        change={"from": before, "from_icon": status_icon(before), "from_label": _label(before)}
-        if before and before != after
-        else None,
+        change=TaskChange(before) if before and before != after else None,
         got=got.rows,
         done=result is not None,
-        summary=f"#{task_id} → {_label(after)}" if after else f"#{task_id}",
+        summary=f"#{task_id} → {status_label(after)}" if after else f"#{task_id}",
     )
-    return v
 
 
-def prepare_task_get(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+def prepare_task_get(call: ToolCall, h: ViewHelpers) -> TaskView:
     """TaskGet: one task with its status, owner and dependencies."""
     v = base(call, tasks.TaskGetResult)
     request = as_type(call.input, tasks.TaskGetInput)
@@ -183,38 +289,56 @@ def prepare_task_get(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
     task_id = (text_of(request.task_id) if request else "") or (
         text_of(details.id) if details else ""
     )
-    got = Fields(h)
+    got = Fields()
     task = _task(task_id)
     if details is not None:
         task = _task(task_id, details.subject, details.status, details.description, details.owner)
         got.add("Blocks", details.blocks).add("Blocked by", details.blocked_by)
         got.add("While working", details.active_form).add("Metadata", details.metadata)
-    v.update(
+    return TaskView(
+        **v,
         task=task,
-        asked=[],
-        change=None,
         got=got.rows,
         done=details is not None,
-        said=call.result_text if result is None and v["error"] is None else "",
+        said=said(call, v),
         summary=f"#{task_id}",
     )
-    return v
 
 
-def prepare_task_list(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaskListView(PreparedView):
+    """Every task of the list (``tools/task_list.html``), and ``said``: the result text when
+    it has no typed result."""
+
+    tasks: Sequence[TaskRow] = ()
+    said: str = ""
+
+    def parts(self) -> list[TextPart]:
+        if self.r is None and not self.said:
+            return []
+        parts = [
+            TextPart("item", f"#{task.id} {task.subject}", task.status, result=True)
+            for task in self.tasks
+        ]
+        return parts or [TextPart("result", self.said or "No tasks.", result=True)]
+
+
+def prepare_task_list(call: ToolCall, h: ViewHelpers) -> TaskListView:
     """TaskList: every task of the list as a checklist, with owners and blockers."""
     v = base(call, tasks.TaskListResult)
     result: tasks.TaskListResult | None = v["r"]
-    rows = []
-    for item in list_of(result.tasks if result else None):
-        if isinstance(item, tasks.TaskSummary):
-            row = _task(text_of(item.id), item.subject, item.status or "pending", None, item.owner)
-            row["blocked_by"] = [b for b in list_of(item.blocked_by) if isinstance(b, str)]
-            rows.append(row)
-    done = sum(1 for row in rows if row["status"] == "completed")
-    v.update(
+    rows = [
+        replace(
+            _task(text_of(item.id), item.subject, item.status or "pending", None, item.owner),
+            blocked_by=[b for b in list_of(item.blocked_by) if isinstance(b, str)],
+        )
+        for item in list_of(result.tasks if result else None)
+        if isinstance(item, tasks.TaskSummary)
+    ]
+    done = sum(1 for row in rows if row.status == "completed")
+    return TaskListView(
+        **v,
         tasks=rows,
-        said=call.result_text if result is None and v["error"] is None else "",
+        said=said(call, v),
         summary=f"{done}/{len(rows)} done" if rows else "",
     )
-    return v
