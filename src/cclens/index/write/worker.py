@@ -15,14 +15,17 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
+from ...figures.limits import LimitSample, codex_file_samples
 from ...model.entries import Diagnostic, ReadResult
 from ...readers import agents
 from ...readers.claude.assemble import failed_session
 from ...readers.claude.isolate import failure
 from ...readers.claude.read import read_data
+from ...readers.codex import CodexRead, rate_limit_events
 from ...readers.discovery import SourceFile
+from ...readers.lines import LinesRead
 from ..extract import DocumentUpdate, SessionDigest, digest, documents
 from ..storage.compression import compress
 from ..storage.stored import StoredFile, StoredSession, build_session, file_bytes
@@ -67,6 +70,10 @@ class SessionOutcome:
     documents: dict[str, DocumentUpdate] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     bytes_read: int = 0
+    #: Plan-limit samples of the new lines (:mod:`cclens.figures.limits`), and samples stored
+    #: before that a new line supersedes (removed first).
+    limits: list[LimitSample] = field(default_factory=list)
+    superseded_limits: list[LimitSample] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -325,6 +332,8 @@ def _process_agent(task: SessionTask) -> SessionOutcome:
     if not sources or sources[0].role != "session":
         return outcome
     path = Path(task.path)
+    if task.agent == "codex":
+        _codex_limits(task, sources, since, outcome)
     try:
         session = agents.assemble(task.agent, task.session_id, task.project, sources)
         outcome.digest, outcome.documents = digest(session), documents(session, since)
@@ -335,6 +344,32 @@ def _process_agent(task: SessionTask) -> SessionOutcome:
         )
         outcome.digest, outcome.documents = digest(empty), {}
     return outcome
+
+
+def _codex_limits(
+    task: SessionTask, sources: list[SourceFile], since: dict[str, int], outcome: SessionOutcome
+) -> None:
+    """The plan-limit samples of the new lines of a Codex session's files (every line's when
+    the session is derived again), and those stored before that a new line supersedes."""
+    for source in sources:
+        found = source.read
+        if not isinstance(found, LinesRead) or found.end_offset != len(source.data):
+            # Read whole once here; the reader assembles the session from this read.
+            found = source.read = agents.CODEX.read(source.path, source.data, 0, 0)
+        events = list(rate_limit_events(cast(CodexRead, found).entries))
+        now = codex_file_samples(events, session=task.session_id)
+        limit = since.get(str(source.path))
+        if limit is None:
+            outcome.limits.extend(sample for _, sample in now)
+            continue
+        outcome.limits.extend(sample for line, sample in now if line > limit)
+        kept = {(line, sample.window) for line, sample in now}
+        before = codex_file_samples(
+            [event for event in events if event[0] <= limit], session=task.session_id
+        )
+        outcome.superseded_limits.extend(
+            sample for line, sample in before if (line, sample.window) not in kept
+        )
 
 
 def process(task: SessionTask) -> SessionOutcome:
