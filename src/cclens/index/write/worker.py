@@ -20,6 +20,7 @@ from typing import Any, Protocol, cast
 from ...figures.limits import LimitSample, codex_file_samples
 from ...model.entries import Diagnostic, ReadResult
 from ...readers import agents
+from ...readers.claude._gc import paused
 from ...readers.claude.assemble import failed_session
 from ...readers.claude.isolate import failure
 from ...readers.claude.read import read_data
@@ -32,6 +33,7 @@ from ..storage.stored import StoredFile, StoredSession, build_session, file_byte
 from ..storage.versions import content_digest
 from .derive import NeedsAssembly, ViewFile, derive
 from .plan import HEAD_BYTES, FileTask, SessionTask
+from .translated import derive_records
 from .view import ViewRead, read_view
 
 
@@ -300,8 +302,10 @@ def _assembled(
 
 def _process_agent(task: SessionTask) -> SessionOutcome:
     """The work for a session of an agent other than Claude Code: its files' new bytes read by
-    the agent's reader, the session assembled from every byte stored, its digest and documents
-    the pure functions of :mod:`cclens.index.extract` over it."""
+    the agent's reader; its digest and documents derived from the records the reader writes
+    of every byte stored (:mod:`.translated`), or, for an agent whose records the index does
+    not derive and what the records cannot settle, the pure functions of
+    :mod:`cclens.index.extract` over the session assembled from them."""
     outcome = SessionOutcome()
     since: dict[str, int] = {}
     store = _Store(task.db_path)
@@ -334,6 +338,14 @@ def _process_agent(task: SessionTask) -> SessionOutcome:
     path = Path(task.path)
     if task.agent == "codex":
         _codex_limits(task, sources, since, outcome)
+    reader = agents.reader(task.agent)
+    if reader.records is not None:
+        try:
+            files = reader.records(task.session_id, task.project, sources)
+            outcome.digest, outcome.documents = derive_records(task.agent, files, since)
+            return outcome
+        except Exception:  # what the records cannot settle (NeedsAssembly, or a defect met
+            pass  # on records nobody foresaw) is settled by the assembled session, below
     try:
         session = agents.assemble(task.agent, task.session_id, task.project, sources)
         outcome.digest, outcome.documents = digest(session), documents(session, since)
@@ -375,7 +387,10 @@ def _codex_limits(
 def process(task: SessionTask) -> SessionOutcome:
     """Do the work for one session (the function worker processes run)."""
     if task.agent != "claude":
-        return _process_agent(task)
+        # Another agent's reader builds its lines, their records and their view: millions of
+        # objects in no cycle, which the cycle collector would walk again and again.
+        with paused():
+            return _process_agent(task)
     outcome = SessionOutcome()
     since: dict[str, int] = {}
     store = _Store(task.db_path)

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from .assemble import AGENT, assemble, assemble_read, load
+from .assemble import AGENT, assemble, assemble_read, load, records
 from .discover import (
     codex_homes,
     group,
@@ -42,6 +42,7 @@ __all__ = [
     "read_data",
     "read_file",
     "read_head",
+    "records",
     "resume_argv",
     "transcript_roots",
     "translate",
