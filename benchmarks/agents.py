@@ -1,27 +1,32 @@
-"""Indexing throughput by agent: Codex CLI's rollout files against Claude Code's transcripts,
-in the same run, on corpora of the same size.
+"""Indexing throughput by agent: Codex CLI's rollout files and Gemini CLI's recordings against
+Claude Code's transcripts, in the same run, on corpora of the same size.
 
-Usage: ``python benchmarks/agents.py [--size-mb 100] [--runs 3] [--workers 2] [--work DIR]``
+Usage: ``python benchmarks/agents.py [--size-mb 100] [--runs 3] [--workers 2] [--work DIR]
+[--agents codex gemini]``
 
-Both corpora are built by replicating real files with fresh ids until they reach ``--size-mb``:
+Every corpus is built by replicating real files with fresh ids until it reaches ``--size-mb``:
 Claude Code's from the shared corpus (``../shared/corpus``), Codex CLI's from the test files
 (``tests/data/agents/codex``: real rollout files of public repositories and the synthetic
-ones). Every uuid in a file and its name gets a new value per replica, so each replica is a
-session of its own. Each run indexes each corpus cold (a new index file) with ``--workers``
-worker processes, Codex first then Claude, and the runs alternate so that a machine busy with
-other work slows both alike.
+ones), Gemini CLI's from its real recordings (``tests/data/agents/gemini/real``), each
+replica's under a project of its own. Every uuid in a file and its name gets a new value per
+replica, so each replica is a session of its own. Each run indexes each corpus cold (a new
+index file) with ``--workers`` worker processes, the corpora in turn, their order turned
+around from one run to the next so that a machine busy with other work slows them alike.
 
-Printed: per agent the corpus (files, MB), the median and each run's seconds and MB/s, and the
-ratio of Codex's throughput to Claude's. Claude Code's sessions go through the index's fast
-path (its view and derivation of a session straight from the records); every other agent's
-through its reader and the pure functions over an assembled session (``index/extract.py``),
-so the ratio is what that generality costs.
+Printed: per agent the corpus (files, MB), the median and each run's seconds and MB/s, the
+median CPU time of the process and its workers (steadier than the time on a busy machine) as
+MB per CPU second, and each agent's throughput over Claude Code's, by the clock and by CPU.
+Claude Code's sessions go through the index's fast path (a view of its lines and a derivation
+straight from it); Codex's and Gemini's through their readers, which write their lines as the
+session model's records, derived the same way (``index/write/translated.py``), so the ratios
+are what reading and translating another agent's format costs, and what its megabytes hold.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import resource
 import shutil
 import statistics
 import tempfile
@@ -35,6 +40,7 @@ from cclens.index import Index
 ROOT = Path(__file__).resolve().parents[1]
 CLAUDE_CORPUS = ROOT.parent / "shared" / "corpus"
 CODEX_FILES = ROOT / "tests" / "data" / "agents" / "codex"
+GEMINI_FILES = ROOT / "tests" / "data" / "agents" / "gemini" / "real"
 _IDS = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _NAMESPACE = uuid.UUID("3d8b2f64-5c1a-4e7b-8f0a-9b2c6d4e1a73")
 
@@ -104,15 +110,53 @@ def codex_corpus(target: Path, size: int) -> tuple[int, int]:
     return _build(lambda replica: found, target, size)
 
 
-def index_seconds(root: Path, work: Path, workers: int) -> float:
+def gemini_corpus(target: Path, size: int) -> tuple[int, int]:
+    """Gemini CLI's recordings: each replica's in projects of its own, in one home."""
+    found = sorted(GEMINI_FILES.glob("*.json"))
+
+    def sources(replica: int) -> list[tuple[Path, Path]]:
+        return [
+            (
+                path,
+                Path(
+                    "tmp",
+                    f"r{replica}-{number}",
+                    "chats",
+                    f"session-2026-01-01T00-00-{replica:04d}{number:04d}.json",
+                ),
+            )
+            for number, path in enumerate(found)
+        ]
+
+    return _build(sources, target, size)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that ended."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def index_seconds(root: Path, work: Path, workers: int) -> tuple[float, float]:
+    """The seconds and the CPU seconds (with the worker processes') of a cold index."""
     database = work / "index.db"
     for leftover in work.glob("index.db*"):
         leftover.unlink()
+    cpu = _cpu()
     started = time.perf_counter()
-    report = Index(database).update([root], workers=workers)
+    with Index(database) as index:
+        report = index.update([root], workers=workers)
     seconds = time.perf_counter() - started
     assert not report.errors, report.errors
-    return seconds
+    return seconds, _cpu() - cpu
+
+
+BUILDERS: dict[str, Callable[[Path, int], tuple[int, int]]] = {
+    "codex": codex_corpus,
+    "gemini": gemini_corpus,
+    "claude": claude_corpus,
+}
 
 
 def main() -> None:
@@ -121,36 +165,46 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--work", type=Path, default=None)
+    parser.add_argument(
+        "--agents", nargs="+", choices=["codex", "gemini"], default=["codex", "gemini"]
+    )
     options = parser.parse_args()
     work = options.work or Path(tempfile.mkdtemp(prefix="cclens-agents-"))
     size = int(options.size_mb * 1_000_000)
     corpora: dict[str, tuple[Path, int, int]] = {}
-    for agent, build in (("codex", codex_corpus), ("claude", claude_corpus)):
+    for agent in [*options.agents, "claude"]:
         root = work / agent
         if root.exists():
             shutil.rmtree(root)
-        files, written = build(root, size)
+        files, written = BUILDERS[agent](root, size)
         corpora[agent] = (root, files, written)
         print(f"{agent}: {files:,} files, {written / 1e6:.1f} MB", flush=True)
     times: dict[str, list[float]] = {agent: [] for agent in corpora}
+    cpus: dict[str, list[float]] = {agent: [] for agent in corpora}
     for run in range(options.runs):
         order = list(corpora) if run % 2 == 0 else list(reversed(corpora))
         for agent in order:
             root, _, _ = corpora[agent]
             (work / f"db-{agent}").mkdir(exist_ok=True)
-            seconds = index_seconds(root, work / f"db-{agent}", options.workers)
+            seconds, cpu = index_seconds(root, work / f"db-{agent}", options.workers)
             times[agent].append(seconds)
-            print(f"  run {run + 1} {agent}: {seconds:.2f} s", flush=True)
-    rates: dict[str, float] = {}
+            cpus[agent].append(cpu)
+            print(f"  run {run + 1} {agent}: {seconds:.2f} s, {cpu:.2f} CPU s", flush=True)
+    rates: dict[str, tuple[float, float]] = {}
     for agent, (_, files, written) in corpora.items():
         median = statistics.median(times[agent])
-        rates[agent] = written / 1e6 / median
+        cpu = statistics.median(cpus[agent])
+        rates[agent] = (written / 1e6 / median, written / 1e6 / cpu)
         each = ", ".join(f"{written / 1e6 / s:.1f}" for s in times[agent])
         print(
             f"{agent}: {written / 1e6:.1f} MB in {files:,} files, median {median:.2f} s, "
-            f"{rates[agent]:.1f} MB/s (runs: {each} MB/s; {options.workers} workers)"
+            f"{rates[agent][0]:.1f} MB/s (runs: {each} MB/s; {options.workers} workers); "
+            f"median {cpu:.2f} CPU s, {rates[agent][1]:.1f} MB per CPU s"
         )
-    print(f"codex / claude throughput: {rates['codex'] / rates['claude']:.2f}")
+    for agent in options.agents:
+        clock = rates[agent][0] / rates["claude"][0]
+        cpu_ratio = rates[agent][1] / rates["claude"][1]
+        print(f"{agent} / claude throughput: {clock:.2f} (by CPU time: {cpu_ratio:.2f})")
     if options.work is None:
         shutil.rmtree(work, ignore_errors=True)
 

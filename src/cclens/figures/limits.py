@@ -225,6 +225,39 @@ def codex_samples(
     return codex_rate_limits(payload.get("rate_limits"), at, session=session)
 
 
+#: Codex writes a thread's copied history (a fork, a thread resumed into a new file) in one
+#: burst when the copy is made, each line stamped with that moment: the parent's samples come
+#: again, oldest first, milliseconds apart. A sample followed this soon by another of its window
+#: in the same file says nothing the later one does not (and a copied one is stale).
+SUPERSEDED_WITHIN = timedelta(seconds=1)
+
+
+def codex_file_samples(
+    events: Iterable[tuple[int, str | None, object]], *, session: str | None = None
+) -> list[tuple[int, LimitSample]]:
+    """The samples of one Codex rollout file, each with its line number: ``events`` are the
+    ``(line, timestamp, rate_limits)`` of its ``token_count`` events in file order (see
+    :func:`cclens.readers.codex.rate_limit_events`), read by :func:`codex_rate_limits` at
+    the line's time. A sample followed less than :data:`SUPERSEDED_WITHIN` later by another
+    of its window in the file is left out; so is an event whose line has no time."""
+    found: list[tuple[int, LimitSample] | None] = []
+    latest: dict[str, int] = {}
+    for line, stamp, rate_limits in events:
+        at = _moment(stamp) if stamp else None
+        if at is None:
+            continue
+        for sample in codex_rate_limits(rate_limits, at, session=session):
+            before = latest.get(sample.window)
+            if before is not None:
+                earlier = found[before]
+                assert earlier is not None
+                if timedelta(0) <= sample.at - earlier[1].at < SUPERSEDED_WITHIN:
+                    found[before] = None
+            latest[sample.window] = len(found)
+            found.append((line, sample))
+    return [pair for pair in found if pair is not None]
+
+
 def same_period(earlier: LimitSample, later: LimitSample) -> bool:
     """Whether two samples of one window fall in the same period (between the same resets)."""
     if earlier.resets_at is None or later.resets_at is None:
@@ -344,11 +377,13 @@ __all__ = [
     "MIN_ELAPSED",
     "RESET_JITTER",
     "SEVEN_DAY",
+    "SUPERSEDED_WITHIN",
     "WINDOW_LENGTHS",
     "LimitSample",
     "Pace",
     "WindowNow",
     "claude_samples",
+    "codex_file_samples",
     "codex_rate_limits",
     "codex_samples",
     "pace",

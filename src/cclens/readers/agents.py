@@ -33,6 +33,7 @@ from .discovery import (
 from .gemini import sessions as gemini
 from .lines import Read
 from .names import AGENTS
+from .records import FileRecords
 
 #: How many first bytes of a file are read to tell whose it is.
 HEAD_BYTES = 1024
@@ -65,7 +66,11 @@ class Reader:
       ``fork_at_message`` says whether it can;
     * ``speaker``: how pages name the side that answers (``"Claude"``, ``"Codex"``);
     * ``provider``: who serves its models by default, as OpenTelemetry's GenAI conventions name
-      it (``gen_ai.provider.name``: ``"anthropic"``, ``"openai"``).
+      it (``gen_ai.provider.name``: ``"anthropic"``, ``"openai"``);
+    * ``records(session_id, project, files)``: the records ``assemble`` assembles, file by
+      file, in the order of the assembled session's sessions
+      (:class:`~cclens.readers.records.FileRecords`), when the index may derive the session
+      from them (:mod:`cclens.index.write.translated`); ``None``: it assembles the session.
     """
 
     name: str
@@ -83,6 +88,7 @@ class Reader:
     fork_at_message: bool = False
     speaker: str = "Assistant"
     provider: str = ""
+    records: Callable[[str, str, Sequence[SourceFile]], list[FileRecords]] | None = None
 
 
 def _claude_homes(environ: Mapping[str, str], home: Path) -> list[Path]:
@@ -157,6 +163,7 @@ CODEX = Reader(
     resume_argv=codex.resume_argv,
     speaker="Codex",
     provider="openai",
+    records=codex.records,
 )
 
 GEMINI = Reader(
@@ -172,6 +179,7 @@ GEMINI = Reader(
     load=gemini.load,
     assemble=gemini.assemble,
     resume_argv=gemini.resume_argv,
+    records=gemini.records,
 )
 
 COPILOT = Reader(

@@ -119,12 +119,17 @@ def limits_report(
 
 
 def session_use(
-    index: Index, start: datetime | None, end: datetime | None, session_id: str = ""
+    index: Index,
+    start: datetime | None,
+    end: datetime | None,
+    session_id: str = "",
+    agent: str = CLAUDE,
 ) -> list[WindowUse]:
     """How many points each window's use rose while a session ran (from ``start`` to
     ``end``), for its agent's windows with samples in that time
-    (the agent whose samples came with ``session_id``; Claude's when none did). Other sessions
-    of the same plan at the same time count too: a window is the plan's, not the session's."""
+    (the agent whose samples came with ``session_id``; ``agent``'s, the session's own agent,
+    when none did). Other sessions of the same plan at the same time count too: a window is
+    the plan's, not the session's."""
     if start is None or end is None:
         return []
     with index.connection() as connection:
@@ -132,7 +137,7 @@ def session_use(
     agents = {sample.agent for sample in found if session_id and sample.session == session_id}
     grouped: dict[tuple[str, str], list[LimitSample]] = {}
     for sample in found:
-        if sample.agent in (agents or {CLAUDE}):
+        if sample.agent in (agents or {agent}):
             grouped.setdefault((sample.agent, sample.window), []).append(sample)
     used = []
     for (agent, window), history in sorted(

@@ -86,7 +86,9 @@ def session(request: Request) -> Response:
         ),
         # JSON escaped for a script element by the renderer (no "<" in it).
         data=Markup(rendered.drawn.data) if rendered.drawn and rendered.drawn.data else None,
-        limits=session_use(state.index, summary.started, summary.ended, summary.session_id),
+        limits=session_use(
+            state.index, summary.started, summary.ended, summary.session_id, summary.agent
+        ),
         related=state.index.related_sessions(key),
         semantic="semantic" in state.index.search_modes(),
     )

@@ -80,6 +80,14 @@ class ViewFile:
     read: ViewRead
     #: The bytes ``read`` was made from (to settle a rare case with the full model).
     data: bytes
+    #: Another agent's file, whose records its reader wrote (:mod:`.translated`): the full
+    #: model's record of each entry, by the ``id`` of its view (``None``: Claude Code's file,
+    #: its lines read from ``data``).
+    records: dict[int, Any] | None = None
+    #: The subagent another agent's file belongs to (``None``: the session's own), and
+    #: whether it hangs right under the session (one of its subagents).
+    agent_id: str | None = None
+    direct: bool = True
 
 
 class _Call:
@@ -211,12 +219,15 @@ def _user_text(record: ViewRecord) -> str:
 class _FullKeys:
     """The full model's identity of a block, for the rare response holding the same text twice."""
 
-    def __init__(self, path: Path, data: bytes) -> None:
-        self.path = path
-        self.data = data
+    def __init__(self, view: ViewFile) -> None:
+        self.path = view.path
+        self.data = view.data
+        self.translated = view.records
         self._records: dict[int, AssistantRecord] = {}
 
     def key(self, entry: Entry, index: int) -> object:
+        if self.translated is not None:
+            return self._key(self.translated[id(entry[1])], entry, index)
         record = self._records.get(entry[2])
         if record is None:
             decoded = full_record(self.path, self.data, entry)
@@ -224,7 +235,11 @@ class _FullKeys:
                 # The full model gave up on a line the view read (too many unknown fields).
                 raise NeedsAssembly(f"{self.path}:{entry[0]}: the full model reads it otherwise")
             record = self._records[entry[2]] = decoded
-        assert record.message  # checked when it was decoded
+        return self._key(record, entry, index)
+
+    def _key(self, record: Any, entry: Entry, index: int) -> object:
+        if not isinstance(record, AssistantRecord) or not record.message:
+            raise NeedsAssembly(f"{self.path}:{entry[0]}: the full model reads it otherwise")
         block = record.message.blocks[index]
         if isinstance(block, ToolUseBlock) and block.id:
             return ("tool_use", block.id)
@@ -274,7 +289,7 @@ class _Built:
 def _build(view: ViewFile) -> _Built:
     items: list[_Item] = []
     responses: dict[str, _Item] = {}
-    keys = _FullKeys(view.path, view.data)
+    keys = _FullKeys(view)
     for entry in view.read.entries:
         line, record, _, _ = entry
         kind = record.type
@@ -504,6 +519,8 @@ _AGENT_PREFIX = "agent-"
 
 def _agent(view: ViewFile) -> str | None:
     """The agent a subagent's file (or an orphan's, a session of its own) belongs to."""
+    if view.records is not None:
+        return view.agent_id
     name = view.path.stem
     return name.removeprefix(_AGENT_PREFIX) if name.startswith(_AGENT_PREFIX) else None
 
@@ -511,6 +528,8 @@ def _agent(view: ViewFile) -> str | None:
 def _mirrors(view: ViewFile) -> dict[int, ProgressRecord]:
     """The ``agent_progress`` records of a file (by line), read by the full model."""
     found: dict[int, ProgressRecord] = {}
+    if view.records is not None:
+        return found  # another agent's records mirror no subagent
     for entry in view.read.entries:
         line, record, start, end = entry
         if record.type == "progress" and view.data.find(_MIRROR_MARK, start, end) >= 0:
@@ -712,18 +731,22 @@ def derive(
     for view in files:
         built = _build(view)
         builts.append(built)
+        translated = view.records is not None
         if view.role == "session":
             _summary(view, built, found)
-            # An orphan subagent file (a session of its own) keeps no subagents inline.
-            if not view.path.name.startswith("agent-"):
+            # An orphan subagent file (a session of its own) keeps no subagents inline, nor
+            # does another agent's file.
+            if not translated and not view.path.name.startswith("agent-"):
                 runs = _inline_subagents(view, built)
                 found.subagents += len(set(runs.values()))
-        else:
+        elif view.direct:
             found.subagents += 1
         malformed += count_malformed(view.read.diagnostics)
         _models(built, models)
         path = str(view.path)
-        updates[path] = _documents(path, built, since.get(path), view.role != "session")
+        # Another agent's file is a subagent's when it belongs to one (an orphan's included).
+        subagent = view.agent_id is not None if translated else view.role != "session"
+        updates[path] = _documents(path, built, since.get(path), subagent)
     found.models = list(models)
     found.malformed = malformed
     mirrors = [_mirrors(view) for view in files]

@@ -1,9 +1,11 @@
 """Storing plan-limit samples (table ``rate_limits``, migration 21).
 
-The status line stores Claude's samples, the Codex reader those of every ``token_count``
-event. An agent repeats the same figures with every response: only a sample that differs from
-the one before it in its window (stored or given) is kept, so the history is the list of
-changes, and storing the same samples again adds nothing.
+The status line stores Claude's samples; indexing a Codex session stores those of the
+``token_count`` events of its new lines (:func:`cclens.figures.limits.codex_file_samples`), in
+the transaction that writes the session. An agent repeats the same figures with every
+response: only a sample that differs from the one before it in its window (stored or given)
+is kept, so the history is the list of changes, and storing the same samples again adds
+nothing.
 """
 
 from __future__ import annotations
@@ -69,4 +71,14 @@ def record(connection: sqlite3.Connection, samples: Iterable[LimitSample]) -> in
     return stored
 
 
-__all__ = ["record"]
+def forget(connection: sqlite3.Connection, samples: Iterable[LimitSample]) -> None:
+    """Remove these samples (stored before, superseded since by a sample that came after
+    them: see :data:`cclens.figures.limits.SUPERSEDED_WITHIN`). Runs in the caller's
+    transaction; call it before :func:`record` stores what supersedes them."""
+    connection.executemany(
+        "DELETE FROM rate_limits WHERE agent = ? AND window_name = ? AND time = ? AND session IS ?",
+        [(s.agent, s.window, s.at.timestamp(), s.session) for s in samples],
+    )
+
+
+__all__ = ["forget", "record"]

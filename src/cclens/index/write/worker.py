@@ -15,21 +15,26 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ...files import read_regular
+from ...figures.limits import LimitSample, codex_file_samples
 from ...model.entries import Diagnostic, ReadResult
 from ...readers import agents
+from ...readers.claude._gc import paused
 from ...readers.claude.assemble import failed_session
 from ...readers.claude.isolate import failure
 from ...readers.claude.read import read_data
+from ...readers.codex import CodexRead, rate_limit_events
 from ...readers.discovery import SourceFile
+from ...readers.lines import LinesRead
 from ..extract import DocumentUpdate, SessionDigest, digest, documents
 from ..storage.compression import compress
 from ..storage.stored import StoredFile, StoredSession, build_session, file_bytes
 from ..storage.versions import content_digest
 from .derive import NeedsAssembly, ViewFile, derive
 from .plan import HEAD_BYTES, FileTask, SessionTask
+from .translated import derive_records
 from .view import ViewRead, read_view
 
 
@@ -68,6 +73,10 @@ class SessionOutcome:
     documents: dict[str, DocumentUpdate] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     bytes_read: int = 0
+    #: Plan-limit samples of the new lines (:mod:`cclens.figures.limits`), and samples stored
+    #: before that a new line supersedes (removed first).
+    limits: list[LimitSample] = field(default_factory=list)
+    superseded_limits: list[LimitSample] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -297,8 +306,10 @@ def _assembled(
 
 def _process_agent(task: SessionTask) -> SessionOutcome:
     """The work for a session of an agent other than Claude Code: its files' new bytes read by
-    the agent's reader, the session assembled from every byte stored, its digest and documents
-    the pure functions of :mod:`cclens.index.extract` over it."""
+    the agent's reader; its digest and documents derived from the records the reader writes
+    of every byte stored (:mod:`.translated`), or, for an agent whose records the index does
+    not derive and what the records cannot settle, the pure functions of
+    :mod:`cclens.index.extract` over the session assembled from them."""
     outcome = SessionOutcome()
     since: dict[str, int] = {}
     store = _Store(task.db_path)
@@ -329,6 +340,16 @@ def _process_agent(task: SessionTask) -> SessionOutcome:
     if not sources or sources[0].role != "session":
         return outcome
     path = Path(task.path)
+    if task.agent == "codex":
+        _codex_limits(task, sources, since, outcome)
+    reader = agents.reader(task.agent)
+    if reader.records is not None:
+        try:
+            files = reader.records(task.session_id, task.project, sources)
+            outcome.digest, outcome.documents = derive_records(task.agent, files, since)
+            return outcome
+        except Exception:  # what the records cannot settle (NeedsAssembly, or a defect met
+            pass  # on records nobody foresaw) is settled by the assembled session, below
     try:
         session = agents.assemble(task.agent, task.session_id, task.project, sources)
         outcome.digest, outcome.documents = digest(session), documents(session, since)
@@ -341,10 +362,39 @@ def _process_agent(task: SessionTask) -> SessionOutcome:
     return outcome
 
 
+def _codex_limits(
+    task: SessionTask, sources: list[SourceFile], since: dict[str, int], outcome: SessionOutcome
+) -> None:
+    """The plan-limit samples of the new lines of a Codex session's files (every line's when
+    the session is derived again), and those stored before that a new line supersedes."""
+    for source in sources:
+        found = source.read
+        if not isinstance(found, LinesRead) or found.end_offset != len(source.data):
+            # Read whole once here; the reader assembles the session from this read.
+            found = source.read = agents.CODEX.read(source.path, source.data, 0, 0)
+        events = list(rate_limit_events(cast(CodexRead, found).entries))
+        now = codex_file_samples(events, session=task.session_id)
+        limit = since.get(str(source.path))
+        if limit is None:
+            outcome.limits.extend(sample for _, sample in now)
+            continue
+        outcome.limits.extend(sample for line, sample in now if line > limit)
+        kept = {(line, sample.window) for line, sample in now}
+        before = codex_file_samples(
+            [event for event in events if event[0] <= limit], session=task.session_id
+        )
+        outcome.superseded_limits.extend(
+            sample for line, sample in before if (line, sample.window) not in kept
+        )
+
+
 def process(task: SessionTask) -> SessionOutcome:
     """Do the work for one session (the function worker processes run)."""
     if task.agent != "claude":
-        return _process_agent(task)
+        # Another agent's reader builds its lines, their records and their view: millions of
+        # objects in no cycle, which the cycle collector would walk again and again.
+        with paused():
+            return _process_agent(task)
     outcome = SessionOutcome()
     since: dict[str, int] = {}
     store = _Store(task.db_path)

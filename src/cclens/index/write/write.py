@@ -12,7 +12,7 @@ import msgspec
 from ..extract import EXTRACT_VERSION, Claim, DocumentRow, DocumentUpdate, SessionDigest
 from ..storage.compression import compress, decompress
 from ..storage.versions import archive_version
-from . import titles
+from . import rate_limits, titles
 from .counted import sharing, store_claims
 from .plan import FileTask, SessionTask
 from .worker import FileOutcome, SessionOutcome
@@ -471,6 +471,10 @@ class Writer:
         if task.session_row is None and main_outcome.failed:
             return None  # never read: nothing to keep yet
         project = self._project(task.project, summary.cwd)
+        if outcome.limits or outcome.superseded_limits:
+            # The plan's history the session's new lines tell (in the session's transaction).
+            rate_limits.forget(connection, outcome.superseded_limits)
+            rate_limits.record(connection, outcome.limits)
         if task.session_row is None:
             return self._add_new(task, files, outcome.documents, project, summary, now)
         session_row = task.session_row

@@ -6,12 +6,13 @@
 * :mod:`.translate`: the lines as the session model's records (prompts, responses with their
   token counts, tool calls with their results and status, compactions, errors);
 * :mod:`.assemble`: the session, subagent threads attached under their spawning calls;
+* :mod:`.limits`: the plan-limit reports of ``token_count`` events;
 * :mod:`.resume`: ``codex resume <id>`` and ``codex fork <id>``.
 """
 
 from __future__ import annotations
 
-from .assemble import AGENT, assemble, assemble_read, load
+from .assemble import AGENT, assemble, assemble_read, load, records
 from .discover import (
     codex_homes,
     group,
@@ -20,6 +21,7 @@ from .discover import (
     read_head,
     transcript_roots,
 )
+from .limits import rate_limit_events
 from .read import CodexEntry, CodexRead, read_data, read_file
 from .resume import resume_argv
 from .translate import Thread, translate
@@ -36,9 +38,11 @@ __all__ = [
     "is_rollout_name",
     "load",
     "looks_like_rollout",
+    "rate_limit_events",
     "read_data",
     "read_file",
     "read_head",
+    "records",
     "resume_argv",
     "transcript_roots",
     "translate",

@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from ...model.entries import Entry
 from ...model.session import Session, ToolCall
 from ..claude.assemble import assemble_entries
 from ..claude.isolate import each_isolated
 from ..discovery import SessionFile, SourceFile
 from ..lines import LinesRead
+from ..records import FileRecords
 from .read import CodexRead, read_data, read_file
 from .translate import Thread, translate
 
@@ -40,13 +42,15 @@ class Loaded:
     thread: Thread
 
 
+def _translated(path: Path, read: CodexRead) -> tuple[list[Entry], Thread]:
+    return translate(path, ((e.line, e.offset, e.length, e.record, e.notes) for e in read.entries))
+
+
 def assemble_read(
     path: Path, read: CodexRead, *, session_id: str, project: str, mtime: float = 0.0
 ) -> Loaded:
     """The session of one rollout file, from what was read of it."""
-    entries, thread = translate(
-        path, ((e.line, e.offset, e.length, e.record, e.notes) for e in read.entries)
-    )
+    entries, thread = _translated(path, read)
     session = assemble_entries(
         path,
         entries,
@@ -87,18 +91,32 @@ def _unmatched_spawner(loaded: Loaded) -> ToolCall | None:
     return None
 
 
+def thread_parents(threads: Sequence[str], parents: Sequence[str | None]) -> list[int]:
+    """Where each child thread hangs: ``threads`` are the ids of the root thread and of its
+    children, ``parents`` each child's parent thread id; for each child, the position in
+    ``threads`` of its parent thread (the first with that id), or 0 (the root) when its parent
+    is not among them or is itself."""
+    by_id: dict[str, int] = {}
+    for position, thread in enumerate(threads):
+        by_id.setdefault(thread, position)
+    found = []
+    for position, parent_id in enumerate(parents, start=1):
+        parent = by_id.get(parent_id or "", 0)
+        found.append(0 if parent == position else parent)
+    return found
+
+
 def attach_threads(root: Loaded, children: Sequence[tuple[Loaded, str | None]]) -> None:
     """Hang each child thread (with its parent thread's id) under the call that spawned it, or
     under its parent thread's session; a child whose parent is not among them goes under
     ``root``."""
-    by_id: dict[str, Loaded] = {}
-    for loaded in (root, *(child for child, _ in children)):
-        thread = loaded.thread.thread_id or loaded.session.session_id
-        by_id.setdefault(thread, loaded)
-    for child, parent_id in children:
-        parent = by_id.get(parent_id or "", root)
-        if parent is child:
-            parent = root
+    loaded = [root, *(child for child, _ in children)]
+    parents = thread_parents(
+        [each.thread.thread_id or each.session.session_id for each in loaded],
+        [parent_id for _, parent_id in children],
+    )
+    for (child, _), position in zip(children, parents, strict=True):
+        parent = loaded[position]
         thread_id = child.thread.thread_id or child.session.session_id
         call = _spawned_by(parent, thread_id) or _unmatched_spawner(parent)
         if call is not None:
@@ -157,6 +175,41 @@ def _read(source: SourceFile) -> CodexRead:
     if isinstance(found, LinesRead) and found.end_offset == len(source.data):
         return cast(CodexRead, found)
     return read_data(source.path, source.data)
+
+
+def records(session_id: str, project: str, files: Iterable[SourceFile]) -> list[FileRecords]:
+    """The records of ``files`` (a thread's file, then its subagent threads'), each file's in
+    the order :func:`assemble` would list their sessions (the thread, then each subagent
+    thread followed by those under it: :meth:`~cclens.model.session.Session.all_sessions`).
+    A subagent thread whose parent chain never reaches the session is left out, as
+    :func:`assemble` leaves it out of the session."""
+    sources = list(files)
+    main = next(source for source in sources if source.role == "session")
+    read = _read(main)
+    entries, thread = _translated(main.path, read)
+    found = [FileRecords.of(main.path, "session", main.agent_id, entries, read)]
+    threads = [thread.thread_id or session_id]
+    parents: list[str | None] = []
+    for source in sources:
+        if source.role != "subagent":
+            continue
+        agent_id = source.agent_id or source.path.stem
+        read = _read(source)
+        entries, thread = _translated(source.path, read)
+        found.append(FileRecords.of(source.path, "subagent", agent_id, entries, read))
+        threads.append(thread.thread_id or agent_id)
+        parents.append(source.parent_session_id)
+    under: list[list[int]] = [[] for _ in found]
+    for child, parent in enumerate(thread_parents(threads, parents), start=1):
+        under[parent].append(child)
+        found[child].direct = parent == 0
+    ordered: list[FileRecords] = []
+    stack = [0]
+    while stack:
+        position = stack.pop()
+        ordered.append(found[position])
+        stack.extend(reversed(under[position]))
+    return ordered
 
 
 def assemble(session_id: str, project: str, files: Iterable[SourceFile]) -> Session:

@@ -85,6 +85,9 @@ from ...model.codex import (
     ToolSearchOutputItem,
     TurnAbortedEvent,
     TurnContextLine,
+    UnknownEvent,
+    UnknownItem,
+    UnknownLine,
     UserMessageEvent,
     ViewImageToolCallEvent,
     WebSearchCallItem,
@@ -257,6 +260,8 @@ class _Translator:
         self.notes: tuple[str, ...] = ()
         #: The last plan ``update_plan`` wrote (each call's result keeps the one it replaced).
         self.plan: Any = None
+        #: Lines of known kinds counted so far: ``[kind, count]`` by line and payload class.
+        self._kinds: dict[tuple[type, type | None], list[Any]] = {}
 
     # -- records ---------------------------------------------------------------------------
 
@@ -522,10 +527,16 @@ class _Translator:
         self.line, self.offset, self.length = number, offset, length
         self.emitted_on_line = 0
         self.notes = notes
-        kind = line_kind(line)
-        self.thread.kinds[kind] += 1
-        if not is_known(line):
-            self.thread.unknown[kind] += 1
+        self._count(line)
+        if isinstance(line, EventMsgLine | ResponseItemLine):  # most lines: the quick way
+            timestamp = line.timestamp
+            if isinstance(timestamp, str) and timestamp:
+                self.timestamp = timestamp
+            if isinstance(line, EventMsgLine):
+                self._event(line.payload)
+            else:
+                self._item(line.payload)
+            return
         timestamp = getattr(line, "timestamp", UNSET)
         if isinstance(timestamp, str) and timestamp and not isinstance(line, BareHeader):
             self.timestamp = timestamp
@@ -539,14 +550,33 @@ class _Translator:
             if context is not UNSET and context is not None:
                 self.model = _text(context.model) or self.model
                 self.cwd = _text(context.cwd) or self.cwd
-        elif isinstance(line, ResponseItemLine):
-            self._item(line.payload)
         elif isinstance(line, Item):
             self._item(line)
-        elif isinstance(line, EventMsgLine):
-            self._event(line.payload)
         elif isinstance(line, CompactedLine):
             self._compacted(line)
+
+    def _count(self, line: CodexLine) -> None:
+        """Count the line's kind (see :func:`cclens.model.codex.line_kind`): by the classes of
+        the line and its payload, read as a kind once per class, but for kinds cclens does not
+        know, which are named by what they hold."""
+        cls = type(line)
+        key: tuple[type, type | None]
+        if isinstance(line, ResponseItemLine | EventMsgLine):
+            key = (cls, type(line.payload))
+        else:
+            key = (cls, None)
+        found = self._kinds.get(key)
+        if found is None:
+            if key[0] in _UNKNOWN or key[1] in _UNKNOWN:
+                kind = line_kind(line)
+                self.thread.kinds[kind] += 1
+                if not is_known(line):
+                    self.thread.unknown[kind] += 1
+                return
+            kind = line_kind(line)
+            self.thread.kinds.setdefault(kind, 0)  # in the order kinds are first met
+            found = self._kinds[key] = [kind, 0]
+        found[1] += 1
 
     def _meta(self, meta: SessionMeta) -> None:
         thread = self.thread
@@ -808,7 +838,13 @@ class _Translator:
 
     def finish(self) -> None:
         self._close_response()
+        for kind, count in self._kinds.values():
+            self.thread.kinds[kind] += count
         # A call still open at the end of the file may still be running: it stays pending.
+
+
+#: The kinds cclens does not know (see :func:`is_known`).
+_UNKNOWN = frozenset({UnknownLine, UnknownItem, UnknownEvent})
 
 
 def _usage_key(usage: TokenUsage) -> tuple[int, ...]:

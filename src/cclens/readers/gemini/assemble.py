@@ -215,9 +215,12 @@ class _Writer:
     :class:`~cclens.model.entries.Entry` at its message's place in the file, chained by
     ``uuid``/``parentUuid`` (a rewound message hangs off the message before it was written)."""
 
-    def __init__(self, session_id: str, cwd: str | None) -> None:
+    def __init__(self, session_id: str, cwd: str | None, raw_results: bool = True) -> None:
         self.session_id = session_id
         self.cwd = cwd
+        #: Whether a tool result's record keeps the whole call as its structured result (pages
+        #: draw it), or only whether it was interrupted (all the index reads of it).
+        self.raw_results = raw_results
         self.entries: list[Entry] = []
         #: The ``uuid`` the next record of the live conversation follows.
         self.tip: str | None = None
@@ -329,7 +332,7 @@ class _Writer:
                 content=result_text(call.result),
                 is_error=True if failed else UNSET,
             )
-            raw = to_builtins(call)
+            raw = to_builtins(call) if self.raw_results else {}
             if status == "cancelled" and isinstance(raw, dict):
                 # The mark every surface reads as "interrupted" (gemini-cli's cancelled).
                 raw["interrupted"] = True
@@ -360,13 +363,19 @@ def assemble_chat(chat: ChatFile, where: Located, mtime: float = 0.0) -> Session
         return _assemble(chat, where, mtime)
 
 
-def _assemble(chat: ChatFile, where: Located, mtime: float) -> Session:
+def chat_records(
+    chat: ChatFile, where: Located, *, raw_results: bool = True
+) -> tuple[list[Entry], str]:
+    """The records of a recording (the session model's, one or more per message, at the
+    message's place in the file), and the recording's session id. ``raw_results=False``: a
+    tool result's structured result says only whether the call was interrupted (what the
+    index reads of it), rather than holding the whole call."""
     state = replay(chat)
     metadata = state.metadata
     session_id = metadata.session_id or _id_from_name(chat.path)
     directories = metadata.directories
     cwd = where.cwd or _context_cwd(state) or (directories[0] if directories else None)
-    writer = _Writer(session_id, cwd)
+    writer = _Writer(session_id, cwd, raw_results)
     checkpoints = {id(point.record): point for point in state.checkpoints}
     marked: set[int] = set()
     live_tip: str | None = None
@@ -403,9 +412,14 @@ def _assemble(chat: ChatFile, where: Located, mtime: float) -> Session:
             writer.entry(title, where_set)
         else:  # a .json recording: its whole object (line 0)
             writer.entries.append(Entry(title, 0, 0, chat.size))
+    return writer.entries, session_id
+
+
+def _assemble(chat: ChatFile, where: Located, mtime: float) -> Session:
+    entries, session_id = chat_records(chat, where)
     session = assemble_entries(
         chat.path,
-        writer.entries,
+        entries,
         list(chat.diagnostics),
         session_id=session_id,
         project=where.project,

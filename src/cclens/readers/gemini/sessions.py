@@ -17,9 +17,11 @@ from pathlib import Path
 
 from ...files import open_regular
 from ...model.entries import Diagnostic
+from ...model.records import ChainRecord
 from ...model.session import Session
 from ..discovery import Discovery, FoundFile, SessionFile, SourceFile, SubagentFile, slug
-from .assemble import Located, assemble_chat
+from ..records import FileRecords
+from .assemble import Located, assemble_chat, chat_records
 from .chat import ChatFile, read_chat_data
 from .discover import GEMINI_DIR, Projects, locate, read_projects, recorded_hash
 from .discover import ChatFileInfo as _Info
@@ -229,6 +231,30 @@ def assemble(session_id: str, project: str, files: Sequence[SourceFile]) -> Sess
         agent = assemble_chat(_read(source), Located(project, cwd), source.mtime)
         _add(session, agent)
     return session
+
+
+def records(session_id: str, project: str, files: Sequence[SourceFile]) -> list[FileRecords]:
+    """The records of ``files`` (a recording, then its subagents' recordings), as
+    :func:`assemble` would assemble them (each subagent under the session, named by its
+    recording's session id), for the index: a tool result's structured result says only
+    whether the call was interrupted (see :func:`.assemble.chat_records`)."""
+    main = next(source for source in files if source.role == "session")
+    chat = _read(main)
+    entries, own_id = chat_records(chat, Located(project), raw_results=False)
+    orphan = main.parent_session_id is not None and main.agent_id is not None
+    found = [FileRecords.of(main.path, "session", own_id if orphan else None, entries, chat)]
+    # The session's directory, as its assembled session gives it to its subagents.
+    cwd = next(
+        (e.record.cwd for e in entries if isinstance(e.record, ChainRecord) and e.record.cwd),
+        None,
+    )
+    for source in files:
+        if source.role != "subagent":
+            continue
+        chat = _read(source)
+        entries, agent_id = chat_records(chat, Located(project, cwd), raw_results=False)
+        found.append(FileRecords.of(source.path, "subagent", agent_id, entries, chat))
+    return found
 
 
 def _read(source: SourceFile) -> ChatFile:
