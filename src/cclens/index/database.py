@@ -342,12 +342,13 @@ class Index:
         with self._facts_lock:
             if self._vectors is None:
                 from .read.semantic import VectorStore
+                from .summary_model import available
 
-                self._vectors = VectorStore()
+                self._vectors = VectorStore(summaries=available)
             store = self._vectors
         from .read.search import Semantic
 
-        return Semantic(store, _embed_query)
+        return Semantic(store, _embed_query, _embed_summary_query)
 
     def search_modes(self) -> tuple[str, ...]:
         """The search modes this index can run now: ``lexical`` always, ``semantic`` and
@@ -402,7 +403,11 @@ class Index:
 
         load()
         with self.connection() as connection:
-            self._semantic.store.current(connection)
+            loaded = self._semantic.store.current(connection)
+        if loaded is not None and loaded.summaries is not None:
+            from .summary_model import load as load_summary_model
+
+            load_summary_model()
 
     def forget_ranked_searches(self) -> None:
         """Forget the ranked matches kept from recent searches, so that the next ones rank
@@ -573,5 +578,11 @@ class Index:
 
 def _embed_query(text: str) -> npt.NDArray[np.float32]:
     from .embedding import load
+
+    return load().embed_one(text)
+
+
+def _embed_summary_query(text: str) -> npt.NDArray[np.float32]:
+    from .summary_model import load
 
     return load().embed_one(text)
