@@ -42,9 +42,9 @@ import time
 from pathlib import Path
 
 from cclens.index import Index
-from cclens.index.embedding import chunks, load
+from cclens.index.embedding import Embedder, chunks
+from cclens.index.summary_model import SummaryEmbedder
 from cclens.index.summary_model import available as summaries_available
-from cclens.index.summary_model import load as load_summary_model
 from cclens.index.write.summaries import summaries_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,7 +173,7 @@ def quality(index: Index, label: str) -> None:
 
 def model_figures(index: Index) -> None:
     began = time.perf_counter()
-    embedder = load()
+    embedder = Embedder()  # a new one: the searches loaded the process's own
     loaded = time.perf_counter() - began
     with index.connection() as connection:
         rows = connection.execute(
@@ -202,7 +202,7 @@ def model_figures(index: Index) -> None:
         sessions = [row[0] for row in connection.execute("SELECT id FROM sessions")]
         summaries = [text for text in summaries_of(connection, sessions).values() if text.strip()]
     began = time.perf_counter()
-    model = load_summary_model()
+    model = SummaryEmbedder()
     loaded = time.perf_counter() - began
     times = []
     for _ in range(3):
@@ -252,7 +252,7 @@ def index_figures(root: Path, work: Path, rounds: int) -> dict[str, Path]:
     print(f"index: without vectors {without:.2f} s (median of {rounds})")
     for name in configurations[1:]:
         taken = _median(seconds[name])
-        label = "static model's vectors" if name == "static" else "and summary vectors"
+        label = "static model's vectors" if name == "static" else "summary vectors too"
         print(
             f"  with the {label}: {taken:.2f} s (embedding {_median(embedding[name]):.2f} s): "
             f"ratio {taken / without:.2f} (aim <= 2); index file {sizes[name] / 1e6:.1f} MB "

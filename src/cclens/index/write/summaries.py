@@ -93,7 +93,12 @@ class Summarizing:
         from ..summary_model import load
 
         try:
-            self._vectors = load().embed(self.texts)
+            # Sessions that share their summary (a resumed conversation copies its start)
+            # share the vector: each text is embedded once.
+            unique = list(dict.fromkeys(self.texts))
+            position = {text: i for i, text in enumerate(unique)}
+            vectors = load().embed(unique)
+            self._vectors = vectors[[position[text] for text in self.texts]]
         except BaseException as error:  # handed to finish(), in the writing thread
             self._error = error
 
