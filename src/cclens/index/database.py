@@ -6,7 +6,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -405,9 +405,11 @@ class Index:
         with self.connection() as connection:
             loaded = self._semantic.store.current(connection)
         if loaded is not None and loaded.summaries is not None:
+            from .summary_model import SummaryModelUnavailable
             from .summary_model import load as load_summary_model
 
-            load_summary_model()
+            with suppress(SummaryModelUnavailable):  # searches go on without the summaries
+                load_summary_model()
 
     def forget_ranked_searches(self) -> None:
         """Forget the ranked matches kept from recent searches, so that the next ones rank
@@ -582,7 +584,12 @@ def _embed_query(text: str) -> npt.NDArray[np.float32]:
     return load().embed_one(text)
 
 
-def _embed_summary_query(text: str) -> npt.NDArray[np.float32]:
-    from .summary_model import load
+def _embed_summary_query(text: str) -> npt.NDArray[np.float32] | None:
+    """The query's vector by the summary model (``None`` when it cannot be loaded: the
+    search goes on with the static model alone)."""
+    from .summary_model import SummaryModelUnavailable, load
 
-    return load().embed_one(text)
+    try:
+        return load().embed_one(text)
+    except SummaryModelUnavailable:
+        return None

@@ -111,9 +111,15 @@ class SummaryEmbedder:
         # Idle threads sleep rather than spin: on a busy machine spinning made it 1.5x slower.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-        self._session: Any = onnxruntime.InferenceSession(
-            str(model), options, providers=["CPUExecutionProvider"]
-        )
+        try:
+            self._session: Any = onnxruntime.InferenceSession(
+                str(model), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as error:  # onnxruntime's own errors: a damaged file, a bad build
+            raise SummaryModelUnavailable(
+                f"the session summary model {model} cannot be run ({error}): reinstall it "
+                f"({SUMMARY_INSTALL_HINT})"
+            ) from error
         self._inputs = {item.name for item in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(_TOKENIZER))
         self._tokenizer.enable_truncation(SUMMARY_TOKENS)

@@ -542,7 +542,7 @@ class Semantic:
 
     store: VectorStore
     embed: Callable[[str], npt.NDArray[np.float32]]
-    embed_summary: Callable[[str], npt.NDArray[np.float32]] | None = None
+    embed_summary: Callable[[str], npt.NDArray[np.float32] | None] | None = None
 
 
 def resolve_mode(

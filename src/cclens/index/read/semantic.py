@@ -6,8 +6,11 @@ again only when the index changed (:class:`VectorStore`): a matrix of unit vecto
 chunk, with the document and session of each row, and each session's centroid (the mean of its
 chunks). A document's similarity to a query is its best chunk's; a document is then ranked by
 the mean of that and its session's centroid similarity, so that a session about the query as a
-whole outranks one stray matching message (measured on the paraphrase set: 65% of queries find
-their session in the top 5, against 52% by the best chunk alone).
+whole outranks one stray matching message (measured on the paraphrase set: 60% of queries find
+their session in the top 5, against 52% by the best chunk alone). When the index has summary
+vectors (:mod:`cclens.index.write.summaries`, one per session from a small transformer), the
+similarity of the session's summary to the query is added (77%). A large index's coarse first
+pass (:data:`COARSE_ROWS`) keeps chunks by their own similarity, before the summaries count.
 """
 
 from __future__ import annotations

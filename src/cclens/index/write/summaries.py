@@ -79,6 +79,7 @@ class Summarizing:
     digests: list[bytes] = field(default_factory=list)
     _vectors: Vectors | None = None
     _error: BaseException | None = None
+    _skipped: bool = False
     _thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -90,7 +91,7 @@ class Summarizing:
             self._thread.start()
 
     def _embed(self) -> None:
-        from ..summary_model import load
+        from ..summary_model import SummaryModelUnavailable, load
 
         try:
             # Sessions that share their summary (a resumed conversation copies its start)
@@ -99,6 +100,10 @@ class Summarizing:
             position = {text: i for i, text in enumerate(unique)}
             vectors = load().embed(unique)
             self._vectors = vectors[[position[text] for text in self.texts]]
+        except SummaryModelUnavailable:
+            # Installed but cannot be run (a damaged install): the documents' vectors are
+            # still written, and search by meaning uses them alone.
+            self._skipped = True
         except BaseException as error:  # handed to finish(), in the writing thread
             self._error = error
 
@@ -113,6 +118,8 @@ class Summarizing:
         self.wait()
         if self._error is not None:
             raise self._error
+        if self._skipped:
+            return 0
         begin(connection)
         if self.anew:
             connection.execute("DELETE FROM session_vectors")
