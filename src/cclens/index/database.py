@@ -6,7 +6,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -353,12 +353,13 @@ class Index:
         with self._facts_lock:
             if self._vectors is None:
                 from .read.semantic import VectorStore
+                from .summary_model import available
 
-                self._vectors = VectorStore()
+                self._vectors = VectorStore(summaries=available)
             store = self._vectors
         from .read.search import Semantic
 
-        return Semantic(store, _embed_query)
+        return Semantic(store, _embed_query, _embed_summary_query)
 
     def search_modes(self) -> tuple[str, ...]:
         """The search modes this index can run now: ``lexical`` always, ``semantic`` and
@@ -413,7 +414,13 @@ class Index:
 
         load()
         with self.connection() as connection:
-            self._semantic.store.current(connection)
+            loaded = self._semantic.store.current(connection)
+        if loaded is not None and loaded.summaries is not None:
+            from .summary_model import SummaryModelUnavailable
+            from .summary_model import load as load_summary_model
+
+            with suppress(SummaryModelUnavailable):  # searches go on without the summaries
+                load_summary_model()
 
     def forget_ranked_searches(self) -> None:
         """Forget the ranked matches kept from recent searches, so that the next ones rank
@@ -612,3 +619,14 @@ def _embed_query(text: str) -> npt.NDArray[np.float32]:
     from .embedding import load
 
     return load().embed_one(text)
+
+
+def _embed_summary_query(text: str) -> npt.NDArray[np.float32] | None:
+    """The query's vector by the summary model (``None`` when it cannot be loaded: the
+    search goes on with the static model alone)."""
+    from .summary_model import SummaryModelUnavailable, load
+
+    try:
+        return load().embed_one(text)
+    except SummaryModelUnavailable:
+        return None

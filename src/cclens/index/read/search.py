@@ -533,10 +533,12 @@ def _deduplicated(
 
 @dataclass(frozen=True, slots=True)
 class Semantic:
-    """What a search by meaning needs: the index's vectors and a way to embed a query."""
+    """What a search by meaning needs: the index's vectors and a way to embed a query (and one
+    with the summary model, for the sessions' summary vectors when the index has them)."""
 
     store: VectorStore
     embed: Callable[[str], npt.NDArray[np.float32]]
+    embed_summary: Callable[[str], npt.NDArray[np.float32] | None] | None = None
 
 
 def resolve_mode(
@@ -575,6 +577,7 @@ def _by_meaning(
     query: npt.NDArray[np.float32],
     filters: SearchFilters,
     exclude: Ints | None,
+    summary_query: npt.NDArray[np.float32] | None = None,
 ) -> tuple[Ints, npt.NDArray[np.float64]]:
     """Documents by similarity to ``query``, best first, and their scores (higher is better)."""
     loaded = semantic.store.current(connection)
@@ -597,7 +600,7 @@ def _by_meaning(
         )
         allowed = partial_isin(kept)
     watch.check()
-    ranked = rank(loaded, query, allowed=allowed, exclude=exclude)
+    ranked = rank(loaded, query, allowed=allowed, exclude=exclude, summary_query=summary_query)
     return ranked.document, ranked.score
 
 
@@ -622,6 +625,7 @@ def _matches_in_mode(
     if mode == "lexical" or semantic is None:
         return _matches(connection, watch, facts, parsed, filters)
     exclude = None
+    summary_query = None
     if like is not None:
         loaded = semantic.store.current(connection)
         found = None if loaded is None else message_vector(connection, loaded, *like)
@@ -632,11 +636,14 @@ def _matches_in_mode(
             )
         query, exclude = found
     else:
+        loaded = semantic.store.current(connection)
         with watch.off_the_clock():
             query = semantic.embed(text)
+            if loaded is not None and loaded.summaries is not None and semantic.embed_summary:
+                summary_query = semantic.embed_summary(text)
     if mode == "semantic" or not parsed.fts:
         documents, similarity = _by_meaning(
-            connection, watch, facts, semantic, query, filters, exclude
+            connection, watch, facts, semantic, query, filters, exclude, summary_query
         )
         return _deduplicated(connection, watch, facts, documents, -similarity)
     lexical = _matches(connection, watch, facts, parsed, filters)
@@ -650,12 +657,18 @@ def _matches_in_mode(
             return lexical
         # The words find nothing (other words than the texts'): the texts nearest in meaning.
         documents, similarity = _by_meaning(
-            connection, watch, facts, semantic, query, filters, None
+            connection, watch, facts, semantic, query, filters, None, summary_query
         )
         return _deduplicated(connection, watch, facts, documents, -similarity)
     # The word matches are what is found (totals and facets are the words'), ranked by words
     # and meaning together.
-    by_meaning = rank(loaded, query, within=np.sort(lexical.rowid), limit=len(lexical))
+    by_meaning = rank(
+        loaded,
+        query,
+        within=np.sort(lexical.rowid),
+        limit=len(lexical),
+        summary_query=summary_query,
+    )
     fused = fuse(lexical.rowid, by_meaning.document)
     return _deduplicated(connection, watch, facts, fused.document, -fused.score)
 

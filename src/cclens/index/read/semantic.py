@@ -6,12 +6,16 @@ again only when the index changed (:class:`VectorStore`): a matrix of unit vecto
 chunk, with the document and session of each row, and each session's centroid (the mean of its
 chunks). A document's similarity to a query is its best chunk's; a document is then ranked by
 the mean of that and its session's centroid similarity, so that a session about the query as a
-whole outranks one stray matching message (measured on the paraphrase set: 65% of queries find
-their session in the top 5, against 52% by the best chunk alone).
+whole outranks one stray matching message (measured on the paraphrase set: 60% of queries find
+their session in the top 5, against 52% by the best chunk alone). When the index has summary
+vectors (:mod:`cclens.index.write.summaries`, one per session from a small transformer), the
+similarity of the session's summary to the query is added (77%). A large index's coarse first
+pass (:data:`COARSE_ROWS`) keeps chunks by their own similarity, before the summaries count.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -22,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..embedding import DIMENSIONS, MODEL_ID, Vectors
+from ..summary_model import SUMMARY_DIMENSIONS, SUMMARY_MODEL_ID
 
 Mode = Literal["lexical", "semantic", "hybrid"]
 MODES: tuple[Mode, ...] = ("lexical", "semantic", "hybrid")
@@ -31,6 +36,10 @@ SEMANTIC_MATCHES = 200
 RRF_K = 60
 #: Weight of the session's centroid in a document's semantic score (the rest: the document's).
 SESSION_WEIGHT = 0.5
+#: Weight of the similarity of the session's summary vector, added to a document's semantic
+#: score when the index has summary vectors (``semantic-summaries`` extra; measured on the
+#: paraphrase set: 1.0 and 0.5 rank alike, 2.0 worse).
+SUMMARY_WEIGHT = 1.0
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float32]
@@ -55,6 +64,12 @@ class _Loaded:
     #: (highest document, vectors deleted so far) when read: the index changed when either
     #: differs.
     stamp: tuple[int, int]
+    #: Per row of ``sessions``: the unit vector of its summary (zeros: none yet), and whether
+    #: it has one; ``None`` when the index has none (or the summary model is not installed).
+    summaries: Floats | None = None
+    summarized: npt.NDArray[np.bool_] | None = None
+    #: ``meta.session_vectors_written`` when the summaries were read.
+    summaries_stamp: int = -1
 
 
 def _unit(matrix: Floats) -> Floats:
@@ -154,19 +169,46 @@ def _read(connection: sqlite3.Connection, stamp: tuple[int, int], kept: _Loaded 
     return _loaded(document, session, raw, stamp)
 
 
+def _with_summaries(connection: sqlite3.Connection, loaded: _Loaded, stamp: int) -> _Loaded:
+    """``loaded`` with the summary vectors of its sessions (read as of ``stamp``)."""
+    summaries = np.zeros((len(loaded.sessions), SUMMARY_DIMENSIONS), dtype=np.float32)
+    summarized = np.zeros(len(loaded.sessions), dtype=np.bool_)
+    for session, data in connection.execute("SELECT session, data FROM session_vectors"):
+        position = int(np.searchsorted(loaded.sessions, session))
+        if position < len(loaded.sessions) and loaded.sessions[position] == session:
+            summaries[position] = np.frombuffer(data, dtype="<f2")
+            summarized[position] = True
+    return dataclasses.replace(
+        loaded,
+        summaries=_unit(summaries) if summarized.any() else None,
+        summarized=summarized if summarized.any() else None,
+        summaries_stamp=stamp,
+    )
+
+
 class VectorStore:
     """The index's vectors in memory (one per index file): new ones are read as they come,
-    and all again when some were deleted."""
+    and all again when some were deleted; the sessions' summary vectors, when the index has
+    them and the summary model is installed, again whenever some were written."""
 
-    def __init__(self) -> None:
+    def __init__(self, summaries: Callable[[], bool] | None = None) -> None:
         self._lock = threading.Lock()
         self._loaded: _Loaded | None = None
+        #: Whether summary vectors can be used (the summary model is installed): asked once.
+        self._summaries_wanted = summaries
+        self._summaries_usable: bool | None = None
+
+    def _summaries_installed(self) -> bool:
+        if self._summaries_usable is None:
+            self._summaries_usable = bool(self._summaries_wanted and self._summaries_wanted())
+        return self._summaries_usable
 
     def current(self, connection: sqlite3.Connection) -> _Loaded | None:
         """The vectors as the index has them now (``None``: none of the current model)."""
         rows = dict(
             connection.execute(
-                "SELECT key, value FROM meta WHERE key IN ('vectors_model', 'vectors_deleted')"
+                "SELECT key, value FROM meta WHERE key IN ('vectors_model', 'vectors_deleted', "
+                "'session_vectors_model', 'session_vectors_written')"
             ).fetchall()
         )
         if rows.get("vectors_model") != MODEL_ID:
@@ -177,10 +219,22 @@ class VectorStore:
         if not highest:
             return None
         stamp = (int(highest), int(rows.get("vectors_deleted") or 0))
+        summaries = -1
+        if rows.get("session_vectors_model") == SUMMARY_MODEL_ID and self._summaries_installed():
+            summaries = int(rows.get("session_vectors_written") or 0)
         with self._lock:
-            if self._loaded is None or self._loaded.stamp != stamp:
-                self._loaded = _read(connection, stamp, self._loaded)
-            return self._loaded
+            loaded = self._loaded
+            if loaded is None or loaded.stamp != stamp:
+                loaded = _read(connection, stamp, loaded)  # without summaries
+            if loaded.summaries_stamp != summaries:
+                if summaries < 0:
+                    loaded = dataclasses.replace(
+                        loaded, summaries=None, summarized=None, summaries_stamp=-1
+                    )
+                else:
+                    loaded = _with_summaries(connection, loaded, summaries)
+            self._loaded = loaded
+            return loaded
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,12 +282,21 @@ def rank(
     exclude: Ints | None = None,
     within: Ints | None = None,
     limit: int = SEMANTIC_MATCHES,
+    summary_query: Vectors | None = None,
 ) -> Ranked:
     """The ``limit`` documents most similar to ``query`` (a unit vector), best first.
 
     ``allowed(documents)`` says which documents a filter keeps; ``exclude``: documents left
-    out (the message "more like this" starts from); ``within``: only these documents."""
-    session_similarity = _times(loaded.centroids, query)
+    out (the message "more like this" starts from); ``within``: only these documents.
+    ``summary_query``: the query's vector by the summary model, compared with the sessions'
+    summary vectors when the index has them (:data:`SUMMARY_WEIGHT`)."""
+    session_similarity = SESSION_WEIGHT * _times(loaded.centroids, query)
+    if summary_query is not None and loaded.summaries is not None:
+        summary = _times(loaded.summaries, summary_query)
+        if loaded.summarized is not None and not loaded.summarized.all():
+            # A session without a summary vector scores as an average one.
+            summary[~loaded.summarized] = summary[loaded.summarized].mean()
+        session_similarity += SUMMARY_WEIGHT * summary
     candidates: Ints | None = None
     if within is not None:
         # Only the rows of these documents (the word matches of a hybrid search).
@@ -257,7 +320,7 @@ def rank(
         similarity = _times(loaded.matrix[candidates], query)
     if not len(candidates):
         return Ranked(np.zeros(0, np.int64), np.zeros(0, np.float64))
-    scores = (1 - SESSION_WEIGHT) * similarity + SESSION_WEIGHT * session_similarity[
+    scores = (1 - SESSION_WEIGHT) * similarity + session_similarity[
         loaded.session_position[candidates]
     ]
     # The best chunk of each document: order by score, keep the first row of each document.
@@ -340,6 +403,7 @@ __all__ = [
     "RRF_K",
     "SEMANTIC_MATCHES",
     "SESSION_WEIGHT",
+    "SUMMARY_WEIGHT",
     "Mode",
     "Ranked",
     "Related",

@@ -423,6 +423,25 @@ def _vectors(connection: sqlite3.Connection) -> None:
     )
 
 
+def _session_vectors(connection: sqlite3.Connection) -> None:
+    """Semantic search: one vector per session of its summary (title, compaction summaries,
+    prompts; see :mod:`cclens.index.write.summaries`), with the digest of the summary it was
+    computed from. Empty unless the ``semantic-summaries`` extra is installed."""
+    connection.execute(
+        "CREATE TABLE IF NOT EXISTS session_vectors ("
+        "session INTEGER PRIMARY KEY, digest BLOB NOT NULL, data BLOB NOT NULL)"
+    )
+    connection.execute(
+        "CREATE TRIGGER IF NOT EXISTS session_vectors_of_deleted_sessions AFTER DELETE ON "
+        "sessions BEGIN DELETE FROM session_vectors WHERE session = old.id; END"
+    )
+    # Readers keep them in memory and read them again when this count changed (each write
+    # of summary vectors adds one).
+    connection.execute(
+        "INSERT OR IGNORE INTO meta (key, value) VALUES ('session_vectors_written', '0')"
+    )
+
+
 def _agents(connection: sqlite3.Connection) -> None:
     """Sessions of every agent: ``sessions.agent`` names the agent that wrote each session
     (``claude``, ``codex``...: see :mod:`cclens.readers.agents`); every session indexed before
@@ -468,6 +487,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(21, "limits: plan usage windows, sample by sample", _rate_limits),
     Migration(19, "search: each character of a script written without spaces is a word", _unspaced),
     Migration(23, "semantic search: vectors of documents", _vectors),
+    Migration(24, "semantic search: vectors of session summaries", _session_vectors),
 )
 #: The highest migration number this cclens knows.
 LATEST = max(migration.number for migration in MIGRATIONS)

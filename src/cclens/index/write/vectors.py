@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..embedding import EMBEDDED_KINDS, MODEL_ID, chunks, quantize, text_digest
+from .meta_values import begin, commit, meta_value, set_meta_value
 
 if TYPE_CHECKING:
     from ..embedding import Embedder
@@ -28,22 +29,9 @@ if TYPE_CHECKING:
 BATCH = 2048
 
 
-def _meta(connection: sqlite3.Connection, key: str) -> str | None:
-    row = connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    return None if row is None else str(row[0])
-
-
-def _set_meta(connection: sqlite3.Connection, key: str, value: str) -> None:
-    connection.execute(
-        "INSERT INTO meta (key, value) VALUES (?, ?) "
-        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        (key, value),
-    )
-
-
 def stored_model(connection: sqlite3.Connection) -> str | None:
     """The id of the model the index's vectors come from (``None``: no vectors yet)."""
-    return _meta(connection, "vectors_model")
+    return meta_value(connection, "vectors_model")
 
 
 def has_vectors(connection: sqlite3.Connection) -> bool:
@@ -56,7 +44,7 @@ def has_vectors(connection: sqlite3.Connection) -> bool:
 def _documents_renumbered(connection: sqlite3.Connection) -> bool:
     """Whether the documents were made anew since the vectors were (a migration that rebuilds
     the documents table starts its ids again): the mark is then above every document."""
-    upto = int(_meta(connection, "vectors_upto") or 0)
+    upto = int(meta_value(connection, "vectors_upto") or 0)
     highest = connection.execute("SELECT coalesce(max(id), 0) FROM documents").fetchone()[0]
     return upto > int(highest)
 
@@ -65,23 +53,13 @@ def pending(connection: sqlite3.Connection) -> int:
     """Documents of embedded kinds not embedded yet (for a progress bar)."""
     upto = 0
     if stored_model(connection) == MODEL_ID and not _documents_renumbered(connection):
-        upto = int(_meta(connection, "vectors_upto") or 0)
+        upto = int(meta_value(connection, "vectors_upto") or 0)
     marks = ", ".join("?" * len(EMBEDDED_KINDS))
     row = connection.execute(
         f"SELECT count(*) FROM documents WHERE id > ? AND kind IN ({marks})",
         (upto, *EMBEDDED_KINDS),
     ).fetchone()
     return int(row[0])
-
-
-def _begin(connection: sqlite3.Connection) -> None:
-    if not connection.in_transaction:
-        connection.execute("BEGIN IMMEDIATE")
-
-
-def _commit(connection: sqlite3.Connection) -> None:
-    if connection.in_transaction:
-        connection.execute("COMMIT")
 
 
 def update_vectors(
@@ -93,13 +71,13 @@ def update_vectors(
     """Embed every document of an embedded kind that has no vector yet; return how many were
     embedded. Runs on the writing connection, a batch per transaction (an interrupted run keeps
     what it committed). ``progress(documents)`` is called after each batch."""
-    _begin(connection)
+    begin(connection)
     if stored_model(connection) != MODEL_ID or _documents_renumbered(connection):
         connection.execute("DELETE FROM vectors")
-        _set_meta(connection, "vectors_model", MODEL_ID)
-        _set_meta(connection, "vectors_upto", "0")
-    upto = int(_meta(connection, "vectors_upto") or 0)
-    _commit(connection)
+        set_meta_value(connection, "vectors_model", MODEL_ID)
+        set_meta_value(connection, "vectors_upto", "0")
+    upto = int(meta_value(connection, "vectors_upto") or 0)
+    commit(connection)
     marks = ", ".join("?" * len(EMBEDDED_KINDS))
     done = 0
     known: dict[bytes, npt.NDArray[np.int8]] = {}
@@ -131,12 +109,12 @@ def update_vectors(
             if digests
         ]
         upto = int(rows[-1][0])
-        _begin(connection)
+        begin(connection)
         connection.executemany(
             "INSERT OR REPLACE INTO vectors (document, session, data) VALUES (?, ?, ?)", records
         )
-        _set_meta(connection, "vectors_upto", str(upto))
-        _commit(connection)
+        set_meta_value(connection, "vectors_upto", str(upto))
+        commit(connection)
         done += len(rows)
         if len(known) > 200_000:
             known.clear()
@@ -147,19 +125,33 @@ def update_vectors(
 
 def embed_documents(connection: sqlite3.Connection) -> int:
     """What ``cclens index`` runs after reading: the new documents' vectors, when the model is
-    installed and something is left to embed (the model is loaded only then). Returns the
-    documents embedded."""
+    installed and something is left to embed (the model is loaded only then); meanwhile, in a
+    thread, the summary vectors of the sessions that changed, when the ``semantic-summaries``
+    extra is installed too (:mod:`cclens.index.write.summaries`). Returns the documents
+    embedded."""
     from ..embedding import available, load
+    from .summaries import changed_summaries
 
     if not available():
         return 0
-    if (
-        stored_model(connection) == MODEL_ID
-        and not _documents_renumbered(connection)
-        and not pending(connection)
-    ):
-        return 0
-    return update_vectors(connection, load())
+    summarizing = changed_summaries(connection)
+    if summarizing is not None:
+        summarizing.start()
+    done = 0
+    try:
+        if (
+            stored_model(connection) != MODEL_ID
+            or _documents_renumbered(connection)
+            or pending(connection)
+        ):
+            done = update_vectors(connection, load())
+    except BaseException:
+        if summarizing is not None:
+            summarizing.wait()
+        raise
+    if summarizing is not None:
+        summarizing.finish(connection)
+    return done
 
 
 __all__ = [
