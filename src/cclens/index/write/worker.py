@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from ...files import read_regular
 from ...figures.limits import LimitSample, codex_file_samples
+from ...files import read_regular
 from ...model.entries import Diagnostic, ReadResult
 from ...readers import agents
 from ...readers.claude._gc import paused
