@@ -131,7 +131,10 @@ def test_a_shared_id_takes_the_same_key_wherever_the_folder_lies(tmp_path: Path)
             (root / project / "same.jsonl").write_bytes(line)
         with Index(tmp_path / place.replace("/", "-") / "index.db") as index:
             index.update([root], workers=1)
-            keys.append(sorted(summary.key for summary in index.find("same")))
+            with index.connection() as connection:
+                keys.append(
+                    sorted(key for (key,) in connection.execute("SELECT key FROM sessions"))
+                )
     assert keys[0] == keys[1] and keys[0][0] == "same" and keys[0][1].startswith("same-")
 
 
