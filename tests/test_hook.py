@@ -4,9 +4,11 @@ garbage, a missing transcript, one outside the Claude folders, a busy index, a d
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from cclens.index.storage.locking import update_lock
+from cclens.setup.hook import options
 
 from .conftest import CORPUS
 
@@ -68,9 +71,13 @@ class Machine:
         found.update(extra)
         return json.dumps(found)
 
-    def hook(self, stdin: str, *, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    def hook(
+        self, stdin: str, *, timeout: float = 60, wait: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        """Run the hook as Claude Code does; ``wait``: archive before returning (``--wait``)."""
         return subprocess.run(
-            [sys.executable, "-m", "cclens", "hook", "--db", str(self.db)],
+            [sys.executable, "-m", "cclens", "hook", "--db", str(self.db)]
+            + (["--wait"] if wait else []),
             input=stdin,
             capture_output=True,
             text=True,
@@ -196,3 +203,82 @@ def test_the_hook_ends_itself_at_its_deadline(machine: Machine) -> None:
         assert time.monotonic() - started < 10
     assert str(machine.state["outcome"]).startswith("gave up after")
     assert "gave up" in machine.log
+
+
+def _archived(machine: Machine, size: int, within: float = 60) -> bool:
+    """Whether the index comes to hold ``size`` bytes of the transcript, and the run is
+    recorded as archived, within ``within`` seconds."""
+    ends = time.monotonic() + within
+    while time.monotonic() < ends:
+        hook_json = machine.data / "cclens" / "hook.json"
+        if (
+            hook_json.exists()
+            and machine.db.exists()
+            and machine.state.get("outcome") == "archived"
+            and machine.stored() == size
+        ):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_without_wait_a_process_of_its_own_archives_and_the_hook_returns(
+    machine: Machine,
+) -> None:
+    done = machine.hook(machine.payload("SessionEnd"), wait=False)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert _archived(machine, machine.transcript.stat().st_size)
+    assert machine.state["event"] == "SessionEnd" and machine.log == ""
+    # Nothing new: answered by the hook itself, no process started.
+    assert machine.hook(machine.payload("SessionEnd"), wait=False).returncode == 0
+    assert machine.state["outcome"] == "nothing new"
+
+
+def test_the_archive_outlives_claude_code_ending_its_hooks(machine: Machine) -> None:
+    """Claude Code ends the hooks it started when it exits after SessionEnd (anthropics/
+    claude-code#41577): the process doing the archive is in a session of its own."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "cclens", "hook", "--db", str(machine.db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=machine.env,
+        start_new_session=True,  # the hook's group, as Claude Code starts it
+    ) as process:
+        process.communicate(machine.payload("SessionEnd").encode(), timeout=60)
+        assert process.returncode == 0
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # Claude Code exits, ending its hooks
+    assert _archived(machine, machine.transcript.stat().st_size)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ([], (None, False)),
+        (["--wait"], (None, True)),
+        (["--db", "x.db"], (Path("x.db"), False)),
+        (["--wait", "--db", "x.db"], (Path("x.db"), True)),
+        (["--db", "x.db", "--wait"], (Path("x.db"), True)),
+        (["--help"], None),
+        (["--db"], None),
+        (["--db", ""], None),
+        (["--wait", "--wait"], None),
+        (["--db", "a", "--db", "b"], None),
+    ],
+)
+def test_the_short_way_in_takes_only_its_options(
+    arguments: list[str], expected: tuple[Path | None, bool] | None
+) -> None:
+    assert options(arguments) == expected
+
+
+def test_hook_help_goes_to_the_command_line(machine: Machine) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cclens", "hook", "--help"],
+        capture_output=True,
+        text=True,
+        env=machine.env,
+        check=False,
+    )
+    assert done.returncode == 0 and "--wait" in done.stdout

@@ -45,7 +45,7 @@ def _hook(home: Home, transcript: Path) -> None:
         "reason": "clear",
     }
     subprocess.run(
-        [sys.executable, "-m", "cclens", "hook"],
+        [sys.executable, "-m", "cclens", "hook", "--wait"],
         input=json.dumps(payload),
         text=True,
         check=True,

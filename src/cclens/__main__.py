@@ -45,12 +45,12 @@ def main() -> None:
 
         run(database, chain)
         return
-    if sys.argv[1:2] == ["hook"] and (
-        len(sys.argv) == 2 or (len(sys.argv) == 4 and sys.argv[2] == "--db" and sys.argv[3])
-    ):
+    if sys.argv[1:2] == ["hook"]:
         from .setup.hook import main as hook
+        from .setup.hook import options
 
-        sys.exit(hook(sys.argv[2:]))
+        if options(sys.argv[2:]) is not None:
+            sys.exit(hook(sys.argv[2:]))
     from .cli import main as group
 
     group()

@@ -10,17 +10,22 @@ yet is placed by an update of those folders (so the first hook after ``cclens se
 machine never indexed reads them whole, as far as its deadline allows, and the next ones go
 on from there).
 
-It never blocks or fails Claude Code: it exits 0 whatever happens, gives up at once when
-another update holds the index, and ends itself after :data:`DEADLINE` seconds (SQLite keeps
-the index whole: what was committed stays, the rest is read by the next update). Problems go
-to cclens's log file (:func:`cclens.places.log_path`), never to Claude Code; the last run is
-recorded for ``cclens setup --check``.
+It never blocks or fails Claude Code: it exits 0 whatever happens. When the transcript holds
+something the index does not, the work is handed to a process of its own (``cclens hook
+--wait``, in a new session, given the same input) and the hook returns at once: Claude Code
+waits only for a glance at the index, and its exit after ``SessionEnd``, which ends the hooks
+it started, cannot cut the archive short. That process gives up at once when another update
+holds the index, and ends itself after :data:`DEADLINE` seconds (SQLite keeps the index whole:
+what was committed stays, the rest is read by the next update). Problems go to cclens's log
+file (:func:`cclens.places.log_path`), never to Claude Code; the last run is recorded for
+``cclens setup --check``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -98,12 +103,10 @@ def _record(state: dict[str, Any]) -> None:
         logger("hook").warning("cannot record the run in %s: %s", path, error)
 
 
-def archive(
-    payload: dict[str, Any], db: Path, roots: Callable[[], Sequence[Path]], started: float
-) -> dict[str, Any]:
-    """Store what is new in the transcript ``payload`` names; return what was done (the
-    ``outcome`` and its figures). Raises :class:`IndexBusy` when another update holds the
-    index, and whatever the index raises."""
+def glance(payload: dict[str, Any], db: Path) -> tuple[dict[str, Any], list[Path] | None]:
+    """What the hook's input says, and the files to archive: ``None`` when there is nothing
+    to do (the state's ``outcome`` says why). Only a look at the index and the files'
+    metadata."""
     state: dict[str, Any] = {
         "time": time.time(),
         "event": payload.get("hook_event_name"),
@@ -113,13 +116,25 @@ def archive(
     given = payload.get("transcript_path")
     if not isinstance(given, str) or not given:
         state["outcome"] = "no transcript_path in the hook's input"
-        return state
+        return state, None
     transcript = Path(given).expanduser().absolute()
     state["transcript"] = str(transcript)
     files = session_files(transcript)
     if db.exists() and unchanged(db, files):
-        state["outcome"] = "nothing new"
+        return state, None
+    return state, files
+
+
+def archive(
+    payload: dict[str, Any], db: Path, roots: Callable[[], Sequence[Path]], started: float
+) -> dict[str, Any]:
+    """Store what is new in the transcript ``payload`` names; return what was done (the
+    ``outcome`` and its figures). Raises :class:`IndexBusy` when another update holds the
+    index, and whatever the index raises."""
+    state, files = glance(payload, db)
+    if files is None:
         return state
+    transcript = files[0]
     folders = roots()
     if configured_root(transcript, folders) is None:
         state["outcome"] = "transcript outside the configured Claude folders: left alone"
@@ -163,12 +178,44 @@ def _stdin() -> str:
     return sys.stdin.buffer.read().decode("utf-8", "replace")
 
 
+def hand_over(raw: str, db: Path | None) -> bool:
+    """Start ``cclens hook --wait`` in a session of its own, given ``raw`` on its stdin, and
+    return without waiting for it; ``False`` when it cannot be started."""
+    command = [sys.executable, "-m", "cclens", "hook", "--wait"]
+    if db is not None:
+        command += ["--db", str(db)]
+    flags = getattr(subprocess, "DETACHED_PROCESS", 0) | getattr(
+        subprocess, "CREATE_NEW_PROCESS_GROUP", 0
+    )
+    try:
+        child = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            creationflags=flags,
+        )
+        assert child.stdin is not None
+        with child.stdin:
+            child.stdin.write(raw.encode("utf-8", "surrogatepass"))
+    except OSError as error:
+        logger("hook").warning("cannot start the archive in the background (%s): done here", error)
+        return False
+    return True
+
+
 def run(
-    db: Path | None, read: Callable[[], str] = _stdin, roots: Sequence[Path] | None = None
+    db: Path | None,
+    read: Callable[[], str] = _stdin,
+    roots: Sequence[Path] | None = None,
+    *,
+    wait: bool = True,
 ) -> int:
     """Handle one hook: ``read`` gives what Claude Code wrote on stdin (read within the
-    deadline too); ``roots``: the Claude folders (default: the configured ones). Always
-    returns 0."""
+    deadline too); ``roots``: the Claude folders (default: the configured ones). Unless
+    ``wait``, a transcript with something new is archived by a process of its own
+    (:func:`hand_over`) and this returns at once. Always returns 0."""
     started = time.monotonic()
     failed = False
 
@@ -185,7 +232,14 @@ def run(
         found = json.loads(raw) if raw.strip() else None
         if not isinstance(found, dict):
             raise ValueError("the hook's input is not a JSON object")
-        state = archive(found, _db_path(db), lambda: _roots(roots), started)
+        files: list[Path] | None = []
+        if not wait:
+            state, files = glance(found, _db_path(db))
+            if files is not None and hand_over(raw, db):
+                timer.cancel()
+                return 0  # the process given the work records the run
+        if files is not None:
+            state = archive(found, _db_path(db), lambda: _roots(roots), started)
     except IndexBusy:
         state = {"time": time.time(), "outcome": "index busy: left to the update under way"}
     except Exception as error:  # the hook must never fail Claude Code
@@ -202,12 +256,37 @@ def run(
     return 0
 
 
+def options(arguments: Sequence[str]) -> tuple[Path | None, bool] | None:
+    """``--db FILE`` and ``--wait`` from ``arguments``; ``None`` for anything else (``--help``,
+    a mistake: the command-line library answers those)."""
+    db, wait, rest = None, False, list(arguments)
+    while rest:
+        word = rest.pop(0)
+        if word == "--wait" and not wait:
+            wait = True
+        elif word == "--db" and db is None and rest and rest[0]:
+            db = Path(rest.pop(0))
+        else:
+            return None
+    return db, wait
+
+
 def main(arguments: Sequence[str]) -> int:
-    """``cclens hook [--db FILE]``: the short way in from :mod:`cclens.__main__`."""
-    db = None
-    if len(arguments) == 2 and arguments[0] == "--db":
-        db = Path(arguments[1])
-    return run(db)
+    """``cclens hook [--db FILE] [--wait]``: the short way in from :mod:`cclens.__main__`."""
+    found = options(arguments)
+    db, wait = found if found is not None else (None, False)
+    return run(db, wait=wait)
 
 
-__all__ = ["DEADLINE", "IndexBusy", "archive", "configured_root", "main", "run", "session_files"]
+__all__ = [
+    "DEADLINE",
+    "IndexBusy",
+    "archive",
+    "configured_root",
+    "glance",
+    "hand_over",
+    "main",
+    "options",
+    "run",
+    "session_files",
+]
