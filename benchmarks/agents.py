@@ -9,7 +9,8 @@ Claude Code's from the shared corpus (``../shared/corpus``), Codex CLI's from th
 (``tests/data/agents/codex``: real rollout files of public repositories and the synthetic
 ones), Gemini CLI's from its real recordings (``tests/data/agents/gemini/real``), each
 replica's under a project of its own. Every uuid in a file and its name gets a new value per
-replica, so each replica is a session of its own. Each run indexes each corpus cold (a new
+replica (and every Codex call id: Codex's replicas share their projects), so each replica is a
+session of its own that shares nothing with the others. Each run indexes each corpus cold (a new
 index file) with ``--workers`` worker processes, the corpora in turn, their order turned
 around from one run to the next so that a machine busy with other work slows them alike.
 
@@ -25,6 +26,7 @@ are what reading and translating another agent's format costs, and what its mega
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import resource
 import shutil
@@ -43,6 +45,8 @@ CODEX_FILES = ROOT / "tests" / "data" / "agents" / "codex"
 GEMINI_FILES = ROOT / "tests" / "data" / "agents" / "gemini" / "real"
 _IDS = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _NAMESPACE = uuid.UUID("3d8b2f64-5c1a-4e7b-8f0a-9b2c6d4e1a73")
+#: Codex's call ids (``call_`` and 24 letters and digits, the API's): not uuids, refreshed too.
+_CALL_IDS = re.compile(rb"call_[A-Za-z0-9]{20,}")
 
 
 def _fresh(replica: int) -> Callable[[re.Match[bytes]], bytes]:
@@ -52,15 +56,27 @@ def _fresh(replica: int) -> Callable[[re.Match[bytes]], bytes]:
     return replace
 
 
+def _fresh_call(replica: int) -> Callable[[re.Match[bytes]], bytes]:
+    def replace(match: re.Match[bytes]) -> bytes:
+        found = match.group(0)
+        digest = hashlib.blake2b(b"%d:" % replica + found, digest_size=32).hexdigest()
+        return b"call_" + digest[: len(found) - 5].encode()
+
+    return replace
+
+
 def _replicate_once(
-    sources: list[tuple[Path, Path]], target: Path, replica: int
+    sources: list[tuple[Path, Path]], target: Path, replica: int, calls: bool = False
 ) -> tuple[int, int]:
     """One copy of ``sources`` (file, path under ``target``) with fresh ids in its content and
-    name; the files and bytes written."""
+    name (``calls``: and fresh call ids); the files and bytes written."""
     replace = _fresh(replica)
+    replace_call = _fresh_call(replica)
     files = written = 0
     for source, relative in sources:
         data = _IDS.sub(replace, source.read_bytes())
+        if calls:
+            data = _CALL_IDS.sub(replace_call, data)
         path = target / _IDS.sub(replace, str(relative).encode()).decode()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
@@ -70,11 +86,14 @@ def _replicate_once(
 
 
 def _build(
-    sources: Callable[[int], list[tuple[Path, Path]]], target: Path, size: int
+    sources: Callable[[int], list[tuple[Path, Path]]],
+    target: Path,
+    size: int,
+    calls: bool = False,
 ) -> tuple[int, int]:
     files = written = replica = 0
     while written < size:
-        found, count = _replicate_once(sources(replica), target, replica)
+        found, count = _replicate_once(sources(replica), target, replica, calls)
         files += found
         written += count
         replica += 1
@@ -100,14 +119,17 @@ def claude_corpus(target: Path, size: int) -> tuple[int, int]:
 
 
 def codex_corpus(target: Path, size: int) -> tuple[int, int]:
-    """Codex CLI's rollout files: each replica's threads with new ids, in one home."""
+    """Codex CLI's rollout files: each replica's threads with new ids, in one home. Their
+    call ids are new too: the replicas share their working folders (a Codex session's project),
+    and calls of the same id in one project would be counted once, as a forked thread's copies
+    of its parent's calls are."""
     found: list[tuple[Path, Path]] = []
     for kind in ("real", "synthetic"):
         base = CODEX_FILES / kind
         for path in sorted(base.rglob("*.jsonl")):
             relative = path.relative_to(base)
             found.append((path, Path(*relative.parts[1:]) if kind == "real" else relative))
-    return _build(lambda replica: found, target, size)
+    return _build(lambda replica: found, target, size, calls=True)
 
 
 def gemini_corpus(target: Path, size: int) -> tuple[int, int]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -527,16 +527,23 @@ class _Translator:
         self.line, self.offset, self.length = number, offset, length
         self.emitted_on_line = 0
         self.notes = notes
-        self._count(line)
-        if isinstance(line, EventMsgLine | ResponseItemLine):  # most lines: the quick way
-            timestamp = line.timestamp
+        cls = type(line)
+        if cls is EventMsgLine or cls is ResponseItemLine:  # most lines: the quick way
+            payload = line.payload  # type: ignore[union-attr]
+            found = self._kinds.get((cls, type(payload)))
+            if found is None:
+                self._count(line)
+            else:
+                found[1] += 1
+            timestamp = line.timestamp  # type: ignore[union-attr]
             if isinstance(timestamp, str) and timestamp:
                 self.timestamp = timestamp
-            if isinstance(line, EventMsgLine):
-                self._event(line.payload)
+            if cls is EventMsgLine:
+                self._event(payload)
             else:
-                self._item(line.payload)
+                self._item(payload)
             return
+        self._count(line)
         timestamp = getattr(line, "timestamp", UNSET)
         if isinstance(timestamp, str) and timestamp and not isinstance(line, BareHeader):
             self.timestamp = timestamp
@@ -624,70 +631,76 @@ class _Translator:
             self.timestamp = _text(header.timestamp)
 
     def _item(self, item: Any) -> None:
-        if isinstance(item, MessageItem):
-            role = item.role
-            if role == "assistant":
-                text = item.text
-                if text:
-                    self._assistant([TextBlock(text=text)])
-            elif role == "user":
-                self._user_message(item)
-            else:  # developer, system: instructions
-                self._close_response()
-                self._chain(self._user_record(item.text, [], True))
-        elif isinstance(item, ReasoningItem):
-            self._reasoning(item)
-        elif isinstance(item, FunctionCallItem):
-            name = _text(item.name) or "(unnamed)"
-            arguments = _parse_arguments(item.arguments)
-            if (
-                name == "apply_patch"
-                and isinstance(item.arguments, str)
-                and "input" not in (arguments)
-            ):
-                arguments = {"input": item.arguments}
-            self._call(_text(item.call_id), name, arguments)
-        elif isinstance(item, CustomToolCallItem):
-            raw = item.input
-            self._call(
-                _text(item.call_id),
-                _text(item.name) or "(unnamed)",
-                {"input": raw} if isinstance(raw, str) else _parse_arguments(raw),
-            )
-        elif isinstance(item, LocalShellCallItem):
-            action = item.action if isinstance(item.action, dict) else {}
-            self._call(_text(item.call_id) or _text(item.id), "local_shell", action)
-        elif isinstance(item, WebSearchCallItem):
-            self._web_search(item)
-        elif isinstance(item, ToolSearchCallItem):
-            self._call(
-                _text(item.call_id) or _text(item.id),
-                "tool_search",
-                _parse_arguments(item.arguments),
-            )
-        elif isinstance(item, ImageGenerationCallItem):
-            call = self._call(
-                _text(item.id),
-                "image_generation",
-                {"revised_prompt": item.revised_prompt}
-                if isinstance(item.revised_prompt, str)
-                else {},
-            )
-            images = [("image/png", item.result)] if isinstance(item.result, str) else []
-            status = _text(item.status)
-            fields = {"status": status} if status else {}
-            outcome = "error" if status == "failed" else "ok"
-            self._result(call, "", images, fields, outcome, within_response=True)
-        elif isinstance(item, FunctionCallOutputItem | CustomToolCallOutputItem):
-            self._output(_text(item.call_id), item.output)
-        elif isinstance(item, ToolSearchOutputItem):
-            searched = self.calls.get(_text(item.call_id) or "")
-            if searched is not None:
-                tools = item.tools if isinstance(item.tools, list) else []
-                names = [t.get("name") for t in tools if isinstance(t, dict)]
-                text = "\n".join(str(n) for n in names if n)
-                self._result(searched, text, [], {"tools": item.tools}, "ok")
-        # ghost snapshots, compaction items, configuration updates: bookkeeping
+        cls = type(item)
+        handle = _ITEM_HANDLERS.get(cls)
+        if handle is None:
+            handle = _ITEM_HANDLERS[cls] = _handler(cls, _ITEM_HANDLERS)
+        handle(self, item)
+
+    def _message_item(self, item: MessageItem) -> None:
+        role = item.role
+        if role == "assistant":
+            text = item.text
+            if text:
+                self._assistant([TextBlock(text=text)])
+        elif role == "user":
+            self._user_message(item)
+        else:  # developer, system: instructions
+            self._close_response()
+            self._chain(self._user_record(item.text, [], True))
+
+    def _function_call(self, item: FunctionCallItem) -> None:
+        name = _text(item.name) or "(unnamed)"
+        arguments = _parse_arguments(item.arguments)
+        if name == "apply_patch" and isinstance(item.arguments, str) and "input" not in (arguments):
+            arguments = {"input": item.arguments}
+        self._call(_text(item.call_id), name, arguments)
+
+    def _custom_tool_call(self, item: CustomToolCallItem) -> None:
+        raw = item.input
+        self._call(
+            _text(item.call_id),
+            _text(item.name) or "(unnamed)",
+            {"input": raw} if isinstance(raw, str) else _parse_arguments(raw),
+        )
+
+    def _local_shell_call(self, item: LocalShellCallItem) -> None:
+        action = item.action if isinstance(item.action, dict) else {}
+        self._call(_text(item.call_id) or _text(item.id), "local_shell", action)
+
+    def _tool_search_call(self, item: ToolSearchCallItem) -> None:
+        self._call(
+            _text(item.call_id) or _text(item.id),
+            "tool_search",
+            _parse_arguments(item.arguments),
+        )
+
+    def _image_generation_call(self, item: ImageGenerationCallItem) -> None:
+        call = self._call(
+            _text(item.id),
+            "image_generation",
+            {"revised_prompt": item.revised_prompt} if isinstance(item.revised_prompt, str) else {},
+        )
+        images = [("image/png", item.result)] if isinstance(item.result, str) else []
+        status = _text(item.status)
+        fields = {"status": status} if status else {}
+        outcome = "error" if status == "failed" else "ok"
+        self._result(call, "", images, fields, outcome, within_response=True)
+
+    def _call_output(self, item: FunctionCallOutputItem | CustomToolCallOutputItem) -> None:
+        self._output(_text(item.call_id), item.output)
+
+    def _tool_search_output(self, item: ToolSearchOutputItem) -> None:
+        searched = self.calls.get(_text(item.call_id) or "")
+        if searched is not None:
+            tools = item.tools if isinstance(item.tools, list) else []
+            names = [t.get("name") for t in tools if isinstance(t, dict)]
+            text = "\n".join(str(n) for n in names if n)
+            self._result(searched, text, [], {"tools": item.tools}, "ok")
+
+    def _bookkeeping(self, found: Any) -> None:
+        """Ghost snapshots, compaction items, configuration updates, events the session model
+        has no place for: nothing to write."""
 
     def _reasoning(self, item: ReasoningItem) -> None:
         summary = item.summary_text
@@ -717,93 +730,105 @@ class _Translator:
             self._result(call, text, [], fields, outcome, within_response=True)
 
     def _event(self, event: Any) -> None:
-        if isinstance(event, TokenCountEvent):
-            self._token_count(event)
-        elif isinstance(event, UserMessageEvent):
-            self._user_event(event)
-        elif isinstance(event, TurnAbortedEvent):
-            self._close_response()
-            self._abort_open_calls()
-            reason = _text(event.reason) or "interrupted"
-            if reason == "interrupted":
-                self._chain(self._user_record(_INTERRUPT_PROMPT, [], False))
-            else:
-                self._chain(SystemRecord(subtype="turn_aborted", content=f"Turn ended: {reason}"))
-        elif isinstance(event, TaskStartedEvent):
-            self._close_response()
-        elif isinstance(event, TaskCompleteEvent):
-            self._close_response()
-            duration = event.duration_ms
-            if isinstance(duration, int | float) and not isinstance(duration, bool):
-                self._chain(SystemRecord(subtype="turn_duration", duration_ms=duration))
-        elif isinstance(event, ThreadNameUpdatedEvent):
-            name = _text(event.thread_name)
-            if name:
-                self._emit(CustomTitleRecord(custom_title=name, session_id=self.governing))
-        elif isinstance(event, ContextCompactedEvent):
-            if not self.compacted:
-                self._system("compact_boundary", "Conversation compacted")
-            self.compacted = False
-        elif isinstance(event, ErrorEvent | StreamErrorEvent):
-            message = _text(event.message) or "error"
-            self._system("api_error", message, "error", error={"message": message})
-        elif isinstance(event, WarningEvent):
-            self._system("warning", _text(event.message) or "", "warning")
-        elif isinstance(event, EnteredReviewModeEvent):
-            hint = _text(event.user_facing_hint) or _text(event.prompt) or ""
-            self._system("codex_review", f"Review started: {hint}".strip(": "), "info")
-        elif isinstance(event, ExitedReviewModeEvent):
-            self._system("codex_review", _review_text(event.review_output), "info")
-        else:
-            self._tool_event(event)
+        cls = type(event)
+        handle = _EVENT_HANDLERS.get(cls)
+        if handle is None:
+            handle = _EVENT_HANDLERS[cls] = _handler(cls, _EVENT_HANDLERS)
+        handle(self, event)
 
-    def _tool_event(self, event: Any) -> None:
-        if isinstance(event, ExecCommandEndEvent):
-            fields: dict[str, Any] = {}
-            for name in ("exit_code", "stdout", "stderr", "cwd", "command", "parsed_cmd"):
-                found = getattr(event, name)
-                if found is not UNSET and found is not None and found != "":
-                    fields[name] = found
-            seconds = _seconds(event.duration)
-            if seconds is not None:
-                fields["duration_seconds"] = seconds
-            code = event.exit_code
-            if isinstance(code, int) and code != 0:
-                fields["_failed"] = True
-            self._end(event.call_id, fields)
-        elif isinstance(event, PatchApplyEndEvent):
-            fields = {"success": event.success} if isinstance(event.success, bool) else {}
-            if event.changes is not UNSET and event.changes is not None:
-                fields["changes"] = event.changes
-            for name in ("stdout", "stderr"):
-                found = getattr(event, name)
-                if isinstance(found, str) and found:
-                    fields[name] = found
-            if event.success is False:
-                fields["_failed"] = True
-            self._end(event.call_id, fields)
-        elif isinstance(event, McpToolCallEndEvent):
-            self._mcp_end(event)
-        elif isinstance(event, WebSearchEndEvent):
-            fields = {
-                key: value
-                for key in ("query", "action", "results")
-                if (value := getattr(event, key)) is not UNSET and value is not None
-            }
-            self._end(event.call_id, fields)
-        elif isinstance(event, ViewImageToolCallEvent):
-            if isinstance(event.path, str):
-                self._end(event.call_id, {"path": event.path})
-        elif isinstance(event, ImageGenerationEndEvent):
-            path = _text(event.saved_path)
-            if path:
-                self._end(event.call_id, {"saved_path": path})
-        elif isinstance(event, CollabAgentSpawnEndEvent):
-            thread_id = _text(event.new_thread_id)
-            call_id = _text(event.call_id)
-            if thread_id and call_id:
-                self.thread.spawned[thread_id] = call_id
-                self._end(call_id, {"new_thread_id": thread_id})
+    def _turn_aborted(self, event: TurnAbortedEvent) -> None:
+        self._close_response()
+        self._abort_open_calls()
+        reason = _text(event.reason) or "interrupted"
+        if reason == "interrupted":
+            self._chain(self._user_record(_INTERRUPT_PROMPT, [], False))
+        else:
+            self._chain(SystemRecord(subtype="turn_aborted", content=f"Turn ended: {reason}"))
+
+    def _task_started(self, event: TaskStartedEvent) -> None:
+        self._close_response()
+
+    def _task_complete(self, event: TaskCompleteEvent) -> None:
+        self._close_response()
+        duration = event.duration_ms
+        if isinstance(duration, int | float) and not isinstance(duration, bool):
+            self._chain(SystemRecord(subtype="turn_duration", duration_ms=duration))
+
+    def _thread_name(self, event: ThreadNameUpdatedEvent) -> None:
+        name = _text(event.thread_name)
+        if name:
+            self._emit(CustomTitleRecord(custom_title=name, session_id=self.governing))
+
+    def _context_compacted(self, event: ContextCompactedEvent) -> None:
+        if not self.compacted:
+            self._system("compact_boundary", "Conversation compacted")
+        self.compacted = False
+
+    def _error(self, event: ErrorEvent | StreamErrorEvent) -> None:
+        message = _text(event.message) or "error"
+        self._system("api_error", message, "error", error={"message": message})
+
+    def _warning(self, event: WarningEvent) -> None:
+        self._system("warning", _text(event.message) or "", "warning")
+
+    def _entered_review(self, event: EnteredReviewModeEvent) -> None:
+        hint = _text(event.user_facing_hint) or _text(event.prompt) or ""
+        self._system("codex_review", f"Review started: {hint}".strip(": "), "info")
+
+    def _exited_review(self, event: ExitedReviewModeEvent) -> None:
+        self._system("codex_review", _review_text(event.review_output), "info")
+
+    def _exec_end(self, event: ExecCommandEndEvent) -> None:
+        fields: dict[str, Any] = {}
+        for name in ("exit_code", "stdout", "stderr", "cwd", "command", "parsed_cmd"):
+            found = getattr(event, name)
+            if found is not UNSET and found is not None and found != "":
+                fields[name] = found
+        seconds = _seconds(event.duration)
+        if seconds is not None:
+            fields["duration_seconds"] = seconds
+        code = event.exit_code
+        if isinstance(code, int) and code != 0:
+            fields["_failed"] = True
+        self._end(event.call_id, fields)
+
+    def _patch_end(self, event: PatchApplyEndEvent) -> None:
+        fields: dict[str, Any] = (
+            {"success": event.success} if isinstance(event.success, bool) else {}
+        )
+        if event.changes is not UNSET and event.changes is not None:
+            fields["changes"] = event.changes
+        for name in ("stdout", "stderr"):
+            found = getattr(event, name)
+            if isinstance(found, str) and found:
+                fields[name] = found
+        if event.success is False:
+            fields["_failed"] = True
+        self._end(event.call_id, fields)
+
+    def _web_search_end(self, event: WebSearchEndEvent) -> None:
+        fields = {
+            key: value
+            for key in ("query", "action", "results")
+            if (value := getattr(event, key)) is not UNSET and value is not None
+        }
+        self._end(event.call_id, fields)
+
+    def _view_image(self, event: ViewImageToolCallEvent) -> None:
+        if isinstance(event.path, str):
+            self._end(event.call_id, {"path": event.path})
+
+    def _image_generation_end(self, event: ImageGenerationEndEvent) -> None:
+        path = _text(event.saved_path)
+        if path:
+            self._end(event.call_id, {"saved_path": path})
+
+    def _spawn_end(self, event: CollabAgentSpawnEndEvent) -> None:
+        thread_id = _text(event.new_thread_id)
+        call_id = _text(event.call_id)
+        if thread_id and call_id:
+            self.thread.spawned[thread_id] = call_id
+            self._end(call_id, {"new_thread_id": thread_id})
 
     def _mcp_end(self, event: McpToolCallEndEvent) -> None:
         fields: dict[str, Any] = {}
@@ -841,6 +866,54 @@ class _Translator:
         for kind, count in self._kinds.values():
             self.thread.kinds[kind] += count
         # A call still open at the end of the file may still be running: it stays pending.
+
+
+#: What the translator does with a line's payload, by its class: an item's, an event's (a
+#: class not listed is handled as the first of its bases that is, else ignored).
+_Handler = Callable[[_Translator, Any], None]
+_ITEM_HANDLERS: dict[type, _Handler] = {
+    MessageItem: _Translator._message_item,
+    ReasoningItem: _Translator._reasoning,
+    FunctionCallItem: _Translator._function_call,
+    CustomToolCallItem: _Translator._custom_tool_call,
+    LocalShellCallItem: _Translator._local_shell_call,
+    WebSearchCallItem: _Translator._web_search,
+    ToolSearchCallItem: _Translator._tool_search_call,
+    ImageGenerationCallItem: _Translator._image_generation_call,
+    FunctionCallOutputItem: _Translator._call_output,
+    CustomToolCallOutputItem: _Translator._call_output,
+    ToolSearchOutputItem: _Translator._tool_search_output,
+}
+_EVENT_HANDLERS: dict[type, _Handler] = {
+    TokenCountEvent: _Translator._token_count,
+    UserMessageEvent: _Translator._user_event,
+    TurnAbortedEvent: _Translator._turn_aborted,
+    TaskStartedEvent: _Translator._task_started,
+    TaskCompleteEvent: _Translator._task_complete,
+    ThreadNameUpdatedEvent: _Translator._thread_name,
+    ContextCompactedEvent: _Translator._context_compacted,
+    ErrorEvent: _Translator._error,
+    StreamErrorEvent: _Translator._error,
+    WarningEvent: _Translator._warning,
+    EnteredReviewModeEvent: _Translator._entered_review,
+    ExitedReviewModeEvent: _Translator._exited_review,
+    ExecCommandEndEvent: _Translator._exec_end,
+    PatchApplyEndEvent: _Translator._patch_end,
+    McpToolCallEndEvent: _Translator._mcp_end,
+    WebSearchEndEvent: _Translator._web_search_end,
+    ViewImageToolCallEvent: _Translator._view_image,
+    ImageGenerationEndEvent: _Translator._image_generation_end,
+    CollabAgentSpawnEndEvent: _Translator._spawn_end,
+}
+
+
+def _handler(cls: type, handlers: dict[type, _Handler]) -> _Handler:
+    """The handler of a class the table does not list: its nearest listed base's, else none."""
+    for base in cls.__mro__[1:]:
+        found = handlers.get(base)
+        if found is not None:
+            return found
+    return _Translator._bookkeeping
 
 
 #: The kinds cclens does not know (see :func:`is_known`).
