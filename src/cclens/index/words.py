@@ -55,7 +55,10 @@ SEPARATOR = re.compile(r"(?:[^\w\ue000-\uf8ff\U000f0000-\U0010ffff]|_)")
 TOKEN_BREAK = "\x1f"
 
 _UNIT = re.compile(UNIT)
-_RUN = re.compile(f"(?:{UNIT})+")
+# A run of units, written to begin with one unit's character class: ``re`` then scans for that
+# class at C speed, where ``(?:unit)+`` was tried at every position (2.5 times as slow over text
+# that is not ASCII, 4 times where it holds no unspaced character).
+_RUN = re.compile(f"{UNIT}(?:{UNIT})*")
 _MARK = re.compile(f"[{MARKS}{LETTER_MARKS}]")
 _DROPPED = re.compile(f"[{MARKS}]")
 
