@@ -245,18 +245,24 @@ def from_record(record: AnyRecord) -> ViewRecord:
     """The view of a record the full model decoded (for lines the view's decoder refused)."""
     if isinstance(record, UnknownRecord):
         return ViewRecord(_UNKNOWN_TAG)
-    view = ViewRecord(record.kind, timestamp=_opt(record.timestamp))
     if isinstance(record, ChainRecord):
-        view.uuid = _opt(record.uuid)
-        view.parent_uuid = _opt(record.parent_uuid)
-        view.logical_parent_uuid = _opt(record.logical_parent_uuid)
-        view.is_sidechain = _opt(record.is_sidechain)
-        view.is_meta = _opt(record.is_meta)
-        view.team_name = _opt(record.team_name)
-        view.cwd = _opt(record.cwd)
-        view.version = _opt(record.version)
-        view.git_branch = _opt(record.git_branch)
-        view.request_id = _opt(record.request_id)
+        # (positional: another agent's reader writes many of these, each seen once)
+        view = ViewRecord(
+            record.kind,
+            _opt(record.timestamp),
+            _opt(record.uuid),
+            _opt(record.parent_uuid),
+            _opt(record.logical_parent_uuid),
+            _opt(record.is_sidechain),
+            _opt(record.is_meta),
+            _opt(record.team_name),
+            _opt(record.cwd),
+            _opt(record.version),
+            _opt(record.git_branch),
+            _opt(record.request_id),
+        )
+    else:
+        view = ViewRecord(record.kind, timestamp=_opt(record.timestamp))
     if isinstance(record, UserRecord | AssistantRecord) and record.message:
         message = record.message
         content = message.content
