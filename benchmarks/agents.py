@@ -26,7 +26,6 @@ are what reading and translating another agent's format costs, and what its mega
 from __future__ import annotations
 
 import argparse
-import hashlib
 import re
 import resource
 import shutil
@@ -45,8 +44,8 @@ CODEX_FILES = ROOT / "tests" / "data" / "agents" / "codex"
 GEMINI_FILES = ROOT / "tests" / "data" / "agents" / "gemini" / "real"
 _IDS = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _NAMESPACE = uuid.UUID("3d8b2f64-5c1a-4e7b-8f0a-9b2c6d4e1a73")
-#: Codex's call ids (``call_`` and 24 letters and digits, the API's): not uuids, refreshed too.
-_CALL_IDS = re.compile(rb"call_[A-Za-z0-9]{20,}")
+#: Where a Codex line names a call: its ids are not uuids, and are refreshed too.
+_CALL_ID = re.compile(rb'"call_id": ?"([^"\\]+)"')
 
 
 def _fresh(replica: int) -> Callable[[re.Match[bytes]], bytes]:
@@ -56,13 +55,14 @@ def _fresh(replica: int) -> Callable[[re.Match[bytes]], bytes]:
     return replace
 
 
-def _fresh_call(replica: int) -> Callable[[re.Match[bytes]], bytes]:
-    def replace(match: re.Match[bytes]) -> bytes:
-        found = match.group(0)
-        digest = hashlib.blake2b(b"%d:" % replica + found, digest_size=32).hexdigest()
-        return b"call_" + digest[: len(found) - 5].encode()
-
-    return replace
+def _fresh_calls(data: bytes, replica: int) -> bytes:
+    """``data`` with every call id it names (in a ``call_id``, and wherever else the same
+    quoted value is) made the replica's own."""
+    found = set(_CALL_ID.findall(data))
+    if not found:
+        return data
+    named = re.compile(b'"(' + b"|".join(re.escape(each) for each in sorted(found)) + b')"')
+    return named.sub(lambda match: b'"%s-r%d"' % (match.group(1), replica), data)
 
 
 def _replicate_once(
@@ -71,12 +71,11 @@ def _replicate_once(
     """One copy of ``sources`` (file, path under ``target``) with fresh ids in its content and
     name (``calls``: and fresh call ids); the files and bytes written."""
     replace = _fresh(replica)
-    replace_call = _fresh_call(replica)
     files = written = 0
     for source, relative in sources:
         data = _IDS.sub(replace, source.read_bytes())
         if calls:
-            data = _CALL_IDS.sub(replace_call, data)
+            data = _fresh_calls(data, replica)
         path = target / _IDS.sub(replace, str(relative).encode()).decode()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
