@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from cclens.cli import main
 from cclens.figures.limits import codex_file_samples
-from cclens.index import Index
+from cclens.index import Index, SessionFilters
+from cclens.readers.codex import read as codex_read
 
 from .codex_limits_count import history
 from .test_web import running
@@ -285,6 +287,44 @@ def test_appended_lines_add_their_own_samples_only(tmp_path: Path) -> None:
     # Indexing again adds nothing.
     _index(db, home)
     assert _limits(db) == _limits(fresh)
+
+
+def _figures(db: Path) -> list[tuple[Any, ...]]:
+    with Index(db) as index:
+        return [
+            (row.session_id, row.messages, row.tool_calls, row.input_tokens, row.output_tokens)
+            for row in index.sessions(SessionFilters(agent="codex"), limit=10)
+        ]
+
+
+def test_a_file_being_written_is_read_once_per_update(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rollout file whose last line is half written (Codex is writing it) is read once by an
+    update: its plan limits and its session come from that read, and are those of its complete
+    lines."""
+    start = datetime(2025, 11, 18, 14, 0, tzinfo=UTC)
+    whole = _main_thread(start)
+    complete = _rollout(tmp_path / "complete", T1, start, whole)
+    path = _rollout(tmp_path / "codex", T1, start, whole)
+    with path.open("a") as handle:
+        handle.write(json.dumps(whole[-1])[:40])
+    reads: list[Path] = []
+    original = codex_read.read_lines
+
+    def counted(at: Path, *rest: Any, **named: Any) -> Any:
+        reads.append(at)
+        return original(at, *rest, **named)
+
+    monkeypatch.setattr(codex_read, "read_lines", counted)
+    db = tmp_path / "index.db"
+    _index(db, tmp_path / "codex")
+    assert reads == [path]
+    monkeypatch.undo()
+    fresh = tmp_path / "fresh.db"
+    _index(fresh, complete.parents[3])
+    assert _limits(db) == _limits(fresh) == history({complete: T1})
+    assert _figures(db) == _figures(fresh) != []
 
 
 def test_a_codex_session_page_and_the_api_show_codex_windows(tmp_path: Path) -> None:

@@ -25,9 +25,8 @@ from ...readers.claude._gc import paused
 from ...readers.claude.assemble import failed_session
 from ...readers.claude.isolate import failure
 from ...readers.claude.read import read_data
-from ...readers.codex import CodexRead, rate_limit_events
+from ...readers.codex import CodexRead, rate_limit_events, whole_read
 from ...readers.discovery import SourceFile
-from ...readers.lines import LinesRead
 from ..extract import DocumentUpdate, SessionDigest, digest, documents
 from ..storage.compression import compress
 from ..storage.stored import StoredFile, StoredSession, build_session, file_bytes
@@ -368,11 +367,12 @@ def _codex_limits(
     """The plan-limit samples of the new lines of a Codex session's files (every line's when
     the session is derived again), and those stored before that a new line supersedes."""
     for source in sources:
-        found = source.read
-        if not isinstance(found, LinesRead) or found.end_offset != len(source.data):
+        found = whole_read(source)
+        if found is None:
             # Read whole once here; the reader assembles the session from this read.
-            found = source.read = agents.CODEX.read(source.path, source.data, 0, 0)
-        events = list(rate_limit_events(cast(CodexRead, found).entries))
+            source.read = agents.CODEX.read(source.path, source.data, 0, 0)
+            found = cast(CodexRead, source.read)
+        events = list(rate_limit_events(found.entries))
         now = codex_file_samples(events, session=task.session_id)
         limit = since.get(str(source.path))
         if limit is None:

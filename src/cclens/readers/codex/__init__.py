@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from .assemble import AGENT, assemble, assemble_read, load, records
+from .assemble import AGENT, assemble, assemble_read, load, records, whole_read
 from .discover import (
     codex_homes,
     group,
@@ -46,4 +46,5 @@ __all__ = [
     "resume_argv",
     "transcript_roots",
     "translate",
+    "whole_read",
 ]

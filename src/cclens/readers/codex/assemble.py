@@ -169,12 +169,25 @@ def load(file: SessionFile) -> Session:
     return root.session
 
 
+def whole_read(source: SourceFile) -> CodexRead | None:
+    """``source``'s own ``read`` when it is a read of all its bytes: from the first, up to the
+    end or to a last line without a newline (a half-written line, which a read of the same
+    bytes again would stop before too)."""
+    found = source.read
+    if (
+        isinstance(found, LinesRead)
+        and found.end_offset == found.bytes
+        and found.end_offset <= len(source.data)
+        and source.data.find(b"\n", found.end_offset) == -1
+    ):
+        return cast(CodexRead, found)
+    return None
+
+
 def _read(source: SourceFile) -> CodexRead:
     """What was read of ``source``'s bytes: its own ``read`` when it covers them all."""
-    found = source.read
-    if isinstance(found, LinesRead) and found.end_offset == len(source.data):
-        return cast(CodexRead, found)
-    return read_data(source.path, source.data)
+    found = whole_read(source)
+    return read_data(source.path, source.data) if found is None else found
 
 
 def records(session_id: str, project: str, files: Iterable[SourceFile]) -> list[FileRecords]:
