@@ -310,41 +310,6 @@ AnyLine: TypeAlias = Union[  # noqa: UP007
     UnknownLine,
 ]
 
-__all__ = [
-    "MESSAGE_TYPES",
-    "AnyLine",
-    "AnyMessage",
-    "CodeExecutionResult",
-    "Content",
-    "Conversation",
-    "ErrorMessage",
-    "ExecutableCode",
-    "FileData",
-    "FunctionCall",
-    "FunctionResponse",
-    "GeminiMessage",
-    "InfoMessage",
-    "InlineData",
-    "MessageRecord",
-    "MetadataLine",
-    "Part",
-    "RewindLine",
-    "SetLine",
-    "Thought",
-    "Tokens",
-    "ToolCallRecord",
-    "UnknownLine",
-    "UnknownMessage",
-    "UserMessage",
-    "WarningMessage",
-    "content_parts",
-    "content_text",
-    "convert_line",
-    "decode_conversation",
-    "decode_line",
-    "line_kind",
-]
-
 
 def _unknown_line(raw: Any) -> UnknownLine:
     return UnknownLine(raw=raw)
