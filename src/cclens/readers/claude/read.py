@@ -13,7 +13,6 @@ from ...model import (
     Decoded,
     LargeLine,
     convert_record,
-    decode_large_record,
     decode_record,
 )
 from ...model.entries import Diagnostic, Entry, ReadResult
@@ -35,10 +34,6 @@ def _make(
     excerpt: str,
 ) -> Entry:
     return Entry(record, number, offset, length, notes, problems, excerpt)
-
-
-def _decode_record(data: bytes | LargeLine) -> Decoded[AnyRecord]:
-    return decode_large_record(data) if isinstance(data, LargeLine) else decode_record(data)
 
 
 def _raw(record: AnyRecord) -> object:
@@ -80,7 +75,7 @@ def _known_type_written_twice(record: UnknownRecord, data: bytes | LargeLine) ->
 
 
 _OBJECT: dict[str, object] = {}
-_decode = decoder(_decode_record, _raw, _make, _revise)
+_decode = decoder(decode_record, _raw, _make, _revise)
 
 
 def decode_line(path: Path, number: int, offset: int, data: bytes) -> Entry | Diagnostic:

@@ -11,11 +11,7 @@ import io
 from dataclasses import dataclass
 from pathlib import Path
 
-import msgspec
-
 from ...files import open_regular
-from ...model import Decoded, LargeLine
-from ...model._large import put_back
 from ...model.codex import CodexLine, UnknownLine, decode_line
 from ..lines import LinesRead, decoder, read_lines
 
@@ -33,16 +29,6 @@ class CodexEntry:
     #: The notes that mean the line does not have the shape Codex writes.
     problems: tuple[str, ...] = ()
     excerpt: str = ""
-
-
-def _decode(data: bytes | LargeLine) -> Decoded[CodexLine]:
-    if not isinstance(data, LargeLine):
-        return decode_line(data)
-    if data.error is not None:
-        raise msgspec.DecodeError(data.error)
-    decoded = decode_line(data.skeleton)
-    decoded.value = put_back(decoded.value, data)
-    return decoded
 
 
 _OBJECT: dict[str, object] = {}
@@ -64,7 +50,7 @@ def _make(
     return CodexEntry(line, number, offset, length, notes, problems, excerpt)
 
 
-decode_entry = decoder(_decode, _raw, _make)
+decode_entry = decoder(decode_line, _raw, _make)
 
 #: What reading a rollout file gives.
 CodexRead = LinesRead[CodexEntry]

@@ -21,8 +21,7 @@ from typing import Any
 import msgspec
 
 from ...files import open_regular
-from ...model import UNSET, Decoded, LargeLine, Usage
-from ...model._large import put_back
+from ...model import UNSET, Usage
 from ...model.blocks import ContentBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from ...model.copilot import (
     AssistantMessageData,
@@ -72,16 +71,6 @@ class EventLine:
     excerpt: str = ""
 
 
-def _decode(data: bytes | LargeLine) -> Decoded[Event | NotAnEvent]:
-    if not isinstance(data, LargeLine):
-        return decode_event(data)
-    if data.error is not None:
-        raise msgspec.DecodeError(data.error)
-    decoded = decode_event(data.skeleton)
-    decoded.value = put_back(decoded.value, data)
-    return decoded
-
-
 _OBJECT: dict[str, object] = {}
 
 
@@ -102,7 +91,7 @@ def _make(
     return EventLine(value, number, offset, length, notes, problems, excerpt)
 
 
-_decode_line = decoder(_decode, _raw, _make)
+_decode_line = decoder(decode_event, _raw, _make)
 
 #: What reading a log gives: its events (``entries``), diagnostics, lines and where it ends.
 EventFile = LinesRead[EventLine]
