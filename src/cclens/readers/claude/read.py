@@ -24,18 +24,6 @@ from ._gc import paused
 __all__ = ["FOLDED_LINE", "decode_line", "problem_diagnostic", "read_data", "read_file"]
 
 
-def _make(
-    record: AnyRecord,
-    number: int,
-    offset: int,
-    length: int,
-    notes: tuple[str, ...],
-    problems: tuple[str, ...],
-    excerpt: str,
-) -> Entry:
-    return Entry(record, number, offset, length, notes, problems, excerpt)
-
-
 def _raw(record: AnyRecord) -> object:
     """The raw JSON of a record the model does not know (a dict for every other record)."""
     return record.raw if isinstance(record, UnknownRecord) else _OBJECT
@@ -75,7 +63,7 @@ def _known_type_written_twice(record: UnknownRecord, data: bytes | LargeLine) ->
 
 
 _OBJECT: dict[str, object] = {}
-_decode = decoder(decode_record, _raw, _make, _revise)
+_decode = decoder(decode_record, _raw, Entry, _revise)
 
 
 def decode_line(path: Path, number: int, offset: int, data: bytes) -> Entry | Diagnostic:

@@ -8,28 +8,15 @@ object (see :mod:`cclens.readers.lines`).
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeAlias
 
 from ...files import open_regular
 from ...model.codex import CodexLine, UnknownLine, decode_line
-from ..lines import LinesRead, decoder, read_lines
+from ..lines import LineEntry, LinesRead, decoder, read_lines
 
-
-@dataclass(slots=True)
-class CodexEntry:
-    """One line of a rollout file and where it came from."""
-
-    record: CodexLine
-    line: int
-    offset: int
-    length: int
-    #: What the lenient decoder had to set aside (unknown fields, unexpected types).
-    notes: tuple[str, ...] = ()
-    #: The notes that mean the line does not have the shape Codex writes.
-    problems: tuple[str, ...] = ()
-    excerpt: str = ""
-
+#: One line of a rollout file and where it came from.
+CodexEntry: TypeAlias = LineEntry[CodexLine]
 
 _OBJECT: dict[str, object] = {}
 
@@ -38,19 +25,7 @@ def _raw(line: CodexLine) -> object:
     return line.raw if isinstance(line, UnknownLine) else _OBJECT
 
 
-def _make(
-    line: CodexLine,
-    number: int,
-    offset: int,
-    length: int,
-    notes: tuple[str, ...],
-    problems: tuple[str, ...],
-    excerpt: str,
-) -> CodexEntry:
-    return CodexEntry(line, number, offset, length, notes, problems, excerpt)
-
-
-decode_entry = decoder(decode_line, _raw, _make)
+decode_entry = decoder(decode_line, _raw, CodexEntry)
 
 #: What reading a rollout file gives.
 CodexRead = LinesRead[CodexEntry]
