@@ -77,21 +77,6 @@ class LinesRead(Generic[E]):
     end_offset: int = 0
 
 
-@dataclass(slots=True)
-class LineEntry(Generic[T]):
-    """One line of an agent's JSON Lines file, decoded (``record``), and where it came from."""
-
-    record: T
-    line: int
-    offset: int
-    length: int
-    #: What the lenient decoder had to set aside (unknown fields, unexpected types).
-    notes: tuple[str, ...] = ()
-    #: The notes that mean the line does not have the shape the agent writes.
-    problems: tuple[str, ...] = ()
-    excerpt: str = ""
-
-
 def excerpt(data: bytes, length: int | None = None) -> str:
     """The start of a line, as a diagnostic shows it."""
     length = len(data) if length is None else length

@@ -13,7 +13,8 @@ from typing import TypeAlias
 
 from ...files import open_regular
 from ...model.codex import CodexLine, UnknownLine, decode_line
-from ..lines import LineEntry, LinesRead, decoder, read_lines
+from ...model.entries import LineEntry
+from ..lines import LinesRead, decoder, read_lines
 
 #: One line of a rollout file and where it came from.
 CodexEntry: TypeAlias = LineEntry[CodexLine]

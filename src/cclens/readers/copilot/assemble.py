@@ -42,7 +42,7 @@ from ...model.copilot import (
     decode_event,
     event_data,
 )
-from ...model.entries import Entry
+from ...model.entries import Entry, LineEntry
 from ...model.messages import Message
 from ...model.records import CompactMetadata, SystemRecord, UserRecord
 from ...model.session import (
@@ -50,7 +50,7 @@ from ...model.session import (
 )
 from ...model.tools.copilot import AGENT
 from ..claude.assemble import assemble_entries
-from ..lines import LineEntry, LinesRead, decoder, read_lines
+from ..lines import LinesRead, decoder, read_lines
 from ..records import response_record
 from ..slash import command_text
 from .usage import usage_of
