@@ -297,18 +297,7 @@ class UnknownLine(Model, tag=UNKNOWN_TAG):
         return "(not an object)"
 
 
-AnyLine: TypeAlias = Union[  # noqa: UP007
-    MetadataLine,
-    SetLine,
-    RewindLine,
-    UserMessage,
-    GeminiMessage,
-    InfoMessage,
-    ErrorMessage,
-    WarningMessage,
-    UnknownMessage,
-    UnknownLine,
-]
+AnyLine: TypeAlias = Union[MetadataLine, SetLine, RewindLine, AnyMessage, UnknownLine]  # noqa: UP007
 
 
 def _unknown_line(raw: Any) -> UnknownLine:
