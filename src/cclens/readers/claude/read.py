@@ -24,11 +24,6 @@ from ._gc import paused
 __all__ = ["FOLDED_LINE", "decode_line", "problem_diagnostic", "read_data", "read_file"]
 
 
-def _raw(record: AnyRecord) -> object:
-    """The raw JSON of a record the model does not know (a dict for every other record)."""
-    return record.raw if isinstance(record, UnknownRecord) else _OBJECT
-
-
 def _revise(
     record: AnyRecord, data: bytes | LargeLine
 ) -> tuple[Decoded[AnyRecord] | None, list[str]]:
@@ -62,8 +57,7 @@ def _known_type_written_twice(record: UnknownRecord, data: bytes | LargeLine) ->
     return text.count(b'"type"') > 1
 
 
-_OBJECT: dict[str, object] = {}
-_decode = decoder(decode_record, _raw, Entry, _revise)
+_decode = decoder(decode_record, UnknownRecord, Entry, _revise)
 
 
 def decode_line(path: Path, number: int, offset: int, data: bytes) -> Entry | Diagnostic:

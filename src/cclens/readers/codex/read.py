@@ -19,14 +19,8 @@ from ..lines import LinesRead, decoder, read_lines
 #: One line of a rollout file and where it came from.
 CodexEntry: TypeAlias = LineEntry[CodexLine]
 
-_OBJECT: dict[str, object] = {}
 
-
-def _raw(line: CodexLine) -> object:
-    return line.raw if isinstance(line, UnknownLine) else _OBJECT
-
-
-decode_entry = decoder(decode_line, _raw, CodexEntry)
+decode_entry = decoder(decode_line, UnknownLine, CodexEntry)
 
 #: What reading a rollout file gives.
 CodexRead = LinesRead[CodexEntry]

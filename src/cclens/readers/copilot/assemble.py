@@ -58,12 +58,6 @@ from .usage import usage_of
 #: One line of a log (its event) and where it came from.
 EventLine: TypeAlias = LineEntry[Event]
 
-_OBJECT: dict[str, object] = {}
-
-
-def _raw(value: Event | NotAnEvent) -> object:
-    return value.raw if isinstance(value, NotAnEvent) else _OBJECT
-
 
 def _make(
     value: Event | NotAnEvent,
@@ -78,7 +72,7 @@ def _make(
     return EventLine(value, number, offset, length, notes, problems, excerpt)
 
 
-_decode_line = decoder(decode_event, _raw, _make)
+_decode_line = decoder(decode_event, NotAnEvent, _make)
 
 #: What reading a log gives: its events (``entries``), diagnostics, lines and where it ends.
 EventFile = LinesRead[EventLine]
