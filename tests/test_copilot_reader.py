@@ -39,7 +39,7 @@ def test_every_kind_is_declared_and_unknown_ones_are_reported(tmp_path: Path) ->
     odd.write_bytes(b'{"type":"hologram.projected","data":{"x":1},"id":"e1"}\n')
     events = read_events(odd)
     assert unknown_kinds(events) == ["hologram.projected"]
-    assert to_builtins(events.entries[0].event) == {
+    assert to_builtins(events.entries[0].record) == {
         "type": "hologram.projected",
         "data": {"x": 1},
         "id": "e1",

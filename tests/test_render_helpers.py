@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from cclens.render.highlight import MAX_HIGHLIGHT_LINES
 from cclens.render.images import image_uri
 from cclens.render.markdown import is_safe_url
 from cclens.render.page_map import agent_part
+from cclens.render.prepared import PreparedView
 
 from .test_render_hostile import audit
 from .test_render_records import Transcript
@@ -200,7 +200,7 @@ def test_a_failing_view_is_drawn_generically(tmp_path: Path) -> None:
     transcript.tool("Bash", {"command": "ls"}, "a.txt")
     session = transcript.load(tmp_path)
 
-    def broken(call: ToolCall, helpers: ViewHelpers) -> Mapping[str, Any]:
+    def broken(call: ToolCall, helpers: ViewHelpers) -> PreparedView:
         raise ValueError("boom")
 
     def broken_view(call: ToolCall) -> ToolView:

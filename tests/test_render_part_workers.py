@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import pytest
 from cclens.readers.claude import Session, ToolCall, discover, load, load_session
 from cclens.render import RenderOptions, SessionRenderer, part_workers
 from cclens.render.parts import expand_page
+from cclens.render.prepared import PreparedView
 from cclens.render.tool_views import view_for
 from cclens.render.views import ToolView, ViewHelpers
 
@@ -128,7 +129,7 @@ def test_an_error_drawing_is_raised_as_in_one_process_and_leaves_no_child(
 
 
 def test_view_failures_in_workers_are_reported_as_in_one_process(forks: list[int]) -> None:
-    def failing(call: ToolCall, h: ViewHelpers) -> Mapping[str, Any]:
+    def failing(call: ToolCall, h: ViewHelpers) -> PreparedView:
         raise RuntimeError(f"no view for {call.id}")
 
     broken = ToolView("broken", "tools/generic.html", failing)

@@ -20,7 +20,7 @@ import msgspec
 
 from ..figures.figures import session_prompts
 from ..figures.identity import ReadingKey, call_key, session_reading_key
-from ..figures.pricing import PriceTable, load_price_table, response_cost
+from ..figures.pricing import PriceTable, load_price_table
 from ..figures.usage import Response, collect_responses
 from ..model.blocks import ImageBlock, ThinkingBlock, ToolUseBlock
 from ..model.entries import malformed
@@ -316,14 +316,7 @@ def _usage(response: Response, places: Places, prices: PriceTable) -> Row:
         "cache_write_5m_tokens": tokens.cache_write_5m,
         "cache_write_1h_tokens": tokens.cache_write_1h,
         "total_tokens": tokens.total,
-        "cost_usd": response_cost(
-            prices,
-            response.model,
-            tokens,
-            speed=response.speed,
-            inference_geo=response.inference_geo,
-            when=response.timestamp,
-        ).cost,
+        "cost_usd": response.priced(prices).cost,
         "service_tier": (usage.service_tier or None) if usage is not None else None,
         "web_search_requests": (server.web_search_requests or 0) if server else 0,
         "web_fetch_requests": (server.web_fetch_requests or 0) if server else 0,

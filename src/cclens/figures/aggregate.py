@@ -22,7 +22,7 @@ import msgspec
 
 from .inventory import ToolUsage
 from .period import Period, week_start
-from .pricing import PricedCost, PriceTable, response_cost
+from .pricing import PricedCost, PriceTable
 from .tokens import TokenCounts
 from .usage import Response
 
@@ -118,20 +118,7 @@ class PricedResponse:
 
 def price_responses(responses: Iterable[Response], table: PriceTable) -> list[PricedResponse]:
     """Each response with its cost under ``table``."""
-    return [
-        PricedResponse(
-            response,
-            response_cost(
-                table,
-                response.model,
-                response.tokens,
-                speed=response.speed,
-                inference_geo=response.inference_geo,
-                when=response.timestamp,
-            ),
-        )
-        for response in responses
-    ]
+    return [PricedResponse(response, response.priced(table)) for response in responses]
 
 
 @dataclass(slots=True)

@@ -25,6 +25,7 @@ import msgspec
 
 from ..times import parse_time
 from .identity import ResponseMatcher, by_project, real_id, response_fallback
+from .pricing import PricedCost, PriceTable, response_cost
 from .tokens import TokenCounts
 
 if TYPE_CHECKING:
@@ -76,6 +77,18 @@ class Response:
     def tool_names(self) -> list[str]:
         """The names of the tools the response called, one per call."""
         return [name for _, name in self.tool_calls]
+
+    def priced(self, table: PriceTable) -> PricedCost:
+        """What the response cost under ``table``: :func:`~cclens.figures.pricing.response_cost`
+        of its model, tokens, speed, inference geography and time."""
+        return response_cost(
+            table,
+            self.model,
+            self.tokens,
+            speed=self.speed,
+            inference_geo=self.inference_geo,
+            when=self.timestamp,
+        )
 
 
 class LightSplit(Protocol):

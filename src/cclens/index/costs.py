@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from ..figures.pricing import PricedCost, PriceTable, bundled_price_table, response_cost
+from ..figures.pricing import PricedCost, PriceTable, bundled_price_table
 from ..figures.usage import SYNTHETIC_MODEL, Response
 
 _META_KEY = "prices"
@@ -59,14 +59,7 @@ class CostTally:
         its claim (``None`` for Claude Code's own ``<synthetic>`` notices)."""
         if response.model == SYNTHETIC_MODEL:
             return None
-        priced = response_cost(
-            price_table(),
-            response.model,
-            response.tokens,
-            speed=response.speed,
-            inference_geo=response.inference_geo,
-            when=response.timestamp,
-        )
+        priced = response.priced(price_table())
         if priced.cost is None:
             self.unpriced += 1
         else:

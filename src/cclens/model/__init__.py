@@ -17,7 +17,7 @@ if TYPE_CHECKING:
         too_deep,
     )
     from ._encode import format_json, iter_json, to_builtins, to_json
-    from ._large import LARGE_LINE, LargeLine, read_large_line
+    from ._large import LARGE_LINE, LargeLine, decode_large, read_large_line
     from .blocks import BLOCK_KINDS, ContentBlock, ResultContentBlock, block_kind
     from .decode import convert_record, decode_large_record, decode_record
     from .messages import Message, Usage
@@ -47,6 +47,7 @@ _PLACES = {
     "to_json": "._encode",
     "LARGE_LINE": "._large",
     "LargeLine": "._large",
+    "decode_large": "._large",
     "read_large_line": "._large",
     "BLOCK_KINDS": ".blocks",
     "ContentBlock": ".blocks",
@@ -86,6 +87,7 @@ __all__ = [
     "Usage",
     "block_kind",
     "convert_record",
+    "decode_large",
     "decode_large_record",
     "decode_record",
     "format_json",

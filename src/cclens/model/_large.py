@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import msgspec
 
 from ._depth import has_lone_surrogate, replace_lone_surrogates
 from ._shape import layout
+
+if TYPE_CHECKING:
+    from ._convert import Decoded
+
+T = TypeVar("T")
 
 #: A line at least this long is read in chunks.
 LARGE_LINE = 16 << 20
@@ -289,3 +295,16 @@ def put_back(value: Any, line: LargeLine) -> Any:
 
 
 __all__ = ["LARGE_LINE", "LONG_STRING", "LargeLine", "put_back", "read_large_line"]
+
+
+def decode_large(line: LargeLine, decode: Callable[[bytes], Decoded[T]]) -> Decoded[T]:
+    """``line`` decoded by ``decode`` (an agent's decoder of one whole line): its skeleton
+    decoded, each long string put back in place.
+
+    Raises ``msgspec.DecodeError`` when the line is not JSON.
+    """
+    if line.error is not None:
+        raise msgspec.DecodeError(line.error)
+    decoded = decode(line.skeleton)
+    decoded.value = put_back(decoded.value, line)
+    return decoded

@@ -105,6 +105,16 @@ def layout(cls: type[msgspec.Struct]) -> Layout:
     )
 
 
+def known_tags(type_: Any) -> frozenset[str]:
+    """The tags of union ``type_``'s members but its ``Unknown…`` one: the kinds the model
+    knows."""
+    return frozenset(
+        str(member.__struct_config__.tag)
+        for member in members(type_)
+        if member.__struct_config__.tag != UNKNOWN_TAG
+    )
+
+
 def unknown_member(type_: Any) -> type[msgspec.Struct] | None:
     """The ``Unknown…`` member of union ``type_``, if it has one."""
     for member in members(type_):

@@ -12,6 +12,7 @@ from typing import Any, TypeAlias, Union
 import msgspec
 
 from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Opt
+from ._shape import known_tags
 
 
 class Block(Model):
@@ -255,11 +256,7 @@ ContentBlock: TypeAlias = Union[  # noqa: UP007
 ]
 
 #: The ``type`` value of every block kind the model knows.
-BLOCK_KINDS: frozenset[str] = frozenset(
-    b.__struct_config__.tag
-    for b in ContentBlock.__args__  # type: ignore[attr-defined]
-    if b is not UnknownBlock
-)
+BLOCK_KINDS: frozenset[str] = known_tags(ContentBlock)
 
 
 def block_kind(block: ContentBlock) -> str:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import msgspec
-
 from ._convert import Decoded, Lenient
-from ._large import LargeLine, put_back
+from ._large import LargeLine, decode_large
 from .records import AnyRecord, UnknownRecord
 
 _RECORDS: Lenient[AnyRecord] = Lenient(AnyRecord, lambda raw: UnknownRecord(raw=raw))
@@ -34,8 +32,4 @@ def decode_large_record(line: LargeLine) -> Decoded[AnyRecord]:
 
     Raises ``msgspec.DecodeError`` when the line is not JSON.
     """
-    if line.error is not None:
-        raise msgspec.DecodeError(line.error)
-    decoded = _RECORDS.decode(line.skeleton)
-    decoded.value = put_back(decoded.value, line)
-    return decoded
+    return decode_large(line, _RECORDS.decode)

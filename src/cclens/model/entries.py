@@ -10,8 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from .records import AnyRecord
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,20 +49,27 @@ class Diagnostic:
 
 
 @dataclass(slots=True)
-class Entry:
-    """One record and where it came from."""
+class LineEntry(Generic[T]):
+    """One line of an agent's file, decoded (``record``), and where it came from."""
 
-    record: AnyRecord
+    record: T
     line: int
     offset: int
     length: int
     #: What the lenient decoder had to set aside (unknown fields, unexpected types).
     notes: tuple[str, ...] = ()
-    #: The notes that mean the line does not have the shape Claude Code writes (each is also
+    #: The notes that mean the line does not have the shape the agent writes (each is also
     #: reported as a partial :class:`Diagnostic`).
     problems: tuple[str, ...] = ()
     #: The start of the line, kept when it has ``problems`` (for the diagnostic).
     excerpt: str = ""
+
+
+@dataclass(slots=True)
+class Entry(LineEntry[AnyRecord]):
+    """One record (a Claude Code line, or another agent's line written as one) and where it
+    came from."""
+
     #: Lines just after this one, byte for byte the same, folded into it: a file of a million
     #: ``{}`` lines is one entry, read and drawn once (Claude Code never writes the same line
     #: twice: each record has its own uuid and time). Lines counts include them; figures do

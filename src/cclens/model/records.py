@@ -13,6 +13,7 @@ from typing import Any, TypeAlias, Union
 import msgspec
 
 from ._base import RAW_KEY, UNKNOWN_TAG, UNSET, CamelModel, Int, Model, Number, Opt
+from ._shape import known_tags
 from .attachments import AnyAttachment
 from .messages import Message
 from .progress import AnyProgress
@@ -390,11 +391,7 @@ CHAIN_TYPES: tuple[type[ChainRecord], ...] = (
 )
 
 #: The ``type`` value of every record kind the model knows.
-RECORD_TYPES: frozenset[str] = frozenset(
-    r.__struct_config__.tag
-    for r in AnyRecord.__args__  # type: ignore[attr-defined]
-    if r is not UnknownRecord
-)
+RECORD_TYPES: frozenset[str] = known_tags(AnyRecord)
 
 
 def record_kind(record: AnyRecord) -> str:

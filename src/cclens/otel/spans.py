@@ -38,7 +38,7 @@ from ..dataset.turns import Turn, split_turns
 from ..figures.figures import session_prompts
 from ..figures.identity import call_key, prompt_key
 from ..figures.inventory import session_calls
-from ..figures.pricing import PriceTable, load_price_table, response_cost
+from ..figures.pricing import PriceTable, load_price_table
 from ..figures.usage import Response, collect_responses
 from ..model.session import ToolStatus, parse_time
 from ..model.tools import mcp_parts
@@ -512,14 +512,7 @@ class _Trace:
             attributes["cclens.usage.cache_creation_unsplit.input_tokens"] = (
                 tokens.cache_write_unsplit
             )
-        priced = response_cost(
-            self.builder.price_table,
-            response.model,
-            tokens,
-            speed=response.speed,
-            inference_geo=response.inference_geo,
-            when=response.timestamp,
-        )
+        priced = response.priced(self.builder.price_table)
         if priced.cost is not None:
             attributes["cclens.usage.cost_usd"] = priced.cost
         return attributes

@@ -55,7 +55,13 @@ from .tools import (
     rule_covers_tool,
     target_path,
 )
-from .types import AddRules, PermissionRuleValue, PermissionUpdateDestination, SourcedRule
+from .types import (
+    AddRules,
+    PermissionBehavior,
+    PermissionRuleValue,
+    PermissionUpdateDestination,
+    SourcedRule,
+)
 
 
 @dataclass(frozen=True)
@@ -320,7 +326,9 @@ class _Suggester:
         self.ask_rules = [rule for rule in rules if rule.behavior == "ask"]
         self.rejected = [call for call in calls if call.rejected]
 
-    def _matches(self, rule: PermissionRuleValue, call: RecordedCall) -> bool:
+    def _matches(
+        self, rule: PermissionRuleValue, call: RecordedCall, behavior: PermissionBehavior = "allow"
+    ) -> bool:
         return rule_matches(
             rule,
             call.tool_name,
@@ -328,7 +336,7 @@ class _Suggester:
             cwd=call.cwd,
             project_dir=call.project_dir,
             home=self.home,
-            behavior="allow",
+            behavior=behavior,
         )
 
     def safe(self, rule: PermissionRuleValue) -> bool:
@@ -337,18 +345,7 @@ class _Suggester:
 
     def _asked_by_rule(self, call: RecordedCall) -> bool:
         # An ask rule beats any allow rule: no suggestion can save these prompts.
-        return any(
-            rule_matches(
-                rule.rule,
-                call.tool_name,
-                call.tool_input,
-                cwd=call.cwd,
-                project_dir=call.project_dir,
-                home=self.home,
-                behavior="ask",
-            )
-            for rule in self.ask_rules
-        )
+        return any(self._matches(rule.rule, call, "ask") for rule in self.ask_rules)
 
     def needs(self, index: int, call: RecordedCall) -> list[_Need] | None:
         """What must be allowed for this call to run unasked; ``None`` if it never should."""

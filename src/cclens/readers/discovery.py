@@ -80,6 +80,14 @@ class Discovery:
     #: Paths that could not be read (with the reason).
     errors: list[tuple[Path, str]] = field(default_factory=list)
 
+    def stat(self, path: Path) -> os.stat_result | None:
+        """``path``'s status, or ``None`` with the reason added to :attr:`errors`."""
+        try:
+            return path.stat()
+        except OSError as error:
+            self.errors.append((path, error.strerror or str(error)))
+            return None
+
     @property
     def projects(self) -> dict[str, list[SessionFile]]:
         """Sessions grouped by project (the folder Claude Code gave the project, or the one an

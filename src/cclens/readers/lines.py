@@ -22,6 +22,7 @@ from ..model import (
     LARGE_LINE,
     Decoded,
     LargeLine,
+    decode_large,
     has_lone_surrogate,
     read_large_line,
     replace_lone_surrogates,
@@ -47,6 +48,12 @@ class HasProblems(Protocol):
     def problems(self) -> tuple[str, ...]: ...
     @property
     def excerpt(self) -> str: ...
+
+
+class HasRaw(Protocol):
+    """A value a model did not know: it keeps the raw JSON."""
+
+    raw: Any
 
 
 class Read(Protocol):
@@ -149,19 +156,25 @@ def _without_lone_surrogates(
 
 
 def decoder(
-    decode: Callable[[bytes | LargeLine], Decoded[T]],
-    raw_of: Callable[[T], Any],
+    decode_whole: Callable[[bytes], Decoded[T]],
+    unknown: type[HasRaw],
     make: Callable[[T, int, int, int, tuple[str, ...], tuple[str, ...], str], E],
     revise: Reviser[T] | None = None,
 ) -> Callable[[Path, int, int, bytes | LargeLine, int], E | Diagnostic]:
-    """A :data:`LineDecoder` from an agent's ``decode`` (raises ``msgspec.DecodeError`` for
-    what is not JSON), ``raw_of`` (the raw JSON of a value its model did not know, else a
-    sentinel dict: a value that is not an object is a malformed line) and ``make`` (the entry:
-    ``(value, number, offset, length, notes, problems, excerpt)``); ``revise``, when given,
-    looks again at each decoded value (see :data:`Reviser`).
+    """A :data:`LineDecoder` from an agent's ``decode_whole`` of one line's bytes (raises
+    ``msgspec.DecodeError`` for what is not JSON; a line read in parts is given to it by its
+    skeleton, :func:`cclens.model.decode_large`), ``unknown`` (the type of a value its model did
+    not know, holding its ``raw`` JSON: a value that is not an object is a malformed line) and
+    ``make`` (the entry: ``(value, number, offset, length, notes, problems, excerpt)``);
+    ``revise``, when given, looks again at each decoded value (see :data:`Reviser`).
 
     A lone UTF-16 surrogate escape (``\\ud800``) costs its string one character, read as
     U+FFFD, not the whole line: the line is read, with a problem saying so."""
+
+    def decode(data: bytes | LargeLine) -> Decoded[T]:
+        if isinstance(data, LargeLine):
+            return decode_large(data, decode_whole)
+        return decode_whole(data)
 
     def decode_line(
         path: Path, number: int, offset: int, data: bytes | LargeLine, length: int
@@ -183,9 +196,9 @@ def decoder(
         if isinstance(data, LargeLine) and data.repaired and SURROGATE_REPAIRED not in repairs:
             repairs.append(SURROGATE_REPAIRED)  # in a long string, read in parts
         value = decoded.value
-        raw = raw_of(value)
-        if not isinstance(raw, dict):
-            return Diagnostic(path, number, not_an_object(raw), offset, line_start(data, length))
+        if isinstance(value, unknown) and not isinstance(value.raw, dict):
+            why = not_an_object(value.raw)
+            return Diagnostic(path, number, why, offset, line_start(data, length))
         if revise is not None:
             revised, more = revise(value, data)
             if revised is not None:

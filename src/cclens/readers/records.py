@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from ..model import UNSET, Opt, Usage
+from ..model.blocks import ContentBlock
 from ..model.entries import Diagnostic, Entry
+from ..model.messages import Message
+from ..model.records import AssistantRecord
 from .lines import Read
 
 
@@ -51,9 +56,24 @@ class FileRecords:
         )
 
 
+def response_record(
+    identifier: str,
+    model: Opt[str],
+    content: list[ContentBlock],
+    usage: Opt[Usage] = UNSET,
+    **common: Any,
+) -> AssistantRecord:
+    """One model response as an assistant record: its message (``identifier``, ``model``,
+    ``content``, ``usage``) and the record's own fields ``common`` (uuid, parent, time...)."""
+    message = Message(
+        id=identifier, role="assistant", type="message", model=model, content=content, usage=usage
+    )
+    return AssistantRecord(message=message, **common)
+
+
 class Unsettled(Exception):
     """The records alone cannot say what the assembled session would (the caller assembles
     it)."""
 
 
-__all__ = ["FileRecords", "Unsettled"]
+__all__ = ["FileRecords", "Unsettled", "response_record"]

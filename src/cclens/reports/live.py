@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 from ..figures.aggregate import UsagePart, UsageRow, minute_of
 from ..figures.appended import appended_occurrences
 from ..figures.blocks import BLOCK_LENGTH, active_block, five_hour_blocks
-from ..figures.pricing import bundled_price_table, response_cost
+from ..figures.pricing import bundled_price_table
 from ..figures.tokens import TokenCounts
 from ..figures.usage import Occurrence, Owner, Response, ResponseCollector
 from ..files import open_regular
@@ -186,14 +186,7 @@ def _counted(responses: list[Response], stored: dict[str, tuple[Any, ...]]) -> l
             cost, price = row[14], row[15]
         else:
             table = table or bundled_price_table()
-            priced = response_cost(
-                table,
-                response.model,
-                response.tokens,
-                speed=response.speed,
-                inference_geo=response.inference_geo,
-                when=response.timestamp,
-            )
+            priced = response.priced(table)
             cost, price = priced.cost, priced.price
         found.append(
             _Counted(

@@ -341,22 +341,14 @@ def usage_stats(
     table = prices or load_price_table()
     loaded = load_period(discover(*paths), period, project, agent)
     summary = summarize(loaded.sessions, by=by, period=period, prices=table, now=now)
-    return StatsReport(
-        by=by,
-        since=period.since.isoformat() if period.since else None,
-        until=period.until.isoformat() if period.until else None,
-        project=project,
-        timezone=period.zone_name,
-        prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
+    return _report(
+        summary,
+        by,
+        period,
+        project,
+        table,
         files_read=loaded.files,
         sessions_read=len(loaded.sessions),
-        prompts=summary.prompts,
-        responses=summary.responses,
-        tool_calls=summary.tool_calls,
-        total=summary.total,
-        rows=summary.rows,
-        unpriced=summary.unpriced,
-        activity=summary.activity,
         diagnostics=loaded.problems,
         source="transcripts",
         unreadable=loaded.unreadable,
@@ -383,6 +375,34 @@ def index_stats(
     )
     selection = index_selection(index, period, project, agent=agent)
     sessions, files = index.usage_sessions(selection.projects, agent)
+    return _report(
+        summary,
+        by,
+        period,
+        project,
+        table,
+        files_read=files,
+        sessions_read=sessions,
+        diagnostics=list(diagnostics),
+        source="index",
+    )
+
+
+def _report(
+    summary: UsageSummary,
+    by: GroupBy,
+    period: Period,
+    project: str | None,
+    table: PriceTable,
+    *,
+    files_read: int,
+    sessions_read: int,
+    diagnostics: list[str],
+    source: str,
+    unreadable: list[str] | None = None,
+) -> StatsReport:
+    """The report of ``summary``: what was asked (``by``, ``period``, ``project``), the price
+    table, the summary's figures, and what was read to make them (``source``)."""
     return StatsReport(
         by=by,
         since=period.since.isoformat() if period.since else None,
@@ -390,8 +410,8 @@ def index_stats(
         project=project,
         timezone=period.zone_name,
         prices=PriceInfo(as_of=table.as_of, source=table.source, overrides=list(table.overrides)),
-        files_read=files,
-        sessions_read=sessions,
+        files_read=files_read,
+        sessions_read=sessions_read,
         prompts=summary.prompts,
         responses=summary.responses,
         tool_calls=summary.tool_calls,
@@ -399,8 +419,9 @@ def index_stats(
         rows=summary.rows,
         unpriced=summary.unpriced,
         activity=summary.activity,
-        diagnostics=list(diagnostics),
-        source="index",
+        diagnostics=diagnostics,
+        source=source,
+        unreadable=unreadable if unreadable is not None else [],
     )
 
 

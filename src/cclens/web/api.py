@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
+from ..index import SessionSummary
 from ..model import to_builtins
 from ..readers.claude import AssistantItem, Item, Session, UserItem
-from .state import app_state
+from .state import Rendered, app_state
 
 
 class JSONResponse(Response):
@@ -75,14 +76,32 @@ def _missing(what: str) -> JSONResponse:
     return JSONResponse({"error": f"no {what}"}, status_code=404)
 
 
-def session(request: Request) -> Response:
-    """``GET /api/sessions/{id}``: the summary and the whole transcript."""
+class AskedSession(NamedTuple):
+    """The session a request's path names (``{key}``): its summary in the index, and the
+    session loaded (:meth:`cclens.web.state.AppState.loaded`)."""
+
+    key: str
+    summary: SessionSummary
+    loaded: Rendered
+
+
+def asked_session(request: Request) -> AskedSession | Response:
+    """The session the request's path names, or the 404 answer when the index has none."""
     state = app_state(request)
     key = request.path_params["key"]
     summary = state.index.session(key)
     loaded = state.loaded(key, summary.revision) if summary else None
     if summary is None or loaded is None:
         return _missing(f"session {key}")
+    return AskedSession(key, summary, loaded)
+
+
+def session(request: Request) -> Response:
+    """``GET /api/sessions/{id}``: the summary and the whole transcript."""
+    asked = asked_session(request)
+    if isinstance(asked, Response):
+        return asked
+    _, summary, loaded = asked
     return JSONResponse(
         {"session": summary.as_json(), "transcript": transcript_json(loaded.session)}
     )

@@ -26,7 +26,7 @@ from ..index import (
 from ..index.watch import Status
 from ..readers.agents import homes
 from ..readers.resume import fork_points
-from .api import JSONResponse
+from .api import JSONResponse, asked_session
 from .pages import not_found, page
 from .session_query import QueryError, SessionsQuery, sessions_query
 from .state import AppState, app_state
@@ -351,12 +351,10 @@ def api_project_sessions(request: Request) -> Response:
 def api_resume(request: Request) -> Response:
     """``GET /api/sessions/{id}/resume``: the command that resumes the session, and for each
     message (by its anchor) the command that forks the session there."""
-    state = app_state(request)
-    key = request.path_params["key"]
-    summary = state.index.session(key)
-    loaded = state.loaded(key, summary.revision) if summary else None
-    if summary is None or loaded is None:
-        return JSONResponse({"error": f"no session {key}"}, status_code=404)
+    asked = asked_session(request)
+    if isinstance(asked, Response):
+        return asked
+    _, summary, loaded = asked
     resume = summary.resume
     messages = {
         anchor: {"at": uuid, "command": resume.at_message(uuid).shell}

@@ -16,7 +16,7 @@ from starlette.responses import HTMLResponse, Response
 
 from ..index import ProjectSummary, SessionSummary
 from ..reports.limits import WindowUse, session_use
-from .api import JSONResponse
+from .api import JSONResponse, asked_session
 from .session_view import changed_items, page_state, parse_state, top_level
 from .state import AppState, app_state
 
@@ -134,15 +134,13 @@ def session_updates(request: Request) -> Response:
     ``{"state": ..., "archived": bool, "anchors": [...], "html": "..."}``: the page replaces
     the elements with these ids, or appends them, and keeps ``state`` for next time.
     """
-    state = app_state(request)
-    key = request.path_params["key"]
-    summary = state.index.session(key)
-    rendered = state.loaded(key, summary.revision) if summary else None
-    if summary is None or rendered is None:
-        return JSONResponse({"error": f"no session {key}"}, status_code=404)
+    asked = asked_session(request)
+    if isinstance(asked, Response):
+        return asked
+    _, summary, rendered = asked
     since = parse_state(request.query_params.get("since", ""))
     items = changed_items(rendered.session, since) if since else []
-    html = state.fragment(rendered, items) if items else ""
+    html = app_state(request).fragment(rendered, items) if items else ""
     return JSONResponse(
         {
             "state": page_state(rendered.session),

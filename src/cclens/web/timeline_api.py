@@ -6,20 +6,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..figures.timeline import session_timeline
-from .api import JSONResponse
-from .state import app_state
+from .api import JSONResponse, asked_session
 
 
 def timeline(request: Request) -> Response:
     """``GET /api/sessions/{id}/timeline``: turns, tool calls, context sizes and compactions of
     the session's main line (see :mod:`cclens.figures.timeline`), and the session's figures
     (subagents included) as its header gives them."""
-    state = app_state(request)
-    key = request.path_params["key"]
-    summary = state.index.session(key)
-    loaded = state.loaded(key, summary.revision) if summary else None
-    if summary is None or loaded is None:
-        return JSONResponse({"error": f"no session {key}"}, status_code=404)
+    asked = asked_session(request)
+    if isinstance(asked, Response):
+        return asked
+    key, summary, loaded = asked
     found = session_timeline(loaded.session)
     return JSONResponse(
         {

@@ -87,12 +87,7 @@ class ProjectSummary:
     @property
     def tokens(self) -> int:
         """Every token of every response: input, output, cache reads and writes."""
-        return (
-            self.input_tokens
-            + self.output_tokens
-            + self.cache_read_tokens
-            + self.cache_write_tokens
-        )
+        return _every_token(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,12 +158,8 @@ class SessionSummary:
 
     @property
     def tokens(self) -> int:
-        return (
-            self.input_tokens
-            + self.output_tokens
-            + self.cache_read_tokens
-            + self.cache_write_tokens
-        )
+        """Every token of every response: input, output, cache reads and writes."""
+        return _every_token(self)
 
     @property
     def url(self) -> str:
@@ -224,6 +215,15 @@ class SessionSummary:
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+def _every_token(summary: ProjectSummary | SessionSummary) -> int:
+    return (
+        summary.input_tokens
+        + summary.output_tokens
+        + summary.cache_read_tokens
+        + summary.cache_write_tokens
+    )
 
 
 def _tokens(summary: ProjectSummary | SessionSummary) -> dict[str, int]:

@@ -109,14 +109,11 @@ PROJECT_SORTS: dict[str, tuple[str, Order]] = {
     "project": ("coalesce(p.cwd, p.slug) COLLATE NOCASE", "asc"),
     "sessions": ("count(s.id)", "desc"),
     "archived": ("count(s.archived)", "desc"),
-    "prompts": ("sum(s.prompts)", "desc"),
-    "tool_calls": ("sum(s.tool_calls)", "desc"),
-    "failures": ("sum(s.errors)", "desc"),
-    "tokens": (
-        "sum(s.input_tokens + s.output_tokens + s.cache_read_tokens + s.cache_write_tokens)",
-        "desc",
-    ),
-    "cost": ("sum(s.cost)", "desc"),
+    # A project's figure is the sum of its sessions'.
+    **{
+        name: (f"sum({SESSION_SORTS[name][0]})", "desc")
+        for name in ("prompts", "tool_calls", "failures", "tokens", "cost")
+    },
 }
 
 _ORDERS: tuple[Order, ...] = ("asc", "desc")

@@ -32,7 +32,7 @@ from ...model.progress import AgentProgress
 from ...model.records import AssistantRecord, ProgressRecord
 from ...model.session import ToolStatus, parse_time, tool_status
 from ...model.text import input_text
-from ...readers.claude.assemble import text_kind
+from ...readers.claude.assemble import user_content_kind
 from ...readers.claude.titles import PromptPicker, choose_title, tips
 from ...readers.claude.tree import ASSISTANT, OTHER, USER, Link, main_line, sidechain_roots
 from ..costs import CostTally
@@ -192,19 +192,14 @@ def _blocks(record: ViewRecord) -> list[Any]:
 
 
 def _user_kind(record: ViewRecord) -> str:
-    if record.is_compact_summary:
-        return "compact_summary"
     message = record.message
-    content = message.content if message is not None else None
-    if isinstance(content, list) and any(isinstance(b, ViewToolResult) for b in content):
-        return "tool_results"
-    if isinstance(content, str):
-        text = content
-    elif isinstance(content, list):
-        text = "\n".join(b.text for b in content if isinstance(b, ViewText))
-    else:
-        text = ""
-    return text_kind(text, bool(record.is_meta))
+    return user_content_kind(
+        message.content if message is not None else None,
+        compact_summary=bool(record.is_compact_summary),
+        is_meta=bool(record.is_meta),
+        result_type=ViewToolResult,
+        text_type=ViewText,
+    )
 
 
 def _user_text(record: ViewRecord) -> str:

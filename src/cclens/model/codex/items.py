@@ -267,7 +267,8 @@ class UnknownItem(Unknown, tag=UNKNOWN_TAG):
     """A response item of a kind cclens does not know."""
 
 
-ResponseItem: TypeAlias = Union[  # noqa: UP007
+#: Every kind of response item cclens knows (a mid-2025 file's line may be one, bare).
+KnownItem: TypeAlias = Union[  # noqa: UP007
     MessageItem,
     ReasoningItem,
     LocalShellCallItem,
@@ -287,8 +288,9 @@ ResponseItem: TypeAlias = Union[  # noqa: UP007
     AgentMessageItem,
     ConfigurationUpdateItem,
     AdditionalToolsItem,
-    UnknownItem,
 ]
+
+ResponseItem: TypeAlias = Union[KnownItem, UnknownItem]  # noqa: UP007
 
 #: The items that are a tool call.
 CALL_ITEMS: tuple[type[Item], ...] = (
@@ -327,6 +329,7 @@ __all__ = [
     "InputImage",
     "InputText",
     "Item",
+    "KnownItem",
     "LocalShellCallItem",
     "MessageItem",
     "OutputText",

@@ -24,29 +24,7 @@ from typing import Any, TypeAlias, Union
 
 from .._base import UNKNOWN_TAG, UNSET, Int, Model, Opt
 from .events import EventMsg
-from .items import (
-    AdditionalToolsItem,
-    AgentMessageItem,
-    CompactionItem,
-    CompactionSummaryItem,
-    CompactionTriggerItem,
-    ConfigurationUpdateItem,
-    ContextCompactionItem,
-    CustomToolCallItem,
-    CustomToolCallOutputItem,
-    FunctionCallItem,
-    FunctionCallOutputItem,
-    GhostSnapshotItem,
-    ImageGenerationCallItem,
-    LocalShellCallItem,
-    MessageItem,
-    ReasoningItem,
-    ResponseItem,
-    ToolSearchCallItem,
-    ToolSearchOutputItem,
-    Unknown,
-    WebSearchCallItem,
-)
+from .items import KnownItem, ResponseItem, Unknown
 
 
 class GitInfo(Model):
@@ -221,25 +199,7 @@ AnyLine: TypeAlias = Union[  # noqa: UP007
     WorldStateLine,
     InterAgentCommunicationLine,
     InterAgentCommunicationMetadataLine,
-    MessageItem,
-    ReasoningItem,
-    LocalShellCallItem,
-    FunctionCallItem,
-    FunctionCallOutputItem,
-    CustomToolCallItem,
-    CustomToolCallOutputItem,
-    WebSearchCallItem,
-    ImageGenerationCallItem,
-    ToolSearchCallItem,
-    ToolSearchOutputItem,
-    GhostSnapshotItem,
-    CompactionItem,
-    CompactionSummaryItem,
-    ContextCompactionItem,
-    CompactionTriggerItem,
-    AgentMessageItem,
-    ConfigurationUpdateItem,
-    AdditionalToolsItem,
+    KnownItem,
     UnknownLine,
 ]
 

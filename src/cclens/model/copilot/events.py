@@ -403,28 +403,3 @@ EVENT_TYPES: frozenset[str] = frozenset(
         "user_input.requested",
     }
 )
-
-__all__ = [
-    "DATA_TYPES",
-    "EVENT_TYPES",
-    "AssistantMessageData",
-    "AssistantUsageData",
-    "CompactionData",
-    "Event",
-    "ModelChangeData",
-    "ModelMetric",
-    "ModelMetricUsage",
-    "NotAnEvent",
-    "NoticeData",
-    "ReasoningData",
-    "ShutdownData",
-    "StartData",
-    "ToolCompleteData",
-    "ToolError",
-    "ToolRequest",
-    "ToolResult",
-    "ToolStartData",
-    "UserMessageData",
-    "decode_event",
-    "event_data",
-]

@@ -28,6 +28,7 @@ import msgspec
 from .._base import EXTRA_KEY, RAW_KEY, UNKNOWN_TAG, UNSET, Int, Model, Opt
 from .._convert import Decoded, Lenient
 from .._depth import MAX_DEPTH, too_deep
+from .._shape import known_tags
 
 
 class InlineData(Model, rename="camel"):
@@ -242,11 +243,7 @@ AnyMessage: TypeAlias = Union[  # noqa: UP007
 ]
 
 #: The ``type`` of every message kind the model knows.
-MESSAGE_TYPES: frozenset[str] = frozenset(
-    member.__struct_config__.tag
-    for member in AnyMessage.__args__  # type: ignore[attr-defined]
-    if member is not UnknownMessage
-)
+MESSAGE_TYPES: frozenset[str] = known_tags(AnyMessage)
 
 
 class Conversation(Model, rename="camel"):
@@ -297,53 +294,7 @@ class UnknownLine(Model, tag=UNKNOWN_TAG):
         return "(not an object)"
 
 
-AnyLine: TypeAlias = Union[  # noqa: UP007
-    MetadataLine,
-    SetLine,
-    RewindLine,
-    UserMessage,
-    GeminiMessage,
-    InfoMessage,
-    ErrorMessage,
-    WarningMessage,
-    UnknownMessage,
-    UnknownLine,
-]
-
-__all__ = [
-    "MESSAGE_TYPES",
-    "AnyLine",
-    "AnyMessage",
-    "CodeExecutionResult",
-    "Content",
-    "Conversation",
-    "ErrorMessage",
-    "ExecutableCode",
-    "FileData",
-    "FunctionCall",
-    "FunctionResponse",
-    "GeminiMessage",
-    "InfoMessage",
-    "InlineData",
-    "MessageRecord",
-    "MetadataLine",
-    "Part",
-    "RewindLine",
-    "SetLine",
-    "Thought",
-    "Tokens",
-    "ToolCallRecord",
-    "UnknownLine",
-    "UnknownMessage",
-    "UserMessage",
-    "WarningMessage",
-    "content_parts",
-    "content_text",
-    "convert_line",
-    "decode_conversation",
-    "decode_line",
-    "line_kind",
-]
+AnyLine: TypeAlias = Union[MetadataLine, SetLine, RewindLine, AnyMessage, UnknownLine]  # noqa: UP007
 
 
 def _unknown_line(raw: Any) -> UnknownLine:

@@ -60,6 +60,31 @@ def first_text(*fields: str) -> Callable[[Any], str]:
     return summary
 
 
+def named_spec(
+    name: str,
+    input_type: Any,
+    description: str,
+    family: str,
+    *aliases: str,
+    result_type: Any,
+    spawns: bool = False,
+    summary: tuple[str, ...] = (),
+) -> ToolSpec:
+    """The spec of a built-in tool whose summary is the first of the input fields ``summary``
+    holding text (:func:`first_text`; none without them): the entries of the Gemini CLI and
+    Copilot CLI catalogues, each agent giving every tool its one ``result_type``."""
+    return ToolSpec(
+        name=name,
+        aliases=aliases,
+        input_type=input_type,
+        result_type=result_type,
+        description=description,
+        family=family,
+        spawns_subagent=spawns,
+        summary=first_text(*summary) if summary else None,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class McpToolSpec(ToolSpec):
     """The spec of one MCP tool, ``mcp__<server>__<tool>``: it knows both halves of the name."""

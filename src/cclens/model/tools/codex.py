@@ -22,8 +22,9 @@ from typing import Any
 
 from .._base import UNSET, Int, Model, Number, Opt
 from ..codex.patch import parse_patch, patch_of_command
-from ._spec import FilesTouched, McpToolSpec, ToolSpec
+from ._spec import FilesTouched, ToolSpec
 from .generic import FreeformInput, FreeformResult, UnknownToolInput, UnknownToolResult
+from .mcp import freeform_mcp_spec
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "codex"
@@ -522,17 +523,7 @@ def codex_tool_spec(name: str) -> ToolSpec | None:
     if parts is None:
         return None
     server, tool = parts
-    return McpToolSpec(
-        name=name,
-        aliases=(),
-        input_type=FreeformInput,
-        result_type=McpCallResult,
-        description=f"MCP tool {tool} of server {server}",
-        family="mcp",
-        server=server,
-        tool=tool,
-        summary=_first_text,
-    )
+    return freeform_mcp_spec(name, server, tool, McpCallResult, _first_text)
 
 
 __all__ = [

@@ -18,13 +18,14 @@ event names the server and the tool apart (``mcpServerName``, ``mcpToolName``).
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import Any
 
 from .._base import UNSET, Int, Model, Number, Opt
 from ..copilot.events import ToolCompleteData
-from ._spec import McpToolSpec, ToolSpec, first_text
+from ._spec import ToolSpec, named_spec
 from .generic import FreeformInput
+from .mcp import freeform_mcp_spec
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "copilot"
@@ -204,25 +205,7 @@ class StoreMemoryInput(Model):
     category: Opt[str] = UNSET
 
 
-def _spec(
-    name: str,
-    input_type: Any,
-    description: str,
-    family: str,
-    *aliases: str,
-    spawns: bool = False,
-    summary: tuple[str, ...] = (),
-) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        aliases=aliases,
-        input_type=input_type,
-        result_type=ToolCompleteData,
-        description=description,
-        family=family,
-        spawns_subagent=spawns,
-        summary=first_text(*summary) if summary else None,
-    )
+_spec = functools.partial(named_spec, result_type=ToolCompleteData)
 
 
 #: Every built-in tool of Copilot CLI cclens knows.
@@ -347,16 +330,7 @@ def copilot_tool_spec(name: str) -> ToolSpec | None:
     server, separator, tool = name.rpartition("-")
     if not separator or not server or not tool:
         return None
-    return McpToolSpec(
-        name=name,
-        aliases=(),
-        input_type=FreeformInput,
-        result_type=ToolCompleteData,
-        description=f"MCP tool {tool} of server {server}",
-        family="mcp",
-        server=server,
-        tool=tool,
-    )
+    return freeform_mcp_spec(name, server, tool, ToolCompleteData)
 
 
 # What the results say -----------------------------------------------------------------------

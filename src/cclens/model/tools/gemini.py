@@ -20,6 +20,7 @@ named ``mcp_<server>_<tool>`` (gemini-cli 0.30 and later; before, the tool's own
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, TypeAlias, Union
 
@@ -28,8 +29,9 @@ import msgspec
 from .._base import UNSET, Int, Model, Number, Opt
 from .._convert import Lenient
 from ..gemini.records import ToolCallRecord
-from ._spec import McpToolSpec, ToolSpec, first_text
+from ._spec import ToolSpec, named_spec
 from .generic import FreeformInput, UnknownToolResult
+from .mcp import freeform_mcp_spec
 
 #: The agent these tools belong to (the key of :mod:`cclens.readers.agents`).
 AGENT = "gemini"
@@ -425,25 +427,7 @@ def display_of(raw: Any) -> Display | None:
 # The catalogue
 
 
-def _spec(
-    name: str,
-    input_type: Any,
-    description: str,
-    family: str,
-    *aliases: str,
-    spawns: bool = False,
-    summary: tuple[str, ...] = (),
-) -> ToolSpec:
-    return ToolSpec(
-        name=name,
-        aliases=aliases,
-        input_type=input_type,
-        result_type=ToolCallRecord,
-        description=description,
-        family=family,
-        spawns_subagent=spawns,
-        summary=first_text(*summary) if summary else None,
-    )
+_spec = functools.partial(named_spec, result_type=ToolCallRecord)
 
 
 #: Every built-in tool of Gemini CLI cclens knows (``ALL_BUILTIN_TOOL_NAMES`` and the tools
@@ -610,16 +594,7 @@ def gemini_tool_spec(name: str) -> ToolSpec | None:
     if match is None:
         return None
     server, tool = match.groups()
-    return McpToolSpec(
-        name=name,
-        aliases=(),
-        input_type=FreeformInput,
-        result_type=ToolCallRecord,
-        description=f"MCP tool {tool} of server {server}",
-        family="mcp",
-        server=server,
-        tool=tool,
-    )
+    return freeform_mcp_spec(name, server, tool, ToolCallRecord)
 
 
 __all__ = [

@@ -3,7 +3,8 @@ read and refresh MCP resources and tools."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .._base import UNSET, CamelModel, Int, Model, Opt
 from ..blocks import ResultContentBlock, TextBlock
@@ -66,6 +67,29 @@ def mcp_spec(name: str, server: str, tool: str) -> McpToolSpec:
         list_result_type=McpContent,
         server=server,
         tool=tool,
+    )
+
+
+def freeform_mcp_spec(
+    name: str,
+    server: str,
+    tool: str,
+    result_type: Any,
+    summary: Callable[[Any], str] | None = None,
+) -> McpToolSpec:
+    """The spec of another agent's MCP tool ``name``: its arguments kept as they are
+    (:class:`~cclens.model.tools.generic.FreeformInput`), its result of the agent's
+    ``result_type``."""
+    return McpToolSpec(
+        name=name,
+        aliases=(),
+        input_type=FreeformInput,
+        result_type=result_type,
+        description=f"MCP tool {tool} of server {server}",
+        family="mcp",
+        server=server,
+        tool=tool,
+        summary=summary,
     )
 
 

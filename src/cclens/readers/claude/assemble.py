@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 import msgspec
 
@@ -57,20 +58,45 @@ _COMMAND_MARKERS = ("<command-name>", "<command-message>", "<bash-input>")
 _OUTPUT_MARKERS = ("<local-command-stdout>", "<local-command-stderr>", "<bash-stdout>")
 
 
+class HasText(Protocol):
+    """A text block: the model's, or the index's view of one."""
+
+    text: str
+
+
 def _user_kind(record: UserRecord) -> UserKind:
     message = record.message
-    content = message.content if message else None
-    if record.is_compact_summary:
+    return user_content_kind(
+        message.content if message else None,
+        compact_summary=bool(record.is_compact_summary),
+        is_meta=bool(record.is_meta),
+        result_type=ToolResultBlock,
+        text_type=TextBlock,
+    )
+
+
+def user_content_kind(
+    content: object,
+    *,
+    compact_summary: bool,
+    is_meta: bool,
+    result_type: type,
+    text_type: type[HasText],
+) -> UserKind:
+    """The kind of a user record from its message's ``content`` (a string, or blocks of which
+    ``result_type`` are tool results and ``text_type`` texts: the model's, or the index's
+    lighter view of them) and its ``isCompactSummary`` and ``isMeta`` flags."""
+    if compact_summary:
         return "compact_summary"
-    if isinstance(content, list) and any(isinstance(b, ToolResultBlock) for b in content):
+    if isinstance(content, list) and any(isinstance(b, result_type) for b in content):
         return "tool_results"
     if isinstance(content, str):
         text = content
     elif isinstance(content, list):
-        text = "\n".join(b.text for b in content if isinstance(b, TextBlock))
+        text = "\n".join(b.text for b in content if isinstance(b, text_type))
     else:
         text = ""
-    return text_kind(text, bool(record.is_meta))
+    return text_kind(text, is_meta)
 
 
 def text_kind(text: str, is_meta: bool) -> UserKind:

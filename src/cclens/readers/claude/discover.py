@@ -160,10 +160,8 @@ def group(files: Iterable[FoundFile], found: Discovery) -> None:
         elif info is not None:
             subagents.append(info)
         elif path not in sessions:
-            try:
-                stat = path.stat()
-            except OSError as error:
-                found.errors.append((path, error.strerror or str(error)))
+            stat = found.stat(path)
+            if stat is None:
                 continue
             sessions[path] = SessionFile(
                 path, path.stem, path.parent.name, stat.st_size, stat.st_mtime_ns / 1e9

@@ -13,7 +13,6 @@ from ...model import (
     Decoded,
     LargeLine,
     convert_record,
-    decode_large_record,
     decode_record,
 )
 from ...model.entries import Diagnostic, Entry, ReadResult
@@ -23,27 +22,6 @@ from ..lines import FOLDED_LINE, decoder, problem_diagnostic, read_lines
 from ._gc import paused
 
 __all__ = ["FOLDED_LINE", "decode_line", "problem_diagnostic", "read_data", "read_file"]
-
-
-def _make(
-    record: AnyRecord,
-    number: int,
-    offset: int,
-    length: int,
-    notes: tuple[str, ...],
-    problems: tuple[str, ...],
-    excerpt: str,
-) -> Entry:
-    return Entry(record, number, offset, length, notes, problems, excerpt)
-
-
-def _decode_record(data: bytes | LargeLine) -> Decoded[AnyRecord]:
-    return decode_large_record(data) if isinstance(data, LargeLine) else decode_record(data)
-
-
-def _raw(record: AnyRecord) -> object:
-    """The raw JSON of a record the model does not know (a dict for every other record)."""
-    return record.raw if isinstance(record, UnknownRecord) else _OBJECT
 
 
 def _revise(
@@ -79,8 +57,7 @@ def _known_type_written_twice(record: UnknownRecord, data: bytes | LargeLine) ->
     return text.count(b'"type"') > 1
 
 
-_OBJECT: dict[str, object] = {}
-_decode = decoder(_decode_record, _raw, _make, _revise)
+_decode = decoder(decode_record, UnknownRecord, Entry, _revise)
 
 
 def decode_line(path: Path, number: int, offset: int, data: bytes) -> Entry | Diagnostic:

@@ -177,10 +177,8 @@ def group(files: Iterable[FoundFile], found: Discovery) -> None:
     spawned, added to ``found``."""
     threads: dict[str, tuple[Path, ThreadHead, os.stat_result]] = {}
     for path, _, _ in files:
-        try:
-            stat = path.stat()
-        except OSError as error:
-            found.errors.append((path, error.strerror or str(error)))
+        stat = found.stat(path)
+        if stat is None:
             continue
         head = read_head(path)
         thread = thread_id_of(path, head)

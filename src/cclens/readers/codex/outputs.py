@@ -41,6 +41,13 @@ _HEADER = re.compile(
     r"(?P<key>Command|Chunk ID|Wall time|Exit code|Process exited with code|Process running with "
     r"session ID|Original token count|Total output lines)(?::| )\s*(?P<value>[^\n]*)\n"
 )
+#: The header's whole numbers, by the field each fills.
+_COUNTS = {
+    "Exit code": "exit_code",
+    "Process exited with code": "exit_code",
+    "Original token count": "original_token_count",
+    "Total output lines": "total_output_lines",
+}
 _OUTPUT = "Output:\n"
 _SECONDS = re.compile(r"(-?\d+(?:\.\d+)?)\s*seconds?")
 
@@ -75,10 +82,10 @@ def _headed(text: str) -> ReadOutput | None:
         key, value = match.group("key"), match.group("value")
         if key == "Command":
             fields["command"] = value
-        elif key in ("Exit code", "Process exited with code"):
+        elif key in _COUNTS:
             number = _number(value)
             if number is not None:
-                fields["exit_code"] = number
+                fields[_COUNTS[key]] = number
         elif key == "Wall time":
             seconds = _seconds(value)
             if seconds is not None:
@@ -86,14 +93,6 @@ def _headed(text: str) -> ReadOutput | None:
         elif key == "Process running with session ID":
             fields["session_id"] = value.strip()
             fields["status"] = "running"
-        elif key == "Original token count":
-            number = _number(value)
-            if number is not None:
-                fields["original_token_count"] = number
-        elif key == "Total output lines":
-            number = _number(value)
-            if number is not None:
-                fields["total_output_lines"] = number
         position = match.end()
     if not fields or not text.startswith(_OUTPUT, position):
         return None

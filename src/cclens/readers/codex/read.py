@@ -8,63 +8,19 @@ object (see :mod:`cclens.readers.lines`).
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 from pathlib import Path
-
-import msgspec
+from typing import TypeAlias
 
 from ...files import open_regular
-from ...model import Decoded, LargeLine
-from ...model._large import put_back
 from ...model.codex import CodexLine, UnknownLine, decode_line
+from ...model.entries import LineEntry
 from ..lines import LinesRead, decoder, read_lines
 
-
-@dataclass(slots=True)
-class CodexEntry:
-    """One line of a rollout file and where it came from."""
-
-    record: CodexLine
-    line: int
-    offset: int
-    length: int
-    #: What the lenient decoder had to set aside (unknown fields, unexpected types).
-    notes: tuple[str, ...] = ()
-    #: The notes that mean the line does not have the shape Codex writes.
-    problems: tuple[str, ...] = ()
-    excerpt: str = ""
+#: One line of a rollout file and where it came from.
+CodexEntry: TypeAlias = LineEntry[CodexLine]
 
 
-def _decode(data: bytes | LargeLine) -> Decoded[CodexLine]:
-    if not isinstance(data, LargeLine):
-        return decode_line(data)
-    if data.error is not None:
-        raise msgspec.DecodeError(data.error)
-    decoded = decode_line(data.skeleton)
-    decoded.value = put_back(decoded.value, data)
-    return decoded
-
-
-_OBJECT: dict[str, object] = {}
-
-
-def _raw(line: CodexLine) -> object:
-    return line.raw if isinstance(line, UnknownLine) else _OBJECT
-
-
-def _make(
-    line: CodexLine,
-    number: int,
-    offset: int,
-    length: int,
-    notes: tuple[str, ...],
-    problems: tuple[str, ...],
-    excerpt: str,
-) -> CodexEntry:
-    return CodexEntry(line, number, offset, length, notes, problems, excerpt)
-
-
-decode_entry = decoder(_decode, _raw, _make)
+decode_entry = decoder(decode_line, UnknownLine, CodexEntry)
 
 #: What reading a rollout file gives.
 CodexRead = LinesRead[CodexEntry]

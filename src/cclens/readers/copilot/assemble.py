@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import io
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import msgspec
 
 from ...files import open_regular
-from ...model import UNSET, Decoded, LargeLine, Usage
-from ...model._large import put_back
+from ...model import UNSET, Usage
 from ...model.blocks import ContentBlock, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
 from ...model.copilot import (
     AssistantMessageData,
@@ -44,49 +42,21 @@ from ...model.copilot import (
     decode_event,
     event_data,
 )
-from ...model.entries import Entry
+from ...model.entries import Entry, LineEntry
 from ...model.messages import Message
-from ...model.records import AssistantRecord, CompactMetadata, SystemRecord, UserRecord
+from ...model.records import CompactMetadata, SystemRecord, UserRecord
 from ...model.session import (
     Session,
 )
 from ...model.tools.copilot import AGENT
 from ..claude.assemble import assemble_entries
 from ..lines import LinesRead, decoder, read_lines
+from ..records import response_record
 from ..slash import command_text
 from .usage import usage_of
 
-
-@dataclass(slots=True)
-class EventLine:
-    """One line of a log and where it came from."""
-
-    event: Event
-    line: int
-    offset: int
-    length: int
-    #: What the lenient decoder set aside (unknown fields, values of an unexpected shape).
-    notes: tuple[str, ...] = ()
-    #: The notes that mean the line does not have the shape Copilot CLI writes.
-    problems: tuple[str, ...] = ()
-    excerpt: str = ""
-
-
-def _decode(data: bytes | LargeLine) -> Decoded[Event | NotAnEvent]:
-    if not isinstance(data, LargeLine):
-        return decode_event(data)
-    if data.error is not None:
-        raise msgspec.DecodeError(data.error)
-    decoded = decode_event(data.skeleton)
-    decoded.value = put_back(decoded.value, data)
-    return decoded
-
-
-_OBJECT: dict[str, object] = {}
-
-
-def _raw(value: Event | NotAnEvent) -> object:
-    return value.raw if isinstance(value, NotAnEvent) else _OBJECT
+#: One line of a log (its event) and where it came from.
+EventLine: TypeAlias = LineEntry[Event]
 
 
 def _make(
@@ -102,7 +72,7 @@ def _make(
     return EventLine(value, number, offset, length, notes, problems, excerpt)
 
 
-_decode_line = decoder(_decode, _raw, _make)
+_decode_line = decoder(decode_event, NotAnEvent, _make)
 
 #: What reading a log gives: its events (``entries``), diagnostics, lines and where it ends.
 EventFile = LinesRead[EventLine]
@@ -123,7 +93,7 @@ def read_events(
 
 def unknown_kinds(events: EventFile) -> list[str]:
     """The kinds of the events the CLI's schema does not declare (for ``check``)."""
-    return [line.event.kind for line in events.entries if not line.event.known]
+    return [line.record.kind for line in events.entries if not line.record.known]
 
 
 def shutdown_usage(events: EventFile) -> dict[str, dict[str, int]]:
@@ -131,9 +101,9 @@ def shutdown_usage(events: EventFile) -> dict[str, dict[str, int]]:
     reads and writes, reasoning), summed over runs."""
     totals: dict[str, dict[str, int]] = {}
     for line in events.entries:
-        if line.event.kind != "session.shutdown":
+        if line.record.kind != "session.shutdown":
             continue
-        data = event_data(line.event)
+        data = event_data(line.record)
         if not isinstance(data, ShutdownData) or not isinstance(data.model_metrics, dict):
             continue
         for model, metric in data.model_metrics.items():
@@ -181,7 +151,7 @@ class _Writer:
         self.side_tips: dict[str, str | None] = {}
 
     def common(self, line: EventLine, suffix: str = "") -> dict[str, Any]:
-        event = line.event
+        event = line.record
         identifier = (event.id or f"line-{line.line}") + suffix
         fields: dict[str, Any] = {"uuid": identifier}
         if self.tip is not None:
@@ -210,10 +180,10 @@ class _Writer:
 
     def meta(self, line: EventLine) -> None:
         """An event shown with the details only (``copilot:<kind>``: bookkeeping)."""
-        self.system(line, f"copilot:{line.event.kind}", "")
+        self.system(line, f"copilot:{line.record.kind}", "")
 
     def add(self, line: EventLine) -> None:
-        data = event_data(line.event)
+        data = event_data(line.record)
         parent = getattr(data, "parent_tool_call_id", None)
         if not isinstance(parent, str) or not parent:
             self.write(line, data)
@@ -232,7 +202,7 @@ class _Writer:
             self.entries, self.tip = entries, tip
 
     def write(self, line: EventLine, data: Any) -> None:
-        event = line.event
+        event = line.record
         kind = event.kind
         if isinstance(data, StartData):
             self.metered = False
@@ -301,21 +271,14 @@ class _Writer:
                     id=_text(request.tool_call_id) or UNSET,
                 )
             )
-        identifier = _text(data.message_id) or line.event.id or f"line-{line.line}"
+        identifier = _text(data.message_id) or line.record.id or f"line-{line.line}"
         self.assistant(line, identifier, blocks, _text(data.model))
 
     def assistant(
         self, line: EventLine, identifier: str, blocks: list[ContentBlock], model: str | None
     ) -> None:
-        record = AssistantRecord(
-            message=Message(
-                id=identifier,
-                role="assistant",
-                type="message",
-                model=model or self.model or UNSET,
-                content=blocks,
-            ),
-            **self.common(line),
+        record = response_record(
+            identifier, model or self.model or UNSET, blocks, **self.common(line)
         )
         self.entry(record, line)
         self.calls.update(b.id for b in blocks if isinstance(b, ToolUseBlock) and b.id)
@@ -337,7 +300,7 @@ class _Writer:
         )
         record = UserRecord(
             message=Message(role="user", content=[block]),
-            tool_use_result=line.event.data,
+            tool_use_result=line.record.data,
             source_tool_use_id=call_id or UNSET,
             tool_denial_kind="user-rejected" if code in _REFUSALS else UNSET,
             **self.common(line),
@@ -346,18 +309,8 @@ class _Writer:
 
     def usage_record(self, line: EventLine, suffix: str, model: str, usage: Usage) -> Entry:
         """A record carrying ``usage`` (of ``model``), counted as one response by its id."""
-        identifier = f"{line.event.id or f'line-{line.line}'}{suffix}"
-        record = AssistantRecord(
-            message=Message(
-                id=identifier,
-                role="assistant",
-                type="message",
-                model=model,
-                content=[],
-                usage=usage,
-            ),
-            **self.common(line, suffix),
-        )
+        identifier = f"{line.record.id or f'line-{line.line}'}{suffix}"
+        record = response_record(identifier, model, [], usage, **self.common(line, suffix))
         return self.entry(record, line)
 
     def call_usage(self, line: EventLine, data: AssistantUsageData) -> None:
@@ -475,7 +428,7 @@ def assemble_events(events: EventFile, project: str, mtime: float = 0.0) -> Sess
         agent=AGENT,
     )
     session.mtime = mtime
-    session.line_kinds = dict(Counter(line.event.kind for line in events.entries))
+    session.line_kinds = dict(Counter(line.record.kind for line in events.entries))
     session.unknown_kinds = dict(Counter(unknown_kinds(events)))
     for call_id, entries in writer.side.items():
         agent = assemble_entries(

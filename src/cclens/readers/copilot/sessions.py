@@ -99,10 +99,8 @@ def _start(path: Path) -> tuple[str | None, str | None]:
 def group(files: Iterable[FoundFile], found: Discovery) -> None:
     """Copilot CLI's sessions among ``files`` (session logs), added to ``found``."""
     for path, _, _ in files:
-        try:
-            stat = path.stat()
-        except OSError as error:
-            found.errors.append((path, error.strerror or str(error)))
+        stat = found.stat(path)
+        if stat is None:
             continue
         session_id, cwd = _start(path)
         found.sessions.append(

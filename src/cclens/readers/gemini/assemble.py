@@ -53,7 +53,7 @@ from ...model.gemini import (
     content_text,
 )
 from ...model.messages import Message, OutputTokensDetails
-from ...model.records import AiTitleRecord, AssistantRecord, SystemRecord, UserRecord
+from ...model.records import AiTitleRecord, SystemRecord, UserRecord
 from ...model.session import (
     Session,
     ToolStatus,
@@ -64,6 +64,7 @@ from ...model.tools.gemini import (
 )
 from ..claude._gc import paused
 from ..claude.assemble import assemble_entries, text_kind
+from ..records import response_record
 from ..slash import command_text
 from .chat import ChatFile, ChatRecord, line_kinds, unknown_kinds
 from .replay import MessageState, Replay, replay
@@ -310,16 +311,9 @@ class _Writer:
             uses.append((block, call))
         tokens = message.tokens
         model = message.model if isinstance(message.model, str) else UNSET
-        record = AssistantRecord(
-            message=Message(
-                id=identifier,
-                role="assistant",
-                type="message",
-                model=model,
-                content=blocks,
-                usage=usage_of(tokens) if isinstance(tokens, Tokens) else UNSET,
-            ),
-            **self.common(identifier, message.timestamp),
+        usage = usage_of(tokens) if isinstance(tokens, Tokens) else UNSET
+        record = response_record(
+            identifier, model, blocks, usage, **self.common(identifier, message.timestamp)
         )
         self.entry(record, source)
         for block, call in uses:

@@ -190,12 +190,8 @@ def group(files: Iterable[FoundFile], found: Discovery) -> None:
 
 
 def _stat(path: Path, found: Discovery) -> tuple[int, float] | None:
-    try:
-        stat = path.stat()
-    except OSError as error:
-        found.errors.append((path, error.strerror or str(error)))
-        return None
-    return stat.st_size, stat.st_mtime_ns / 1e9
+    stat = found.stat(path)
+    return None if stat is None else (stat.st_size, stat.st_mtime_ns / 1e9)
 
 
 def load(file: SessionFile) -> Session:

@@ -31,6 +31,7 @@ from ..prepared import (
 from ..views import ViewHelpers
 
 T = TypeVar("T")
+R = TypeVar("R")
 Prepare = Callable[[ToolCall, ViewHelpers], PreparedView]
 
 _TOOL_USE_ERROR = re.compile(r"</?tool_use_error>")
@@ -280,3 +281,13 @@ def fields_base(call: ToolCall, *result_types: type) -> FieldsCommon:
     """:func:`base` for a :class:`FieldsView`, with ``said`` (see :func:`said`)."""
     common = base(call, *result_types)
     return FieldsCommon(**common, said=said(call, common))
+
+
+def typed_fields(
+    call: ToolCall, input_type: type[T], result_type: type[R]
+) -> tuple[FieldsCommon, T | None, R | None]:
+    """:func:`fields_base` of a call whose result is typed ``result_type``, with the call's
+    input when it is an ``input_type`` and its result when it is a ``result_type``."""
+    common = fields_base(call, result_type)
+    result: R | None = common["r"]
+    return common, as_type(call.input, input_type), result

@@ -23,6 +23,7 @@ from ._common import (
     number_of,
     said,
     text_of,
+    typed_fields,
     words,
 )
 
@@ -237,9 +238,7 @@ def prepare_workflow(call: ToolCall, h: ViewHelpers) -> WorkflowView:
 
 def prepare_skill(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """Skill: the skill or slash command run, its arguments and how it went."""
-    v = fields_base(call, agents.SkillResult)
-    request = as_type(call.input, agents.SkillInput)
-    result: agents.SkillResult | None = v["r"]
+    v, request, result = typed_fields(call, agents.SkillInput, agents.SkillResult)
     skill = text_of(request.skill) if request else ""
     got = Fields()
     if result is not None:
@@ -258,9 +257,7 @@ def prepare_skill(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_send_message(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """SendMessage: who the message went to, and the message as markdown."""
-    v = fields_base(call, agents.SendMessageResult)
-    request = as_type(call.input, agents.SendMessageInput)
-    result: agents.SendMessageResult | None = v["r"]
+    v, request, result = typed_fields(call, agents.SendMessageInput, agents.SendMessageResult)
     target = message = headline = ""
     asked = Fields()
     if request is not None:
@@ -290,9 +287,7 @@ def prepare_send_message(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_team_create(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """TeamCreate: the team, its lead and where its file lives."""
-    v = fields_base(call, agents.TeamCreateResult)
-    request = as_type(call.input, agents.TeamCreateInput)
-    result: agents.TeamCreateResult | None = v["r"]
+    v, request, result = typed_fields(call, agents.TeamCreateInput, agents.TeamCreateResult)
     name = text_of(request.team_name) if request else ""
     got = Fields()
     if result is not None:

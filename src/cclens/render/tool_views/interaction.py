@@ -19,6 +19,7 @@ from ._common import (
     first_line,
     list_of,
     text_of,
+    typed_fields,
 )
 
 _REJECTION_REASON = "The user provided the following reason for the rejection:"
@@ -231,9 +232,7 @@ def prepare_exit_plan_mode(call: ToolCall, h: ViewHelpers) -> PlanView:
 
 def prepare_set_goal(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """SetGoal: the condition that completes the session's goal."""
-    v = fields_base(call, plans.SetGoalResult)
-    request = as_type(call.input, plans.SetGoalInput)
-    result: plans.SetGoalResult | None = v["r"]
+    v, request, result = typed_fields(call, plans.SetGoalInput, plans.SetGoalResult)
     condition = (text_of(request.condition) if request else "") or (
         text_of(result.condition) if result else ""
     )
@@ -248,9 +247,9 @@ def prepare_set_goal(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_push_notification(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """PushNotification: the message and where it was delivered (or why not)."""
-    v = fields_base(call, interaction.PushNotificationResult)
-    request = as_type(call.input, interaction.PushNotificationInput)
-    result: interaction.PushNotificationResult | None = v["r"]
+    v, request, result = typed_fields(
+        call, interaction.PushNotificationInput, interaction.PushNotificationResult
+    )
     message = text_of(request.message) if request else ""
     got = Fields()
     if result is not None:
@@ -290,9 +289,9 @@ def prepare_read_notifications(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_send_feedback(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """SendFeedback: the bug report or idea, as filed."""
-    v = fields_base(call, interaction.SendFeedbackResult)
-    request = as_type(call.input, interaction.SendFeedbackInput)
-    result: interaction.SendFeedbackResult | None = v["r"]
+    v, request, result = typed_fields(
+        call, interaction.SendFeedbackInput, interaction.SendFeedbackResult
+    )
     title = text_of(request.title) if request else ""
     asked = Fields()
     if request is not None:
@@ -323,9 +322,9 @@ def prepare_onboarding_role(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_chrome_setup(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """OfferChromeSetup: why Chrome was offered, and what the user chose."""
-    v = fields_base(call, interaction.OfferChromeSetupResult)
-    request = as_type(call.input, interaction.OfferChromeSetupInput)
-    result: interaction.OfferChromeSetupResult | None = v["r"]
+    v, request, result = typed_fields(
+        call, interaction.OfferChromeSetupInput, interaction.OfferChromeSetupResult
+    )
     return FieldsView(
         **v,
         lead="Offered to connect Chrome",

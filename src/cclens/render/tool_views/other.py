@@ -13,14 +13,22 @@ from ...model.session import ToolCall
 from ...model.tools import misc
 from ..prepared import PreparedView, Prose, TextPart, Tree, piece_part, text_part
 from ..views import ViewHelpers
-from ._common import Fields, FieldsView, as_type, base, fields_base, int_of, list_of, text_of
+from ._common import (
+    Fields,
+    FieldsView,
+    as_type,
+    base,
+    fields_base,
+    int_of,
+    list_of,
+    text_of,
+    typed_fields,
+)
 
 
 def prepare_enter_worktree(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """EnterWorktree: the git worktree the session moved into."""
-    v = fields_base(call, misc.EnterWorktreeResult)
-    request = as_type(call.input, misc.EnterWorktreeInput)
-    result: misc.EnterWorktreeResult | None = v["r"]
+    v, request, result = typed_fields(call, misc.EnterWorktreeInput, misc.EnterWorktreeResult)
     name = (text_of(request.name) or text_of(request.path)) if request else ""
     if result is None:
         return FieldsView(**v, lead=name, summary=name)
@@ -31,9 +39,7 @@ def prepare_enter_worktree(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_exit_worktree(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """ExitWorktree: whether the worktree was kept or removed, and what was thrown away."""
-    v = fields_base(call, misc.ExitWorktreeResult)
-    request = as_type(call.input, misc.ExitWorktreeInput)
-    result: misc.ExitWorktreeResult | None = v["r"]
+    v, request, result = typed_fields(call, misc.ExitWorktreeInput, misc.ExitWorktreeResult)
     action = text_of(request.action) if request else ""
     discard = bool(request and request.discard_changes)
     got = Fields()
@@ -81,9 +87,7 @@ _ARTIFACT_SHOWN = ("url", "title", "version", "path", "artifact_id", "warnings")
 
 def prepare_artifact(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """Artifact: the action on a claude.ai Artifact and what it returned."""
-    v = fields_base(call, misc.ArtifactResult)
-    request = as_type(call.input, misc.ArtifactInput)
-    result: misc.ArtifactResult | None = v["r"]
+    v, request, result = typed_fields(call, misc.ArtifactInput, misc.ArtifactResult)
     action = text_of(request.action) if request else ""
     asked = Fields()
     if request is not None:
@@ -118,9 +122,7 @@ def prepare_artifact(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_projects(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """Projects: reading, searching or writing a claude.ai project's documents."""
-    v = fields_base(call, misc.ProjectsResult)
-    request = as_type(call.input, misc.ProjectsInput)
-    result: misc.ProjectsResult | None = v["r"]
+    v, request, result = typed_fields(call, misc.ProjectsInput, misc.ProjectsResult)
     method = text_of(request.method) if request else ""
     asked = Fields()
     if request is not None:
@@ -159,9 +161,7 @@ def prepare_projects(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_claude_design(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """ClaudeDesign: the operation, its arguments and the content it returned."""
-    v = fields_base(call, misc.ClaudeDesignResult)
-    request = as_type(call.input, misc.ClaudeDesignInput)
-    result: misc.ClaudeDesignResult | None = v["r"]
+    v, request, result = typed_fields(call, misc.ClaudeDesignInput, misc.ClaudeDesignResult)
     operation = text_of(request.operation) if request else ""
     asked = Fields()
     arguments = request.arguments if request and isinstance(request.arguments, dict) else {}

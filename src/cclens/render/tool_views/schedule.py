@@ -17,12 +17,12 @@ from ..views import ViewHelpers
 from ._common import (
     Fields,
     FieldsView,
-    as_type,
     epoch,
     fields_base,
     list_of,
     number_of,
     text_of,
+    typed_fields,
 )
 
 _DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -90,9 +90,7 @@ def describe_cron(expression: str) -> str:
 
 def prepare_cron_create(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """CronCreate: the schedule in words, the prompt it will run, when it fires next."""
-    v = fields_base(call, schedule.CronCreateResult)
-    request = as_type(call.input, schedule.CronCreateInput)
-    result: schedule.CronCreateResult | None = v["r"]
+    v, request, result = typed_fields(call, schedule.CronCreateInput, schedule.CronCreateResult)
     expression = text_of(request.cron) if request else ""
     words = (text_of(result.human_schedule) if result else "") or describe_cron(expression)
     asked = Fields().add("When", f"{words} (local time)" if words else "")
@@ -112,9 +110,7 @@ def prepare_cron_create(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_cron_delete(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """CronDelete: which scheduled prompt was cancelled."""
-    v = fields_base(call, schedule.CronDeleteResult)
-    request = as_type(call.input, schedule.CronDeleteInput)
-    result: schedule.CronDeleteResult | None = v["r"]
+    v, request, result = typed_fields(call, schedule.CronDeleteInput, schedule.CronDeleteResult)
     job = text_of(request.id) if request else ""
     if result is None:
         return FieldsView(**v, lead=job, summary=f"cancel {job}" if job else "")
@@ -185,9 +181,9 @@ def prepare_cron_list(call: ToolCall, h: ViewHelpers) -> CronListView:
 
 def prepare_schedule_wakeup(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """ScheduleWakeup: when the loop runs next (or that it stops), and why."""
-    v = fields_base(call, schedule.ScheduleWakeupResult)
-    request = as_type(call.input, schedule.ScheduleWakeupInput)
-    result: schedule.ScheduleWakeupResult | None = v["r"]
+    v, request, result = typed_fields(
+        call, schedule.ScheduleWakeupInput, schedule.ScheduleWakeupResult
+    )
     delay = duration(number_of(request.delay_seconds)) if request else ""
     stop = bool(request and request.stop)
     asked = Fields()
@@ -213,9 +209,9 @@ def prepare_schedule_wakeup(call: ToolCall, h: ViewHelpers) -> FieldsView:
 
 def prepare_remote_trigger(call: ToolCall, h: ViewHelpers) -> FieldsView:
     """RemoteTrigger: the action on a cloud routine, the HTTP status and the response body."""
-    v = fields_base(call, schedule.RemoteTriggerResult)
-    request = as_type(call.input, schedule.RemoteTriggerInput)
-    result: schedule.RemoteTriggerResult | None = v["r"]
+    v, request, result = typed_fields(
+        call, schedule.RemoteTriggerInput, schedule.RemoteTriggerResult
+    )
     action = text_of(request.action) if request else ""
     asked = Fields()
     if request is not None:
