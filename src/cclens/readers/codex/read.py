@@ -20,7 +20,9 @@ from ..lines import LinesRead, decoder, read_lines
 CodexEntry: TypeAlias = LineEntry[CodexLine]
 
 
-decode_entry = decoder(decode_line, UnknownLine, CodexEntry)
+# The class itself makes the entries: one made through the alias ``CodexEntry`` (a subscripted
+# generic) costs a call into ``typing`` and a failed ``__orig_class__`` write, each line.
+decode_entry = decoder(decode_line, UnknownLine, LineEntry)
 
 #: What reading a rollout file gives.
 CodexRead = LinesRead[CodexEntry]
