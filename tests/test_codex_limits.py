@@ -21,6 +21,7 @@ from cclens.cli import main
 from cclens.figures.limits import codex_file_samples
 from cclens.index import Index, SessionFilters
 from cclens.readers.codex import read as codex_read
+from cclens.readers.lines import read_lines
 
 from .codex_limits_count import history
 from .test_web import running
@@ -310,11 +311,10 @@ def test_a_file_being_written_is_read_once_per_update(
     with path.open("a") as handle:
         handle.write(json.dumps(whole[-1])[:40])
     reads: list[Path] = []
-    original = codex_read.read_lines
 
     def counted(at: Path, *rest: Any, **named: Any) -> Any:
         reads.append(at)
-        return original(at, *rest, **named)
+        return read_lines(at, *rest, **named)
 
     monkeypatch.setattr(codex_read, "read_lines", counted)
     db = tmp_path / "index.db"
