@@ -26,8 +26,12 @@ class Background:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cclens-figures")
 
     def within(self, seconds: float, compute: Callable[[], Result]) -> Result | None:
-        """``compute()``'s result if it is done within ``seconds``, else ``None`` (it goes on)."""
-        future = self._executor.submit(compute)
+        """``compute()``'s result if it is done within ``seconds``, else ``None`` (it goes on;
+        after :meth:`close`, as the server stops, nothing is started and this is ``None``)."""
+        try:
+            future = self._executor.submit(compute)
+        except RuntimeError:  # closed: "cannot schedule new futures after shutdown"
+            return None
         try:
             return future.result(timeout=seconds)
         except FutureTimeout:
