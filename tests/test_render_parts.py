@@ -143,6 +143,7 @@ def test_a_part_store_draws_each_part_once_with_its_parent() -> None:
     assert store.draw("inner") == "inner" and drawn == ["outer", "inner"]
 
 
+@pytest.mark.slow
 def test_the_web_app_draws_any_part_on_request(tmp_path: Path) -> None:
     import httpx
 
