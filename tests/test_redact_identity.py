@@ -162,7 +162,7 @@ def test_generated_json_redacts_as_before(values: list[Any]) -> None:
 RULES = all_rules()
 
 
-@pytest.mark.parametrize("number", sampled(range(len(RULES)), quick=4))
+@pytest.mark.parametrize("number", sampled(range(len(RULES)), quick=3))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_match_starts_with_a_literal_prefix_of_its_rule(number: int, data: Any) -> None:

@@ -23,7 +23,7 @@ from cclens.render.parts import (
     unpack_parts,
 )
 
-from .conftest import CORPUS
+from .conftest import CORPUS, sampled
 
 #: Sessions with subagents (files and inline sidechains), branches, many items.
 PICKED = [
@@ -53,7 +53,7 @@ def item_and_call_ids(html: str) -> set[str]:
     return ids
 
 
-@pytest.mark.parametrize("session", sessions(), ids=lambda s: s.session_id[:12])
+@pytest.mark.parametrize("session", sampled(sessions(), quick=2), ids=lambda s: s.session_id[:12])
 def test_the_map_finds_every_item_and_call(session: Session) -> None:
     everything = SessionRenderer(RenderOptions(lazy=False)).body(session)
     promised = item_and_call_ids(str(everything))
