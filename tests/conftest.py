@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,7 @@ def corpus_files() -> list[Path]:
     return sorted(CORPUS.rglob("*.jsonl"))
 
 
-def sampled(
-    values: Iterable[Any], quick: int, ids: Callable[[Any], str] | None = None
-) -> list[Any]:
+def sampled(values: Iterable[Any], quick: int) -> list[Any]:
     """Every value as a parameter, all but ``quick`` of them (spread evenly, first and last
     included) marked ``slow``: the quick run (``./scripts/test.sh --quick``) tries a sample,
     the full run tries them all. A tuple is one value per argument name."""
@@ -32,7 +30,6 @@ def sampled(
     return [
         pytest.param(
             *(value if isinstance(value, tuple) else (value,)),
-            id=ids(value) if ids else None,
             marks=() if at in picked else pytest.mark.slow,
         )
         for at, value in enumerate(every)
