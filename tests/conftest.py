@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,22 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 def corpus_files() -> list[Path]:
     """Every ``.jsonl`` file of the shared corpus."""
     return sorted(CORPUS.rglob("*.jsonl"))
+
+
+def sampled(values: Iterable[Any], quick: int) -> list[Any]:
+    """Every value as a parameter, all but ``quick`` of them (spread evenly, first and last
+    included) marked ``slow``: the quick run (``./scripts/test.sh --quick``) tries a sample,
+    the full run tries them all. A tuple is one value per argument name."""
+    every = list(values)
+    count = len(every)
+    picked = {round(i * (count - 1) / (quick - 1)) for i in range(quick)} if quick > 1 else {0}
+    return [
+        pytest.param(
+            *(value if isinstance(value, tuple) else (value,)),
+            marks=() if at in picked else pytest.mark.slow,
+        )
+        for at, value in enumerate(every)
+    ]
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cclens.cli import main
@@ -130,6 +131,7 @@ def test_unreadable_path_fails(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_tools_inventory(corpus: Path) -> None:
     result = CliRunner().invoke(main, ["tools", "--json", str(corpus)])
     assert result.exit_code == 0, result.output

@@ -68,12 +68,14 @@ def assert_one_line_error(result: subprocess.CompletedProcess[str], *words: str)
 # Errors -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_writing_the_dataset_under_a_file_says_so(corpus: Path, tmp_path: Path) -> None:
     (tmp_path / "x.html").write_text("a page")
     result = run("dataset", str(tmp_path / "x.html" / "sub"), "--claude-dir", str(corpus))
     assert_one_line_error(result, "x.html", "is a file", "choose another folder")
 
 
+@pytest.mark.slow
 def test_restoring_under_a_file_says_so(corpus: Path, tmp_path: Path) -> None:
     db = str(tmp_path / "index.db")
     indexed = run("index", "--claude-dir", str(corpus / SESSION), "--db", db)
@@ -85,6 +87,7 @@ def test_restoring_under_a_file_says_so(corpus: Path, tmp_path: Path) -> None:
     assert_one_line_error(missing, "no indexed session matches")
 
 
+@pytest.mark.slow
 def test_errors_that_are_not_usage_mistakes_have_no_usage_block(tmp_path: Path) -> None:
     prices = tmp_path / "prices.json"
     prices.write_text("not json")
@@ -94,6 +97,7 @@ def test_errors_that_are_not_usage_mistakes_have_no_usage_block(tmp_path: Path) 
     assert_one_line_error(run("search", "x", "--db", str(db), "--no-update"), "rebuild")
 
 
+@pytest.mark.slow
 def test_a_usage_mistake_shows_the_usage_and_one_line() -> None:
     result = run("search", "x", "--since", "notadate", "--no-update")
     assert result.returncode == 2 and "Traceback" not in result.stderr
@@ -120,6 +124,7 @@ def test_an_unhandled_os_error_is_one_line_not_a_traceback(
     )
 
 
+@pytest.mark.slow
 def test_export_takes_claude_dir_and_still_its_old_root(corpus: Path, tmp_path: Path) -> None:
     folder = str(corpus / Path(SESSION).parent)
     for option in ("--claude-dir", "--root"):
@@ -161,6 +166,7 @@ def _drain(descriptor: int) -> None:
             pass
 
 
+@pytest.mark.slow
 def test_show_pages_with_colours_through_less(corpus: Path, tmp_path: Path) -> None:
     # The pager is a script that writes down the LESS it was given.
     seen = tmp_path / "less.txt"
@@ -252,6 +258,7 @@ def _listen(url: str, opened: threading.Event, ended: threading.Event) -> None:
     ended.set()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_the_server_stops_at_once_silently_and_cleans_up(
     serve: Served, stop: signal.Signals, tmp_path: Path
@@ -280,6 +287,7 @@ def test_the_server_stops_at_once_silently_and_cleans_up(
     assert all(line.startswith("cclens: ") for line in started), errors
 
 
+@pytest.mark.slow
 def test_a_stop_before_the_server_runs_cleans_up_too(tmp_path: Path) -> None:
     # A SIGTERM while the demo index is being built: the temporary folder still goes.
     process = subprocess.Popen(

@@ -348,6 +348,7 @@ def test_resume_commands_are_codex_s_own() -> None:
         _ = resume_command(A, None, at="x", agent="codex").argv
 
 
+@pytest.mark.slow
 def test_every_codex_session_draws_with_its_tools_views(codex_home: Path) -> None:
     from cclens.export import export_json, export_markdown
     from cclens.render import SessionRenderer

@@ -50,6 +50,7 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+@pytest.mark.slow
 def test_both_agents_are_indexed_and_codex_files_restore_byte_for_byte(
     index: Index, homes: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -187,6 +188,7 @@ def live(tmp_path: Path) -> Iterator[tuple[Path, str]]:
         yield home, server.url
 
 
+@pytest.mark.slow
 def test_the_web_app_follows_a_codex_session_live(live: tuple[Path, str]) -> None:
     home, url = live
     path = _thread_file(home, A)

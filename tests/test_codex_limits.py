@@ -367,6 +367,7 @@ def test_a_burst_keeps_its_last_sample_of_each_window() -> None:
     assert {s.session for _, s in found} == {"s"}
 
 
+@pytest.mark.slow
 def test_a_copy_of_the_real_files_gives_the_same_history(tmp_path: Path) -> None:
     """The same files found under a home of their own: the history is what the files say,
     whatever the folder."""

@@ -70,6 +70,7 @@ def _damage(db: Path) -> None:
         handle.write(rng.randbytes(64 * 1024))
 
 
+@pytest.mark.slow
 def test_garbage_in_the_middle_is_found_and_rebuild_advised(
     built: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -134,6 +135,7 @@ def read_only_view(folder: Path, view: Path) -> Iterator[Path]:
         subprocess.run(["umount", str(view)], check=True)
 
 
+@pytest.mark.slow
 def test_a_read_only_file_system_is_read_not_called_damaged(
     built: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -167,6 +169,7 @@ def test_a_read_only_file_system_is_read_not_called_damaged(
             assert "read-only" in client.get("/api/status").json()["error"]
 
 
+@pytest.mark.slow
 def test_a_read_only_index_file_with_changes_to_read(
     corpus: Path, built: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -204,6 +207,7 @@ def small_disk(where: Path, size: str) -> Iterator[Path]:
         subprocess.run(["umount", str(where)], check=True)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_said_and_the_index_survives(corpus: Path, tmp_path: Path) -> None:
     root = make_claude_dir(corpus, tmp_path / "claude")
     with small_disk(tmp_path / "disk", "3m") as disk:
@@ -217,6 +221,7 @@ def test_a_full_disk_is_said_and_the_index_survives(corpus: Path, tmp_path: Path
         index.check()
 
 
+@pytest.mark.slow
 def test_a_full_disk_simulated_by_a_page_limit(corpus: Path, tmp_path: Path) -> None:
     root = make_claude_dir(corpus, tmp_path / "claude")
     with Index(tmp_path / "index.db") as index:
@@ -233,6 +238,7 @@ def test_a_full_disk_simulated_by_a_page_limit(corpus: Path, tmp_path: Path) -> 
         index.check()
 
 
+@pytest.mark.slow
 def test_the_web_app_says_the_index_is_damaged_never_a_500(
     built: tuple[Path, Path], tmp_path: Path
 ) -> None:

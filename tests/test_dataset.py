@@ -95,6 +95,7 @@ def corpus_dataset(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
 # Row counts and totals against the library ------------------------------------------------
 
 
+@pytest.mark.slow
 def test_one_session_row_per_session(corpus_dataset: Path, corpus_sessions: list[Session]) -> None:
     ((rows, machines),) = query(
         f"select count(*), list(distinct machine) from {scan(corpus_dataset, 'sessions')}"
@@ -206,6 +207,7 @@ def test_tokens_per_model_count_each_response_once(
     assert sum(v[1] for v in found.values()) > 100_000
 
 
+@pytest.mark.slow
 def test_usage_matches_the_stats_library(
     corpus_dataset: Path, corpus_sessions: list[Session]
 ) -> None:
@@ -330,6 +332,7 @@ def test_every_query_in_the_docs_runs(corpus_dataset: Path, index: int) -> None:
 # Re-runs and several machines ------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_writing_again_gives_the_same_files(corpus: Path, tmp_path: Path) -> None:
     write(tmp_path, corpus)
     first = file_hashes(tmp_path)
@@ -337,6 +340,7 @@ def test_writing_again_gives_the_same_files(corpus: Path, tmp_path: Path) -> Non
     assert file_hashes(tmp_path) == first
 
 
+@pytest.mark.slow
 def test_a_run_since_a_date_keeps_the_other_sessions(corpus: Path, tmp_path: Path) -> None:
     full, partial = tmp_path / "full", tmp_path / "partial"
     write(full, corpus)
@@ -347,6 +351,7 @@ def test_a_run_since_a_date_keeps_the_other_sessions(corpus: Path, tmp_path: Pat
     assert file_hashes(partial) == file_hashes(full)
 
 
+@pytest.mark.slow
 def test_machines_write_side_by_side(corpus: Path, tmp_path: Path) -> None:
     alpha, beta, shared = tmp_path / "alpha", tmp_path / "beta", tmp_path / "shared"
     write(alpha, corpus, machine="alpha")

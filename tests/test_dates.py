@@ -22,6 +22,7 @@ from cclens.figures.period import (
 )
 from cclens.web import RunningServer
 
+from .conftest import sampled
 from .test_index import SMALL
 from .test_index_cli import run
 from .test_web import running
@@ -65,6 +66,7 @@ def test_what_is_not_a_date_is_refused_in_one_line(text: str) -> None:
     assert "\n" not in message and "YYYY-MM-DD" in message and len(message) < 200
 
 
+@pytest.mark.slow
 @given(st.text(max_size=40))
 def test_any_text_is_a_date_or_a_date_error(text: str) -> None:
     try:
@@ -81,7 +83,7 @@ def test_any_iso_time_reads_back_within_range(moment: datetime) -> None:
     found.astimezone(UTC).timestamp()
 
 
-@pytest.mark.parametrize("text", EDGES)
+@pytest.mark.parametrize("text", sampled(EDGES, quick=3))
 @pytest.mark.parametrize("option", ["--since", "--until"])
 def test_commands_take_the_edges(tmp_path: Path, option: str, text: str) -> None:
     db = tmp_path / "index.db"

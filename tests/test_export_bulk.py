@@ -64,6 +64,7 @@ def links(html: str) -> list[str]:
     return parser.hrefs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [2, 1])
 def test_every_page_is_the_single_export(projects: Path, tmp_path: Path, workers: int) -> None:
     files = discover(projects).sessions
@@ -85,6 +86,7 @@ def test_every_page_is_the_single_export(projects: Path, tmp_path: Path, workers
     assert all(":" in d and "edge_cases.jsonl" in d for d in malformed.diagnostics)
 
 
+@pytest.mark.slow
 def test_index_page_lists_and_links_every_session(projects: Path, tmp_path: Path) -> None:
     files = discover(projects).sessions
     result = export_sessions(files, tmp_path / "out", title="My <sessions>")
@@ -105,6 +107,7 @@ def test_index_page_lists_and_links_every_session(projects: Path, tmp_path: Path
         assert times == sorted(times, reverse=True)
 
 
+@pytest.mark.slow
 def test_spawned_workers_write_the_same_pages(projects: Path, tmp_path: Path) -> None:
     files = discover(projects).sessions[:2]
     forked = export_sessions(files, tmp_path / "fork", workers=2, start_method="fork")
@@ -157,6 +160,7 @@ def test_output_names_are_single_safe_components_and_unique(tmp_path: Path) -> N
         assert ".." not in Path(name).parts and len(Path(name).parts) == 2
 
 
+@pytest.mark.slow
 def test_cli_exports_everything_under_the_paths(projects: Path, tmp_path: Path) -> None:
     out = tmp_path / "site"
     code, stdout, stderr = run("export", "--all", str(projects), "-o", str(out), "--jobs", "2")

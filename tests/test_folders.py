@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import sampled
 from .test_cli_exits import _environment
 
 COMMAND = [sys.executable, "-c", "from cclens.cli import main; main()"]
@@ -54,7 +55,7 @@ def _run(tmp_path: Path, args: list[str], *extra: str) -> subprocess.CompletedPr
     )
 
 
-@pytest.mark.parametrize("name", sorted(COMMANDS))
+@pytest.mark.parametrize("name", sampled(sorted(COMMANDS), quick=2))
 @pytest.mark.parametrize("option", ["--dir", "--claude-dir"])
 def test_a_folder_that_does_not_exist_is_an_error(tmp_path: Path, name: str, option: str) -> None:
     missing = tmp_path / "nowhere"
@@ -69,7 +70,7 @@ def test_a_folder_that_does_not_exist_is_an_error(tmp_path: Path, name: str, opt
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("name", sorted(set(COMMANDS) - SERVERS))
+@pytest.mark.parametrize("name", sampled(sorted(set(COMMANDS) - SERVERS), quick=2))
 def test_an_empty_folder_is_read_as_empty(tmp_path: Path, name: str) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -86,7 +87,7 @@ def test_an_empty_folder_is_read_as_empty(tmp_path: Path, name: str) -> None:
         assert (result.stdout + result.stderr).strip(), name
 
 
-@pytest.mark.parametrize("name", sorted(set(COMMANDS) - SERVERS - {"restore"}))
+@pytest.mark.parametrize("name", sampled(sorted(set(COMMANDS) - SERVERS - {"restore"}), quick=2))
 def test_no_agent_folder_at_all_is_one_line(tmp_path: Path, name: str) -> None:
     result = _run(tmp_path, COMMANDS[name])
     assert "Traceback" not in result.stderr, (name, result.stderr)

@@ -114,6 +114,7 @@ def machine(tmp_path: Path) -> Machine:
     return Machine(tmp_path)
 
 
+@pytest.mark.slow
 def test_session_end_then_pre_compact_archive_what_was_appended(machine: Machine) -> None:
     done = machine.hook(machine.payload("SessionEnd"))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
@@ -166,6 +167,7 @@ def test_a_transcript_outside_the_claude_folders_is_left_alone(machine: Machine)
     assert not machine.db.exists()
 
 
+@pytest.mark.slow
 def test_a_busy_index_is_left_to_the_update_holding_it(machine: Machine) -> None:
     assert machine.hook(machine.payload()).returncode == 0
     with machine.transcript.open("ab") as handle:
@@ -181,6 +183,7 @@ def test_a_busy_index_is_left_to_the_update_holding_it(machine: Machine) -> None
     assert took < 5
 
 
+@pytest.mark.slow
 def test_the_hook_ends_itself_at_its_deadline(machine: Machine) -> None:
     # stdin left open and silent: the hook waits for it, then its deadline ends it (made short
     # here; 10 s in use).

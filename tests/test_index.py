@@ -94,6 +94,7 @@ def shape(session: Session) -> object:
     )
 
 
+@pytest.mark.slow
 def test_every_corpus_session_loads_back_the_same(corpus: Path, index: Index) -> None:
     report = index.update([corpus])
     assert report.files_read == report.files_seen > 100
@@ -106,6 +107,7 @@ def test_every_corpus_session_loads_back_the_same(corpus: Path, index: Index) ->
         assert shape(stored) == shape(load(session_file)), session_file.path
 
 
+@pytest.mark.slow
 def test_malformed_lines_are_reported_with_file_and_line(corpus: Path, index: Index) -> None:
     report = index.update([corpus])
     problems = [str(d) for d in report.diagnostics]
@@ -138,6 +140,7 @@ def test_a_shared_id_takes_the_same_key_wherever_the_folder_lies(tmp_path: Path)
     assert keys[0] == keys[1] and keys[0][0] == "same" and keys[0][1].startswith("same-")
 
 
+@pytest.mark.slow
 def test_nothing_is_written_under_the_claude_dir(
     claude_dir: Path, index: Index, tmp_path: Path
 ) -> None:
@@ -165,6 +168,7 @@ def test_default_location_and_override() -> None:
     assert default.name == "index.db" and default.parent.name == "cclens"
 
 
+@pytest.mark.slow
 def test_a_second_run_reads_nothing(claude_dir: Path, index: Index) -> None:
     index.update([claude_dir])
     again = index.update([claude_dir])
@@ -172,6 +176,7 @@ def test_a_second_run_reads_nothing(claude_dir: Path, index: Index) -> None:
     assert again.added == again.updated == again.archived == []
 
 
+@pytest.mark.slow
 def test_appended_lines_are_read_from_where_the_last_run_stopped(
     claude_dir: Path, index: Index
 ) -> None:
@@ -193,6 +198,7 @@ def test_appended_lines_are_read_from_where_the_last_run_stopped(
     assert loaded is not None and loaded.items[-1].anchor == uuid
 
 
+@pytest.mark.slow
 def test_a_half_written_line_waits_for_its_end(claude_dir: Path, index: Index) -> None:
     index.update([claude_dir])
     path = transcript(claude_dir, SMALL)
@@ -210,6 +216,7 @@ def test_a_half_written_line_waits_for_its_end(claude_dir: Path, index: Index) -
     assert written[0].read_bytes() == original + line
 
 
+@pytest.mark.slow
 def test_a_rewritten_file_is_read_again_from_the_start(claude_dir: Path, index: Index) -> None:
     index.update([claude_dir])
     path = transcript(claude_dir, SMALL)
@@ -224,6 +231,7 @@ def test_a_rewritten_file_is_read_again_from_the_start(claude_dir: Path, index: 
     assert index.restore(SMALL, claude_dir.parent / "out")[0].read_bytes() == replacement
 
 
+@pytest.mark.slow
 def test_a_shrunk_file_is_read_again_from_the_start(claude_dir: Path, index: Index) -> None:
     index.update([claude_dir])
     path = transcript(claude_dir, SMALL)
@@ -235,6 +243,7 @@ def test_a_shrunk_file_is_read_again_from_the_start(claude_dir: Path, index: Ind
     assert stored is not None and stored.entries[-1].line <= 3
 
 
+@pytest.mark.slow
 def test_a_deleted_transcript_stays_archived_viewable_searchable_and_restorable(
     claude_dir: Path, index: Index, tmp_path: Path
 ) -> None:
@@ -262,6 +271,7 @@ def test_a_deleted_transcript_stays_archived_viewable_searchable_and_restorable(
     assert index.update([claude_dir]).archived == []
 
 
+@pytest.mark.slow
 def test_a_transcript_that_comes_back_is_no_longer_archived(
     claude_dir: Path, index: Index, tmp_path: Path
 ) -> None:
@@ -277,6 +287,7 @@ def test_a_transcript_that_comes_back_is_no_longer_archived(
     assert not index.session(SMALL).archived  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_subagent_files_are_stored_and_attached_again(claude_dir: Path, index: Index) -> None:
     index.update([claude_dir])
     path = transcript(claude_dir, WITH_SUBAGENTS)
@@ -293,6 +304,7 @@ def test_subagent_files_are_stored_and_attached_again(claude_dir: Path, index: I
     assert all(agent.parent_tool_use_id for agent in stored.subagents)
 
 
+@pytest.mark.slow
 def test_a_new_session_and_a_new_subagent_file_in_one_update(
     claude_dir: Path, index: Index
 ) -> None:
@@ -317,6 +329,7 @@ def test_a_new_session_and_a_new_subagent_file_in_one_update(
     assert any(hit.session_key == copy.stem for hit in index.search("the", limit=500))
 
 
+@pytest.mark.slow
 def test_orphan_subagent_files_are_kept_as_sessions(corpus: Path, corpus_index: Index) -> None:
     index = corpus_index
     orphan = discover(corpus).orphans[0]
@@ -383,6 +396,7 @@ def _contents(index: Index) -> tuple[list[Any], list[Any]]:
         )
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_index(corpus: Path, tmp_path: Path) -> None:
     contents = []
     for name, workers in (("one", 1), ("two", 2)):
@@ -395,6 +409,7 @@ def test_worker_processes_give_the_same_index(corpus: Path, tmp_path: Path) -> N
     assert contents[0] == contents[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("early", [True, False], ids=["reader-first", "reader-during"])
 def test_a_large_update_with_readers_connected(corpus: Path, tmp_path: Path, early: bool) -> None:
     # The web app's readers are connected before the update (it keeps write-ahead logging),
@@ -457,6 +472,7 @@ def test_a_migration_numbered_below_one_applied_is_applied_too(tmp_path: Path) -
         assert [row[0] for row in rows] == sorted(m.number for m in MIGRATIONS)
 
 
+@pytest.mark.slow
 def test_an_index_from_an_older_cclens_is_migrated_not_dropped(
     claude_dir: Path, tmp_path: Path
 ) -> None:
@@ -546,6 +562,7 @@ def test_an_index_from_a_newer_cclens_is_refused(tmp_path: Path) -> None:
     assert "upgrade cclens" in str(raised.value)
 
 
+@pytest.mark.slow
 def test_documents_are_derived_again_when_extraction_changes(
     claude_dir: Path, index: Index
 ) -> None:
@@ -563,6 +580,7 @@ def test_documents_are_derived_again_when_extraction_changes(
     assert sorted((h.session_key, h.anchor, h.kind) for h in found) == expected
 
 
+@pytest.mark.slow
 def test_an_update_can_be_narrowed_to_the_paths_a_watcher_saw(
     claude_dir: Path, index: Index
 ) -> None:

@@ -27,6 +27,7 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> tuple[int, str,
     return result.exit_code, result.stdout, result.stderr
 
 
+@pytest.mark.slow
 def test_index_then_again_reads_nothing(claude_dir: Path, tmp_path: Path) -> None:
     db = tmp_path / "index.db"
     before = snapshot(claude_dir)
@@ -41,6 +42,7 @@ def test_index_then_again_reads_nothing(claude_dir: Path, tmp_path: Path) -> Non
     assert snapshot(claude_dir) == before
 
 
+@pytest.mark.slow
 def test_the_db_can_come_from_the_environment(claude_dir: Path, tmp_path: Path) -> None:
     db = tmp_path / "from-env.db"
     code, _, _ = run("index", "--claude-dir", claude_dir, env={"CCLENS_DB": str(db)})
@@ -53,6 +55,7 @@ def test_a_db_inside_the_claude_dir_is_refused(claude_dir: Path) -> None:
     assert not (claude_dir / "i.db").exists()
 
 
+@pytest.mark.slow
 def test_a_damaged_index_is_reported_and_rebuild_moves_it_aside(
     claude_dir: Path, tmp_path: Path
 ) -> None:
@@ -67,6 +70,7 @@ def test_a_damaged_index_is_reported_and_rebuild_moves_it_aside(
     assert len(kept) == 1 and kept[0].read_bytes() == b"garbage" * 1000
 
 
+@pytest.mark.slow
 def test_search_from_the_terminal(claude_dir: Path, tmp_path: Path) -> None:
     db = tmp_path / "index.db"
     code, out, _ = run("search", "sidechain", "--claude-dir", claude_dir, "--db", db)
@@ -101,6 +105,7 @@ def test_search_from_the_terminal(claude_dir: Path, tmp_path: Path) -> None:
     assert code == 2 and "not a date" in err and "--since" in err
 
 
+@pytest.mark.slow
 def test_restore_writes_the_session_back_byte_for_byte(claude_dir: Path, tmp_path: Path) -> None:
     db = tmp_path / "index.db"
     run("index", "--claude-dir", claude_dir, "--db", db)

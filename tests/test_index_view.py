@@ -59,6 +59,7 @@ def _session_files(corpus: Path) -> list[list[tuple[Path, str, bytes]]]:
     return sessions
 
 
+@pytest.mark.slow
 def test_the_view_derives_what_the_assembled_session_gives(corpus: Path) -> None:
     sessions = _session_files(corpus)
     assert len(sessions) > 100
@@ -339,6 +340,7 @@ def _data(generated: list[dict[str, Any]]) -> bytes:
     return b"".join(json.dumps(record).encode() + b"\n" for record in generated)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

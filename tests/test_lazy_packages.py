@@ -107,6 +107,7 @@ HEAVY = (
 )
 
 
+@pytest.mark.slow
 def test_no_command_help_loads_the_work() -> None:
     from cclens.cli.main import COMMANDS
 

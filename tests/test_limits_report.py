@@ -228,6 +228,7 @@ def test_days_keeps_the_recent_history_and_each_windows_latest_sample(db: Path) 
     assert all(len(w["history"]) == 1 for w in json.loads(result.output)["windows"])
 
 
+@pytest.mark.slow
 def test_one_figure_on_every_surface(tmp_path: Path) -> None:
     """The use now and the pace of each window: ``cclens limits --json``, ``/api/limits``,
     the dashboard's table (its data attributes) and the status line say the same."""

@@ -164,6 +164,7 @@ def indexed(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pat
     return db, root
 
 
+@pytest.mark.slow
 def test_every_tool_answers_through_a_stdio_client(indexed: tuple[Path, Path]) -> None:
     db, root = indexed
 
@@ -261,6 +262,7 @@ def test_mistakes_come_back_as_tool_errors(indexed: tuple[Path, Path]) -> None:
     _run(db, root, body, "--no-update")
 
 
+@pytest.mark.slow
 def test_no_redact_returns_secrets_as_written(indexed: tuple[Path, Path]) -> None:
     db, root = indexed
 
@@ -271,6 +273,7 @@ def test_no_redact_returns_secrets_as_written(indexed: tuple[Path, Path]) -> Non
     _run(db, root, body, "--no-update", "--no-redact")
 
 
+@pytest.mark.slow
 def test_the_index_is_brought_up_to_date_when_the_server_starts(
     corpus: Path, tmp_path: Path
 ) -> None:
@@ -296,6 +299,7 @@ def _free_port() -> int:
         return port
 
 
+@pytest.mark.slow
 def test_streamable_http_on_127_0_0_1(indexed: tuple[Path, Path]) -> None:
     db, root = indexed
     port = _free_port()

@@ -78,6 +78,7 @@ def children(spans: list[Span], parent: Span) -> list[Span]:
 # A session with a subagent -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_session_with_a_subagent(corpus: Path, receiver: Receiver) -> None:
     session = load_session(corpus / ASYNC_AGENTS)
     send(receiver, session, Content(Redactor()))
@@ -136,6 +137,7 @@ def test_a_session_with_a_subagent(corpus: Path, receiver: Receiver) -> None:
     assert all(span.parent_span_id in parents for span in spans if span.parent_span_id)
 
 
+@pytest.mark.slow
 def test_a_big_session(corpus: Path, receiver: Receiver) -> None:
     session = load_session(corpus / BIG)
     send(receiver, session, Content(Redactor()))
@@ -182,6 +184,7 @@ def test_a_big_session(corpus: Path, receiver: Receiver) -> None:
             assert found["gen_ai.request.model"] == found["gen_ai.response.model"]
 
 
+@pytest.mark.slow
 def test_exporting_twice_sends_the_same_ids(corpus: Path, receiver: Receiver) -> None:
     session = load_session(corpus / BIG)
     send(receiver, session, Content(Redactor()))
@@ -193,6 +196,7 @@ def test_exporting_twice_sends_the_same_ids(corpus: Path, receiver: Receiver) ->
     assert len({span_id for _, span_id, _, _ in first}) == len(first)
 
 
+@pytest.mark.slow
 def test_docs_describe_every_attribute(corpus: Path, synthetic: Path, receiver: Receiver) -> None:
     send(receiver, load_session(corpus / BIG), Content(Redactor()))
     send(receiver, _synthetic_session(synthetic), Content(Redactor()))
@@ -234,6 +238,7 @@ def _synthetic_session(synthetic: Path) -> Session:
     return load_session(synthetic / "-home-alex-shop" / f"{SESSION}.jsonl")
 
 
+@pytest.mark.slow
 def test_no_secret_survives_in_content(synthetic: Path, receiver: Receiver) -> None:
     redactor = Redactor()
     send(receiver, _synthetic_session(synthetic), Content(redactor))
@@ -253,6 +258,7 @@ def test_no_secret_survives_in_content(synthetic: Path, receiver: Receiver) -> N
     assert attributes(agent[0].attributes)["gen_ai.agent.id"] == AGENT
 
 
+@pytest.mark.slow
 def test_without_redaction_the_content_is_sent_as_it_is(
     synthetic: Path, receiver: Receiver
 ) -> None:
@@ -263,6 +269,7 @@ def test_without_redaction_the_content_is_sent_as_it_is(
     assert all(part.encode() in body for part in SECRETS.values())
 
 
+@pytest.mark.slow
 def test_no_content_sends_structure_only(synthetic: Path, receiver: Receiver) -> None:
     send(receiver, _synthetic_session(synthetic), None)
     spans = receiver.spans()
@@ -280,6 +287,7 @@ def test_no_content_sends_structure_only(synthetic: Path, receiver: Receiver) ->
     assert failed.status.message == "the tool returned an error"
 
 
+@pytest.mark.slow
 def test_long_content_is_cut(synthetic: Path, receiver: Receiver) -> None:
     send(receiver, _synthetic_session(synthetic), Content(Redactor(), limit=10))
     turn = next(s for s in receiver.spans() if s.name == "turn 1")
@@ -290,6 +298,7 @@ def test_long_content_is_cut(synthetic: Path, receiver: Receiver) -> None:
 # The command ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_command_sends_a_session(synthetic: Path, receiver: Receiver) -> None:
     result = CliRunner().invoke(
         main,
@@ -317,6 +326,7 @@ def test_command_sends_a_session(synthetic: Path, receiver: Receiver) -> None:
     assert receiver.resources()[0]["cclens.machine"] == "ci"
 
 
+@pytest.mark.slow
 def test_command_no_content(synthetic: Path, receiver: Receiver) -> None:
     result = CliRunner().invoke(
         main, ["otel", "--endpoint", receiver.url, "--claude-dir", str(synthetic), "--no-content"]

@@ -77,6 +77,7 @@ def test_format_rule(rule: PermissionRuleValue, text: str) -> None:
     assert parse_rule(text) == rule
 
 
+@pytest.mark.slow
 @given(
     tool=st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,12}", fullmatch=True),
     content=st.text(min_size=1, max_size=40).filter(lambda text: text.strip() not in ("", "*")),

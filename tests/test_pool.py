@@ -30,6 +30,7 @@ def _descriptors_on(path: Path) -> int:
     return count
 
 
+@pytest.mark.slow
 def test_many_threads_share_a_few_connections(corpus: Path, tmp_path: Path) -> None:
     with Index(tmp_path / "index.db", pool_size=3) as index:
         index.update([corpus], workers=1)
@@ -85,6 +86,7 @@ def test_readers_cannot_write(tmp_path: Path) -> None:
         assert -16384 <= cache < 0  # a bounded page cache per reader
 
 
+@pytest.mark.slow
 def test_the_server_keeps_its_connections_and_threads_bounded(corpus: Path, tmp_path: Path) -> None:
     source = next(corpus.rglob(f"{SMALL}.jsonl"))
     folder = tmp_path / "claude" / "projects" / "-tmp-demo"
@@ -109,6 +111,7 @@ def test_the_server_keeps_its_connections_and_threads_bounded(corpus: Path, tmp_
         assert 0 < len(workers) <= server.settings.threads
 
 
+@pytest.mark.slow
 def test_lists_of_the_whole_index_follow_every_change(corpus: Path, tmp_path: Path) -> None:
     db = tmp_path / "index.db"
     with Index(db) as reader, Index(db) as writer:

@@ -51,6 +51,7 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_two_index_commands_at_once_wait_for_each_other(claude_dir: Path, tmp_path: Path) -> None:
     db = tmp_path / "index.db"
     command = [*CCLENS, "index", "--claude-dir", str(claude_dir), "--db", str(db), "--json"]
@@ -72,6 +73,7 @@ def test_two_index_commands_at_once_wait_for_each_other(claude_dir: Path, tmp_pa
         assert index.totals().sessions > 100
 
 
+@pytest.mark.slow
 def test_the_servers_indexer_and_a_command_take_turns(claude_dir: Path, tmp_path: Path) -> None:
     db = tmp_path / "index.db"
     results: list[object] = []
@@ -109,6 +111,7 @@ _PARENT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
 def test_workers_end_with_their_parent(
     claude_dir: Path, tmp_path: Path, how: signal.Signals
@@ -133,6 +136,7 @@ def test_workers_end_with_their_parent(
     assert not [pid for pid in workers if _alive(pid)]
 
 
+@pytest.mark.slow
 def test_a_killed_worker_costs_one_line_and_the_update_goes_on(
     claude_dir: Path, tmp_path: Path
 ) -> None:

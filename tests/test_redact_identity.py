@@ -24,7 +24,7 @@ from cclens.redact.engine import _SCANNER
 from cclens.redact.entropy import _CANDIDATE, candidate_runs
 from cclens.redact.literals import literal_prefixes
 from cclens.redact.rules import all_rules
-from tests.conftest import corpus_files
+from tests.conftest import corpus_files, sampled
 from tests.data import fake_secrets as fake
 from tests.redact_reference import ReferenceRedactor, ReferenceScanner
 from tests.test_redact_corpus import HOSTILE, records_of
@@ -108,6 +108,7 @@ def test_fake_secrets_in_every_context_redact_as_before(name: str) -> None:
     _same_text(texts + texts[::-1], OPTIONS[name])
 
 
+@pytest.mark.slow
 def test_hostile_input_redacts_as_before() -> None:
     _same_text(list(HOSTILE.values()), OPTIONS["default"])
 
@@ -137,6 +138,7 @@ MIXED = st.lists(
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(MIXED)
 def test_generated_text_redacts_as_before(values: list[str]) -> None:
@@ -147,6 +149,7 @@ def test_generated_text_redacts_as_before(values: list[str]) -> None:
     _same_text(["\n".join(values)], OPTIONS["paths"])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.lists(json_values, max_size=4))
 def test_generated_json_redacts_as_before(values: list[Any]) -> None:
@@ -159,7 +162,7 @@ def test_generated_json_redacts_as_before(values: list[Any]) -> None:
 RULES = all_rules()
 
 
-@pytest.mark.parametrize("number", range(len(RULES)))
+@pytest.mark.parametrize("number", sampled(range(len(RULES)), quick=3))
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_match_starts_with_a_literal_prefix_of_its_rule(number: int, data: Any) -> None:
@@ -178,6 +181,7 @@ def test_every_match_starts_with_a_literal_prefix_of_its_rule(number: int, data:
         )
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(MIXED, st.integers(min_value=1, max_value=80))
 def test_runs_found_a_window_at_a_time_are_the_same(values: list[str], window: int) -> None:
@@ -194,6 +198,7 @@ def test_runs_found_a_window_at_a_time_are_the_same(values: list[str], window: i
         entropy._WINDOW = kept
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(MIXED, st.integers(min_value=1, max_value=80))
 def test_prefixes_found_a_window_at_a_time_are_the_same(values: list[str], window: int) -> None:

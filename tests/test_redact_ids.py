@@ -81,6 +81,7 @@ CONTEXTS = (
 )
 
 
+@pytest.mark.slow
 def test_known_ids_are_never_redacted(known_ids: set[str]) -> None:
     redactor = Redactor()
     changed: list[str] = []
@@ -95,6 +96,7 @@ def test_known_ids_are_never_redacted(known_ids: set[str]) -> None:
     assert dict(redactor.counts) == {}
 
 
+@pytest.mark.slow
 def test_records_keep_their_ids() -> None:
     redactor = Redactor()
     for record in _records():

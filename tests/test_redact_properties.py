@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +69,7 @@ def test_text_is_idempotent_on_any_string(value: str) -> None:
     assert Redactor().text(once) == once
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(secretish_text)
 def test_text_is_idempotent_on_secret_laden_strings(value: str) -> None:
@@ -78,6 +80,7 @@ def test_text_is_idempotent_on_secret_laden_strings(value: str) -> None:
     assert dict(again.counts) == {}  # nothing left to count the second time
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(json_values)
 def test_json_is_idempotent_and_keeps_structure(value: Any) -> None:
@@ -86,6 +89,7 @@ def test_json_is_idempotent_and_keeps_structure(value: Any) -> None:
     assert _shape(once) == _shape(value)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(secretish_text)
 def test_disabled_redactor_returns_its_input(value: str) -> None:
@@ -95,6 +99,7 @@ def test_disabled_redactor_returns_its_input(value: str) -> None:
     assert redactor.json(structure) is structure
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     st.sampled_from([secret for secret in fake.provider_secrets() if secret.must_vanish]),

@@ -121,6 +121,7 @@ def test_images_only_for_allowed_types(h: ViewHelpers) -> None:
     assert '<img src="data:image/gif;base64,R0lG"' in str(h.image("R0lG", "image/gif"))
 
 
+@pytest.mark.slow
 def test_json_tree(h: ViewHelpers) -> None:
     html = str(h.json({"<k>": ["x\ny", None, True, 1.5], "empty": {}}))
     assert '<span class="jk">&lt;k&gt;</span>' in html

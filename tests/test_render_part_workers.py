@@ -55,6 +55,7 @@ def corpus_sessions() -> list[Session]:
     return [load(file) for file in discover(CORPUS).sessions]
 
 
+@pytest.mark.slow
 def test_every_corpus_page_drawn_by_two_or_three_processes_is_the_same(forks: list[int]) -> None:
     sessions = corpus_sessions()
     assert len(sessions) > 100
@@ -65,6 +66,7 @@ def test_every_corpus_page_drawn_by_two_or_three_processes_is_the_same(forks: li
     assert len(forks) > 100  # most pages were drawn apart, not quietly in one process
 
 
+@pytest.mark.slow
 def test_a_large_session_is_drawn_apart_by_default_thresholds() -> None:
     session = load_session(LARGEST)
     renderer = SessionRenderer(RenderOptions(workers=2))
@@ -88,6 +90,7 @@ def test_a_part_registered_twice_is_drawn_in_one_process(forks: list[int]) -> No
     assert page(session, 2) == page(session, 1)
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_leaves_its_parts_to_the_parent(forks: list[int]) -> None:
     parent = os.getpid()
 
@@ -128,6 +131,7 @@ def test_an_error_drawing_is_raised_as_in_one_process_and_leaves_no_child(
             os.waitpid(child, os.WNOHANG)
 
 
+@pytest.mark.slow
 def test_view_failures_in_workers_are_reported_as_in_one_process(forks: list[int]) -> None:
     def failing(call: ToolCall, h: ViewHelpers) -> PreparedView:
         raise RuntimeError(f"no view for {call.id}")
@@ -159,6 +163,7 @@ def test_no_fork_while_another_thread_runs(forks: list[int]) -> None:
     assert forks == []
 
 
+@pytest.mark.slow
 def test_export_jobs_give_the_same_file(tmp_path: Path) -> None:
     written = []
     for jobs in ("1", "2"):

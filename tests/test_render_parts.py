@@ -23,7 +23,7 @@ from cclens.render.parts import (
     unpack_parts,
 )
 
-from .conftest import CORPUS
+from .conftest import CORPUS, sampled
 
 #: Sessions with subagents (files and inline sidechains), branches, many items.
 PICKED = [
@@ -53,7 +53,7 @@ def item_and_call_ids(html: str) -> set[str]:
     return ids
 
 
-@pytest.mark.parametrize("session", sessions(), ids=lambda s: s.session_id[:12])
+@pytest.mark.parametrize("session", sampled(sessions(), quick=2), ids=lambda s: s.session_id[:12])
 def test_the_map_finds_every_item_and_call(session: Session) -> None:
     everything = SessionRenderer(RenderOptions(lazy=False)).body(session)
     promised = item_and_call_ids(str(everything))
@@ -143,6 +143,7 @@ def test_a_part_store_draws_each_part_once_with_its_parent() -> None:
     assert store.draw("inner") == "inner" and drawn == ["outer", "inner"]
 
 
+@pytest.mark.slow
 def test_the_web_app_draws_any_part_on_request(tmp_path: Path) -> None:
     import httpx
 

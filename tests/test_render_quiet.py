@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+import pytest
+
 from cclens.readers.claude import load_session
 from cclens.render import RenderOptions, render_session_page
 from cclens.render.context import ItemView, page_context
@@ -24,6 +26,7 @@ def _views() -> list[tuple[str, list[ItemView]]]:
     return found
 
 
+@pytest.mark.slow
 def test_repeats_point_at_a_first_that_counts_them() -> None:
     folded = 0
     for name, views in _views():
@@ -42,6 +45,7 @@ def test_repeats_point_at_a_first_that_counts_them() -> None:
     assert folded > 0  # the corpus has repeated events (permission modes, hooks)
 
 
+@pytest.mark.slow
 def test_an_identical_event_far_apart_is_folded_but_a_message_ends_a_run() -> None:
     for _, views in _views():
         shown = [v for v in views if not v.noisy]

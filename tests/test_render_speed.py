@@ -56,6 +56,7 @@ def _builtin(cls: type | None) -> str | None:
     return str(cls.__name__)
 
 
+@pytest.mark.slow
 def test_lexer_by_filename_chooses_as_pygments_does() -> None:
     names = {_example(p) for _, _, patterns, _ in get_all_lexers(plugins=False) for p in patterns}
     names |= {path.name for path in SOURCES} | {"Makefile", "x.h", "a.pl", "b.m", "README"}
@@ -68,6 +69,7 @@ def test_lexer_by_filename_chooses_as_pygments_does() -> None:
     assert checked > 500
 
 
+@pytest.mark.slow
 def test_lexer_by_name_matches_pygments_aliases() -> None:
     for _, aliases, _, _ in get_all_lexers(plugins=False):
         for alias in aliases:
@@ -96,6 +98,7 @@ def _pygments_lines(code: str, language: str) -> list[str]:
     return _quotes(lines[:-1] if lines and lines[-1] == "" else lines)
 
 
+@pytest.mark.slow
 def test_html_lines_match_pygments_on_real_sources() -> None:
     for path in SOURCES:
         lexer = lexer_by_filename(path.name)
@@ -107,6 +110,7 @@ def test_html_lines_match_pygments_on_real_sources() -> None:
         )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.text(alphabet=st.sampled_from("ab1 \n\t'\"#<>&/*\\()[]{}:=.,-_`$x"), max_size=120),
@@ -225,6 +229,7 @@ TRICKY = st.text(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(PROSE | TRICKY, st.booleans())
 def test_plain_text_fast_path_matches_markdown_it(text: str, breaks: bool) -> None:
@@ -269,6 +274,7 @@ LINKISH = st.text(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(LINKISH)
 def test_narrowed_linkify_check_links_the_same(text: str) -> None:

@@ -40,7 +40,7 @@ from cclens.render.tool_views.schedule import describe_cron
 from cclens.render.tool_views.search import grep_lines, matcher
 from cclens.render.tool_views.shell import prepare_background_output, prepare_task_stop
 
-from .conftest import corpus_files
+from .conftest import corpus_files, sampled
 from .snapshot import canonical
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots" / "tools"
@@ -1313,7 +1313,7 @@ def _all_calls(session: Session) -> Iterator[ToolCall]:
 _TOOL_TAG = re.compile(r'<section class="tool[^"]*" data-tool="([^"]*)" data-view="([^"]*)"')
 
 
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sampled(corpus_files(), quick=20), ids=lambda p: p.name)
 def test_every_corpus_call_is_drawn_by_its_own_view(path: Path) -> None:
     session = load_session(path)
     renderer = SessionRenderer(EAGER)

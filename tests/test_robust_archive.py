@@ -39,6 +39,7 @@ def _restored(index: Index, key: str, out: Path) -> bytes:
     return next(path for path in written if path.name.endswith(f"{SMALL}.jsonl")).read_bytes()
 
 
+@pytest.mark.slow
 def test_a_cut_last_line_is_archived_and_completed_later(claude_dir: Path, tmp_path: Path) -> None:
     path = transcript(claude_dir, SMALL)
     whole = path.read_bytes()
@@ -71,6 +72,7 @@ def test_a_cut_last_line_is_archived_and_completed_later(claude_dir: Path, tmp_p
     assert not [d for d in completed.diagnostics if "incomplete" in d.reason]
 
 
+@pytest.mark.slow
 def test_every_update_keeps_what_is_on_disk(claude_dir: Path, tmp_path: Path) -> None:
     """A file written a few bytes at a time, cut anywhere, is archived whole at every step."""
     path = transcript(claude_dir, SMALL)
@@ -96,6 +98,7 @@ def test_every_update_keeps_what_is_on_disk(claude_dir: Path, tmp_path: Path) ->
     ]
 
 
+@pytest.mark.slow
 def test_an_index_that_stopped_before_the_cut_line_takes_it_now(
     claude_dir: Path, tmp_path: Path
 ) -> None:

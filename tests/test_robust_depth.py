@@ -28,6 +28,7 @@ def _nested(depth: int, leaf: bytes = b"1") -> bytes:
     return text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 1000, 100_000])
 def test_a_record_nested_at_any_depth_decodes_and_encodes_back(depth: int) -> None:
     line = b'{"type":"user","uuid":"u","toolUseResult":' + _nested(depth) + b"}"
@@ -64,6 +65,7 @@ _JSON = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_JSON, st.integers(min_value=1, max_value=6))
 def test_bounded_decode_is_json_decode_with_deep_parts_raw(value: object, limit: int) -> None:
@@ -72,6 +74,7 @@ def test_bounded_decode_is_json_decode_with_deep_parts_raw(value: object, limit:
     assert json.loads(msgspec.json.encode(bounded)) == value
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(_JSON, st.integers(min_value=1, max_value=6))
 def test_both_ways_of_measuring_depth_agree(value: object, limit: int) -> None:
@@ -79,6 +82,7 @@ def test_both_ways_of_measuring_depth_agree(value: object, limit: int) -> None:
     assert _skeleton_too_deep(text, limit) == too_deep(value, limit)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(_JSON)
 def test_iter_json_writes_what_msgspec_format_writes(value: object) -> None:

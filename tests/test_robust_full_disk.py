@@ -68,6 +68,7 @@ def test_the_shared_writer_replaces_only_a_complete_file(tmp_path: Path) -> None
     assert (tmp_path / "fresh.txt").read_bytes() == b"a"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["md", "html", "json"])
 def test_a_failed_export_keeps_the_old_file(session: Path, tmp_path: Path, fmt: str) -> None:
     target = tmp_path / "out" / f"x.{fmt}"
@@ -83,6 +84,7 @@ def test_a_failed_export_keeps_the_old_file(session: Path, tmp_path: Path, fmt: 
     assert done.returncode == 0 and target.read_bytes() != OLD
 
 
+@pytest.mark.slow
 def test_a_failed_site_export_keeps_the_old_pages(session: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     claude = session.parent.parent.parent
@@ -101,6 +103,7 @@ def test_a_failed_site_export_keeps_the_old_pages(session: Path, tmp_path: Path)
     assert not leftovers(site)
 
 
+@pytest.mark.slow
 def test_a_failed_restore_keeps_the_old_files(session: Path, tmp_path: Path) -> None:
     db = tmp_path / "index.db"
     claude = session.parent.parent.parent
@@ -115,6 +118,7 @@ def test_a_failed_restore_keeps_the_old_files(session: Path, tmp_path: Path) -> 
     assert not leftovers(out)
 
 
+@pytest.mark.slow
 def test_a_failed_dataset_keeps_the_old_tables(session: Path, tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     claude = session.parent.parent.parent
@@ -128,6 +132,7 @@ def test_a_failed_dataset_keeps_the_old_tables(session: Path, tmp_path: Path) ->
     assert not leftovers(out)
 
 
+@pytest.mark.slow
 def test_the_small_session_exports_under_a_generous_limit(corpus: Path, tmp_path: Path) -> None:
     """The limit itself is no obstacle to a write that fits."""
     source = next(corpus.rglob(f"{SMALL}.jsonl"))

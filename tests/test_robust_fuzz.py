@@ -138,6 +138,7 @@ def _sessions(claude: Path) -> list[Path]:
     )
 
 
+@pytest.mark.slow
 def test_check_reports_every_bad_line_by_file_and_line(claude: Path, tmp_path: Path) -> None:
     code, out = run("check", "--json", claude, claude=claude, tmp=tmp_path)
     assert code == 2  # the special files: named, and every other line read
@@ -165,6 +166,7 @@ def receiver() -> Iterator[Receiver]:
         yield found
 
 
+@pytest.mark.slow
 def test_every_command_reads_the_fuzzed_folder(
     claude: Path, tmp_path: Path, receiver: Receiver
 ) -> None:
@@ -200,6 +202,7 @@ def test_every_command_reads_the_fuzzed_folder(
             assert before[-10:] not in text and after[:10] not in text, (target, before, after)
 
 
+@pytest.mark.slow
 def test_the_cut_last_line_is_stored_and_restored(claude: Path, tmp_path: Path) -> None:
     assert run("index", claude=claude, tmp=tmp_path)[0] == 2  # the special files
     for path in _sessions(claude):
@@ -242,6 +245,7 @@ def server(claude: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
         yield started
 
 
+@pytest.mark.slow
 def test_every_page_answers_over_the_fuzzed_folder(server: RunningServer) -> None:
     with httpx.Client(base_url=server.url, timeout=120) as client:
         for page in ("/", "/stats", "/permissions", "/api/permissions", "/api/projects"):
@@ -300,6 +304,7 @@ def _containers(children: st.SearchStrategy[object]) -> st.SearchStrategy[object
 _JSON = st.recursive(_SCALARS, _containers, max_leaves=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(RECORD_TYPES)), st.dictionaries(_KEYS, _JSON, max_size=6))
 def test_any_object_decodes_and_keeps_its_json(kind: str, fields: dict[str, object]) -> None:
@@ -308,6 +313,7 @@ def test_any_object_decodes_and_keeps_its_json(kind: str, fields: dict[str, obje
     assert same_json(decoded.value, value)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.binary(max_size=60) | _JSON.map(msgspec.json.encode), max_size=12))
 def test_any_bytes_are_read_line_by_line(lines: list[bytes]) -> None:
@@ -323,6 +329,7 @@ def test_any_bytes_are_read_line_by_line(lines: list[bytes]) -> None:
     assert expected_malformed(data) <= set(malformed)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.sampled_from([b"{}", b"[]", b'{"type":"user","uuid":5}', b"x", b""]), max_size=30)

@@ -30,6 +30,7 @@ def claude_dir(corpus: Path, tmp_path: Path) -> Path:
 # 8. The rebuild ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_rebuild_is_refused_while_another_process_has_the_index_open(
     claude_dir: Path, tmp_path: Path
 ) -> None:
@@ -64,6 +65,7 @@ def test_a_rebuild_is_refused_while_another_process_has_the_index_open(
         assert index.find(SMALL)
 
 
+@pytest.mark.slow
 def test_a_rebuild_waits_for_an_update_in_progress(claude_dir: Path, tmp_path: Path) -> None:
     """The update lock is taken before anything is moved: a rebuild started during another
     process's update waits for it (and says so), then moves the file aside."""
@@ -99,6 +101,7 @@ def test_a_rebuild_waits_for_an_update_in_progress(claude_dir: Path, tmp_path: P
 # 9. Exact keys --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_exact_key_resolves_to_itself(claude_dir: Path, tmp_path: Path) -> None:
     """One session id in two project folders: keys ``X`` and ``X-<hash>``; ``X`` is the
     first, and only ``X``."""

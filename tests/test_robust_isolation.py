@@ -183,6 +183,7 @@ def server(claude: Path, tmp_path: Path, unassemblable: None) -> Iterator[Runnin
         yield started
 
 
+@pytest.mark.slow
 def test_pages_answer_when_a_session_cannot_be_assembled(server: RunningServer) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as client:
         for page in ("/", "/stats", "/permissions", "/api/permissions", "/api/projects"):

@@ -59,6 +59,7 @@ _TEXT = st.text(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(texts=st.lists(_TEXT, min_size=1, max_size=4), ascii_only=st.booleans())
 def test_long_strings_read_in_windows_are_the_strings(

@@ -155,6 +155,7 @@ def test_a_long_filter_on_the_command_line_is_one_line(
     assert_one_line_error(result, "too long")
 
 
+@pytest.mark.slow
 def test_long_arguments_are_clear_mcp_tool_errors(indexed: tuple[Path, Path]) -> None:
     root, db = indexed
     calls: list[tuple[str, dict[str, Any]]] = [
@@ -258,6 +259,7 @@ def test_cr_lf_in_a_path_is_a_clean_answer(guarded: RunningServer, server: Runni
             assert "\r" not in headers.get("location", "")
 
 
+@pytest.mark.slow
 def test_the_machines_own_address_is_a_host(guarded: RunningServer) -> None:
     own = _own_address()
     if own is None:
@@ -288,6 +290,7 @@ def _own_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+@pytest.mark.slow
 def test_search_json_of_a_hostile_query_on_the_command_line(indexed: tuple[Path, Path]) -> None:
     _, db = indexed
     result = subprocess.run(

@@ -24,6 +24,7 @@ from cclens.model.tools import BUILTIN_TOOLS, parse_tool_input, parse_tool_resul
 from cclens.model.tools.generic import ResultList
 from cclens.readers.claude import load_session
 
+from .conftest import sampled
 from .shapes import WRONG, misfits, same_json, samples, struct_places
 
 RECORD_SAMPLES = samples(AnyRecord)
@@ -60,6 +61,7 @@ def test_samples_reach_every_struct_type() -> None:
     assert {cls.__name__ for cls in declared - reached} == bases
 
 
+@pytest.mark.slow
 def test_a_misfit_in_any_field_of_any_record_decodes_and_keeps_the_json() -> None:
     checked = 0
     for label, value in _record_misfits():
@@ -106,7 +108,9 @@ def _parse(name: str, part: str, raw: Any) -> Any:
 
 
 @pytest.mark.parametrize(
-    ("name", "part", "type_"), list(_tool_roots()), ids=lambda v: v if isinstance(v, str) else ""
+    ("name", "part", "type_"),
+    sampled(_tool_roots(), quick=12),
+    ids=lambda v: v if isinstance(v, str) else "",
 )
 def test_a_misfit_in_any_field_of_any_tool_input_or_result_keeps_the_json(
     name: str, part: str, type_: Any
@@ -169,6 +173,7 @@ def odd_sessions(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_sessions_of_misfits_assemble_draw_and_export(odd_sessions: Path) -> None:
     for path in sorted(odd_sessions.glob("*.jsonl")):
         session = load_session(path)
@@ -178,6 +183,7 @@ def test_sessions_of_misfits_assemble_draw_and_export(odd_sessions: Path) -> Non
         assert json.loads(export_json(session))["items"]
 
 
+@pytest.mark.slow
 def test_sessions_of_misfits_are_indexed_and_loaded(odd_sessions: Path, tmp_path: Path) -> None:
     with Index(tmp_path / "index.db") as index:
         report = index.update([odd_sessions.parent.parent], workers=1)

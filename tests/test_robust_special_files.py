@@ -128,6 +128,7 @@ def test_check_reports_each_special_file_and_reads_the_rest(claude_dir: Path) ->
     assert all(name in unreadable for name in SPECIAL)
 
 
+@pytest.mark.slow
 def test_check_of_a_named_special_file(claude_dir: Path) -> None:
     project = claude_dir / "projects" / "-tmp-app"
     for name in SPECIAL:
@@ -152,6 +153,7 @@ def _did_the_rest(command: str, stdout: str, out: Path, db: Path) -> bool:
     raise AssertionError(command)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [
@@ -180,6 +182,7 @@ def test_every_command_names_special_files_and_goes_on(
     assert _did_the_rest(command[0], result.stdout, out, db), result.stdout[-2000:]
 
 
+@pytest.mark.slow
 def test_export_and_show_of_a_named_fifo(claude_dir: Path, tmp_path: Path) -> None:
     fifo = claude_dir / "projects" / "-tmp-app" / "fifo.jsonl"
     assert_named(run("export", str(fifo), "-o", str(tmp_path / "x.html")), "fifo.jsonl")
@@ -203,6 +206,7 @@ def test_the_status_line_of_a_fifo_transcript_answers(claude_dir: Path, tmp_path
     assert len(result.stdout.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_serve_indexes_the_other_sessions_and_stops(
     claude_dir: Path, tmp_path: Path, stop: signal.Signals

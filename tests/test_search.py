@@ -101,6 +101,7 @@ def test_any_text_becomes_a_valid_query_or_nothing(fts: sqlite3.Connection, text
         fts.execute("SELECT count(*) FROM t WHERE t MATCH ?", (query,)).fetchone()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(['"', "-", "*", " ", "OR", "NOT", "AND", "a", "é", "("])))
 def test_operator_soup_is_always_valid(fts: sqlite3.Connection, pieces: list[str]) -> None:

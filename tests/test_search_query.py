@@ -107,6 +107,7 @@ def fts() -> Iterator[sqlite3.Connection]:
     connection.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(queries)
 def test_fts_finds_what_the_typed_query_means(fts: sqlite3.Connection, query: Query) -> None:
@@ -117,6 +118,7 @@ def test_fts_finds_what_the_typed_query_means(fts: sqlite3.Connection, query: Qu
     assert found == expected, (query.typed(), parsed.fts)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(queries)
 def test_highlights_are_the_positive_terms_as_typed(query: Query) -> None:

@@ -190,6 +190,7 @@ def _words(draw: st.DrawFn) -> str:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.composite(_words)())
 def test_every_short_phrase_lies_whole_in_one_piece(text: str) -> None:
@@ -237,6 +238,7 @@ _ALPHABET = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.text(_ALPHABET, min_size=1, max_size=30), min_size=300, max_size=900))
 def test_pieces_are_cut_where_a_word_at_a_time_reading_cuts_them(chunks: list[str]) -> None:
@@ -366,6 +368,7 @@ def test_a_cancelled_search_stops(broad: Index) -> None:
     assert broad.search_results("a", budget=Budget(60)).total_hits == 6000
 
 
+@pytest.mark.slow
 def test_the_progress_handler_does_not_stay_on_the_connection(broad: Index) -> None:
     broad.search_results("and")
     slow = rows(

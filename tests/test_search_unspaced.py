@@ -170,6 +170,7 @@ def _matches(fts: sqlite3.Connection, text: str, query: str) -> bool:
 UNSPACED_TEXT = st.text(alphabet=UNSPACED + SEPARATORS, min_size=1, max_size=80)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(text=UNSPACED_TEXT, data=st.data())
 def test_any_substring_of_unspaced_text_is_found(
@@ -187,6 +188,7 @@ TOKENS = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     tokens=st.lists(TOKENS, min_size=1, max_size=30),
@@ -213,6 +215,7 @@ def test_mixed_scripts_are_found_by_any_run_of_whole_words(
     assert _matches(fts, text, word)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(text=UNSPACED_TEXT, data=st.data())
 def test_a_snippet_marks_each_match_and_nothing_else(text: str, data: st.DataObject) -> None:
@@ -238,6 +241,7 @@ def test_breaks_are_taken_out_exactly(text: str) -> None:
 # --- The real corpus, and every surface ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_real_corpus_finds_every_session_a_substring_scan_finds(corpus_index: Index) -> None:
     with corpus_index.connection() as connection:
         rows = connection.execute(
@@ -256,6 +260,7 @@ def test_the_real_corpus_finds_every_session_a_substring_scan_finds(corpus_index
     assert found(corpus_index, "最新の状態にアップデート") == {JAPANESE}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query", ["推广产品", "アップデート", "生命周期 OR 데이터베이스"])
 def test_library_cli_api_and_mcp_answer_the_same(
     index: Index, claude: Path, tmp_path: Path, query: str

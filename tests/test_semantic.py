@@ -91,6 +91,7 @@ def indexed(claude_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield index
 
 
+@pytest.mark.slow
 def test_the_paraphrase_set_shares_no_content_word_with_its_sessions(indexed: Index) -> None:
     queries = _queries()
     assert len(queries) >= 40
@@ -140,6 +141,7 @@ def test_vectors_are_kept_for_prompts_answers_thinking_and_tool_calls(indexed: I
     assert indexed.search_modes()[0] == "hybrid"
 
 
+@pytest.mark.slow
 def test_hybrid_puts_a_paraphrase_session_in_the_top_five(indexed: Index) -> None:
     queries = _queries()
     found = 0
@@ -220,6 +222,7 @@ def server(claude_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield started
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["lexical", "semantic", "hybrid"])
 def test_modes_agree_across_cli_api_and_mcp(
     mode: str, server: RunningServer, indexed: Index
@@ -290,6 +293,7 @@ def test_incremental_index_embeds_only_new_documents(corpus: Path, tmp_path: Pat
     assert len(after) == len(before) + new
 
 
+@pytest.mark.slow
 def test_a_new_model_embeds_everything_again(tmp_path: Path, claude_dir: Path) -> None:
     with Index(tmp_path / "index.db") as index:
         first = index.update([claude_dir], workers=1)
@@ -313,6 +317,7 @@ _BLOCKED = (
 )
 
 
+@pytest.mark.slow
 def test_without_the_extra_search_by_meaning_says_how_to_get_it(indexed: Index) -> None:
     environment = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
     db = str(indexed.path)
@@ -352,6 +357,7 @@ _OFFLINE = (
 )
 
 
+@pytest.mark.slow
 def test_nothing_is_downloaded_the_model_ships_in_the_package(indexed: Index) -> None:
     arguments = ["--mode", "semantic", "--db", str(indexed.path), "--no-update", "--json"]
     done = subprocess.run(
@@ -398,6 +404,7 @@ def test_readers_add_new_vectors_and_reread_after_deletions(corpus: Path, tmp_pa
     assert len(after.document) > len(before.document) or int(deleted) > 0
 
 
+@pytest.mark.slow
 def test_damaged_vectors_are_one_line_advising_rebuild(indexed: Index, tmp_path: Path) -> None:
     damaged = tmp_path / "index.db"
     source, reader = sqlite3.connect(indexed.path), sqlite3.connect(damaged)

@@ -53,6 +53,7 @@ def _meta(connection: sqlite3.Connection, key: str) -> str:
     return str(connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
 
 
+@pytest.mark.slow
 def test_each_session_with_a_title_or_prompt_gets_one_summary_vector(indexed: Index) -> None:
     with indexed.connection() as connection:
         assert _meta(connection, "session_vectors_model") == SUMMARY_MODEL_ID
@@ -73,6 +74,7 @@ def test_each_session_with_a_title_or_prompt_gets_one_summary_vector(indexed: In
     assert with_prompts <= {key for key, _, _ in rows}
 
 
+@pytest.mark.slow
 def test_summaries_put_three_quarters_of_the_paraphrases_in_the_top_five(
     indexed: Index, tmp_path: Path
 ) -> None:
@@ -182,6 +184,7 @@ _WITHOUT_SUMMARIES = (
 )
 
 
+@pytest.mark.slow
 def test_without_the_extra_search_by_meaning_uses_the_static_model(
     corpus: Path, tmp_path: Path
 ) -> None:

@@ -71,6 +71,7 @@ def test_every_sort_key_is_tested() -> None:
     assert set(SORT_VALUES) == set(SESSION_SORTS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(SESSION_SORTS))
 @pytest.mark.parametrize("order", ["asc", "desc"])
 def test_each_sort_orders_every_session(index: Index, key: str, order: str) -> None:
@@ -207,6 +208,7 @@ def test_projects_add_up_the_sessions_the_filters_keep(
     assert names == sorted(names)
 
 
+@pytest.mark.slow
 def test_cost_and_tokens_are_the_analytics_figures(
     index: Index, everything: list[SessionSummary], root: Path
 ) -> None:

@@ -53,6 +53,7 @@ def _hook(home: Home, transcript: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_check_before_and_after_setup(home: Home) -> None:
     home.settings.write_text(OWN)
     archived_old = _transcript(home, "archived-old", 28)

@@ -115,6 +115,7 @@ _values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     document=st.dictionaries(_keys, _values, max_size=5),

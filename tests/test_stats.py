@@ -152,6 +152,7 @@ def test_cost_by_hand_for_sonnet_4_sessions(corpus: Path) -> None:
     assert model["cost"] == pytest.approx(sum(expected.values()))
 
 
+@pytest.mark.slow
 def test_every_grouping_adds_up_to_the_same_total(corpus: Path) -> None:
     root = str(corpus / "iansherr__claude-code-log/test/test_data/real_projects")
     totals = set()

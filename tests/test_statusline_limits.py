@@ -108,6 +108,7 @@ def test_a_chained_status_line_runs_first_with_the_same_input(
     assert done.stdout.count("\n") == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "theirs",
     [

@@ -59,6 +59,7 @@ def test_every_view_of_a_tool_with_an_argument_has_a_typed_summary() -> None:
         )
 
 
+@pytest.mark.slow
 def test_rows_name_the_argument_of_every_call_of_the_corpus(calls: list[ToolCall]) -> None:
     said: Counter[bool] = Counter()
     for call in calls:

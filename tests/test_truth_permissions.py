@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from click.testing import CliRunner
 
 from cclens.cli import main
@@ -91,6 +92,7 @@ def test_the_pages_suggest_each_rule_once(tmp_path: Path) -> None:
     assert page.count('<code class="rule">Bash(git status)</code>') == 1
 
 
+@pytest.mark.slow
 def test_the_first_visit_finds_the_audit_ready(corpus: Path, tmp_path: Path) -> None:
     # The server audits every project once the first update is done: the first visit to
     # /permissions is drawn with the figures, not behind a placeholder.

@@ -94,6 +94,7 @@ def test_a_transcript_outside_the_claude_folders_indexes_nothing_around_it(tmp_p
     assert all(_inside(p, claude) for p in paths), paths
 
 
+@pytest.mark.slow
 def test_a_transcript_inside_the_claude_folders_is_indexed(tmp_path: Path) -> None:
     claude = tmp_path / "claude"
     transcript = _session(claude / "projects" / PROJECT / f"{SESSION}.jsonl")
@@ -128,6 +129,7 @@ def test_connections_opening_a_new_index_at_once_all_succeed(tmp_path: Path, tri
     assert errors == []
 
 
+@pytest.mark.slow
 def test_two_index_runs_on_a_new_file_both_succeed(tmp_path: Path, corpus: Path) -> None:
     db = tmp_path / "index.db"
     environment = {**os.environ, "CLAUDE_CONFIG_DIR": str(tmp_path / "none")}

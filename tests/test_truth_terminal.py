@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cclens.cli.main import main
@@ -44,6 +45,7 @@ def _cclens(*args: str, zone: str = "UTC") -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_search_hits_are_links_when_a_server_is_known(tmp_path: Path) -> None:
     claude = tmp_path / "claude"
     _one_session(claude, "2025-06-01T12:00:00.000Z")
@@ -91,6 +93,7 @@ def _raw_terminal(*args: str) -> str:
     return output.decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 def test_search_since_is_a_local_day(tmp_path: Path) -> None:
     claude = tmp_path / "claude"
     # 12:00 UTC on June 1st is already June 2nd at UTC+14.
@@ -127,6 +130,7 @@ def test_permissions_prints_times_like_the_other_commands(tmp_path: Path) -> Non
     assert "2025-06-01 10:00" in line and "T10:" not in line and "Z " not in line
 
 
+@pytest.mark.slow
 def test_one_of_anything_is_singular(tmp_path: Path) -> None:
     claude = tmp_path / "claude"
     _one_session(claude, "2025-06-01T12:00:00.000Z")

@@ -87,6 +87,7 @@ def test_a_longer_middle_line_is_a_new_version_never_a_mix(
     assert not loaded.diagnostics  # no malformed line from a mix of versions
 
 
+@pytest.mark.slow
 def test_a_same_length_edit_is_noticed(claude_dir: Path, index: Index, tmp_path: Path) -> None:
     index.update([claude_dir])
     path = transcript(claude_dir, SMALL)
@@ -100,6 +101,7 @@ def test_a_same_length_edit_is_noticed(claude_dir: Path, index: Index, tmp_path:
     assert [h.session_key for h in index.search("quetzal")] == [SMALL]
 
 
+@pytest.mark.slow
 def test_a_truncation_keeps_what_was_removed(
     claude_dir: Path, index: Index, tmp_path: Path
 ) -> None:
@@ -123,6 +125,7 @@ def test_a_truncation_keeps_what_was_removed(
     assert len(index.versions(SMALL)) == 2
 
 
+@pytest.mark.slow
 def test_appends_and_a_rewrite_back_and_forth(
     claude_dir: Path, index: Index, tmp_path: Path
 ) -> None:
@@ -157,6 +160,7 @@ def test_appends_and_a_rewrite_back_and_forth(
         index.restore(SMALL, tmp_path / "x", version=4)
 
 
+@pytest.mark.slow
 def test_an_unchanged_file_is_not_read_or_hashed_again(claude_dir: Path, index: Index) -> None:
     index.update([claude_dir])
     report = index.update([claude_dir])
@@ -169,6 +173,7 @@ def test_an_unchanged_file_is_not_read_or_hashed_again(claude_dir: Path, index: 
     assert len(index.versions(SMALL)) == 1
 
 
+@pytest.mark.slow
 def test_an_index_without_hashes_still_notices_an_edit(
     claude_dir: Path, index: Index, tmp_path: Path
 ) -> None:
@@ -186,6 +191,7 @@ def test_an_index_without_hashes_still_notices_an_edit(
     assert _restored(index, tmp_path / "old", version=1) == original
 
 
+@pytest.mark.slow
 def test_restore_versions_from_the_command_line(claude_dir: Path, tmp_path: Path) -> None:
     db = tmp_path / "index.db"
     assert run("index", "--claude-dir", claude_dir, "--db", db)[0] == 0

@@ -46,6 +46,7 @@ def client(server: RunningServer) -> Iterator[httpx.Client]:
         yield opened
 
 
+@pytest.mark.slow
 def test_pages_answer(client: httpx.Client) -> None:
     home = client.get("/")
     assert home.status_code == 200 and "Projects" in home.text
@@ -61,6 +62,7 @@ def test_pages_answer(client: httpx.Client) -> None:
     assert found.status_code == 200 and "<mark>" in found.text.lower()
 
 
+@pytest.mark.slow
 def test_every_corpus_session_page_is_drawn_by_the_session_view(client: httpx.Client) -> None:
     keys = [
         session["id"]
@@ -201,6 +203,7 @@ def test_settings_allow_the_served_host_only() -> None:
     assert not Settings(db_path=Path("x.db"), host="0.0.0.0").loopback
 
 
+@pytest.mark.slow
 def test_untrusted_text_is_escaped_in_lists_and_search(tmp_path: Path) -> None:
     hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>"'
     folder = tmp_path / "claude" / "projects" / "-tmp-<b>x"
@@ -236,6 +239,7 @@ def test_an_empty_machine_explains_where_sessions_come_from(tmp_path: Path) -> N
     assert "--dir" in html and "--demo" in html
 
 
+@pytest.mark.slow
 def test_the_demo_set(tmp_path: Path) -> None:
     with (
         running([demo_dir()], tmp_path / "i.db", watch=False, demo=True) as started,
@@ -258,6 +262,7 @@ def _next_event(lines: Iterator[str]) -> dict[str, object]:
     raise AssertionError("the stream ended")
 
 
+@pytest.mark.slow
 def test_live_updates_reach_a_session_stream(corpus: Path, tmp_path: Path) -> None:
     root = make_claude_dir(corpus, tmp_path / "claude")
     path = transcript(root, SMALL)
@@ -295,6 +300,7 @@ def test_live_updates_reach_a_session_stream(corpus: Path, tmp_path: Path) -> No
         assert "pangolin" in html
 
 
+@pytest.mark.slow
 def test_the_serve_command(tmp_path: Path) -> None:
     import socket
     import subprocess
@@ -334,6 +340,7 @@ def test_the_serve_command(tmp_path: Path) -> None:
     assert f":{port}/" in errors
 
 
+@pytest.mark.slow
 def test_serve_falls_back_to_the_demo_when_there_is_no_claude_folder(tmp_path: Path) -> None:
     import os
     import socket

@@ -125,6 +125,7 @@ def test_unknown_images_and_refused_types_are_not_served(client: httpx.Client) -
     assert f"/sessions/{SESSION}/images/" not in part.text
 
 
+@pytest.mark.slow
 def test_chromium_shows_a_linked_image_when_the_call_opens(server: RunningServer) -> None:
     with sync_playwright() as playwright:
         browser: Browser = playwright.chromium.launch(

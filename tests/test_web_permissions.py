@@ -102,6 +102,7 @@ def without_examples(audit: dict[str, Any]) -> dict[str, Any]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("project", [DEEP_MANIFEST, SAMPLE])
 def test_the_project_api_is_the_audit(client: httpx.Client, claude_dir: Path, project: str) -> None:
     answer = client.get(f"/api/projects/{quote(project)}/permissions").json()
@@ -196,6 +197,7 @@ def _pytest_calls(client: httpx.Client) -> list[dict[str, Any]]:
     return [c for c in audit["calls"] if c["tool"] == "Bash" and c["subject"].startswith("pytest")]
 
 
+@pytest.mark.slow
 def test_settings_are_read_never_written_and_changes_show(corpus: Path, tmp_path: Path) -> None:
     root = make_claude_dir(corpus, tmp_path / "claude")
     settings = root / "settings.json"
@@ -261,6 +263,7 @@ def test_untrusted_text_is_escaped_on_the_permissions_pages(tmp_path: Path) -> N
         assert "<script>alert" not in page and "<img src=x" not in page
 
 
+@pytest.mark.slow
 def test_an_empty_index_has_nothing_to_audit(tmp_path: Path) -> None:
     with (
         running([], tmp_path / "i.db", watch=False) as started,

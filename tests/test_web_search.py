@@ -39,6 +39,7 @@ def page_ids(client: httpx.Client, key: str) -> set[str]:
     return element_ids(response.text)
 
 
+@pytest.mark.slow
 def test_every_hit_target_is_an_element_of_its_session_page(
     server: RunningServer, client: httpx.Client
 ) -> None:
@@ -153,6 +154,7 @@ def test_a_500_term_query_of_one_word_answers_at_once(client: httpx.Client) -> N
     assert time.perf_counter() - began < 1
 
 
+@pytest.mark.slow
 def test_a_query_past_the_budget_is_422(corpus: Path, tmp_path: Path) -> None:
     root = make_claude_dir(corpus, tmp_path / "claude")
     with (
@@ -169,6 +171,7 @@ def test_a_query_past_the_budget_is_422(corpus: Path, tmp_path: Path) -> None:
 SLOW = {"q": EVERY_WORD, "per_session": "30"}
 
 
+@pytest.mark.slow
 def test_a_search_stops_when_its_client_goes_away(tmp_path: Path) -> None:
     root = common_words_corpus(tmp_path, sessions=40, prompts=100, words=1400)
     with running([root], tmp_path / "index.db", watch=False, search_seconds=600) as started:

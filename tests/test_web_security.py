@@ -222,6 +222,7 @@ def _stop(process: subprocess.Popen[str]) -> str:
     return process.communicate(timeout=20)[1]
 
 
+@pytest.mark.slow
 def test_serve_on_every_interface_prints_a_token_once_and_requires_it(tmp_path: Path) -> None:
     process, port, first = _serve(tmp_path, "--host", "0.0.0.0")
     try:
@@ -248,6 +249,7 @@ def test_serve_on_every_interface_prints_a_token_once_and_requires_it(tmp_path: 
     assert token not in rest  # printed once
 
 
+@pytest.mark.slow
 def test_serve_no_auth_is_explicit_and_warns(tmp_path: Path) -> None:
     process, port, first = _serve(tmp_path, "--host", "0.0.0.0", "--no-auth")
     try:

@@ -27,6 +27,7 @@ def _rows(html: str) -> list[str]:
     return re.findall(r'<tr data-session="([^"]+)"', html)
 
 
+@pytest.mark.slow
 def test_the_home_page_leads_with_the_most_recent_sessions(client: httpx.Client) -> None:
     listed = client.get("/api/sessions", params={"limit": 50}).json()
     html = client.get("/").text

@@ -86,6 +86,7 @@ def reading_sessions(claude_dir: Path) -> list[Session]:
     return sorted(loaded, key=lambda s: (s.started is None, s.started or datetime.min, str(s.path)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("by", ["day", "week", "month"])
 def test_the_figures_are_cclens_stats_figures(
     client: httpx.Client, claude_dir: Path, by: str
@@ -111,6 +112,7 @@ def test_the_figures_are_cclens_stats_figures(
     }
 
 
+@pytest.mark.slow
 def test_the_tool_figures_are_the_analytics_figures(client: httpx.Client, claude_dir: Path) -> None:
     figures = client.get("/api/stats").json()
     expected = summarize(reading_sessions(claude_dir), by="tool")
@@ -281,6 +283,7 @@ def reading_sessions_of(sessions: list[Session]) -> list[Session]:
     )
 
 
+@pytest.mark.slow
 def test_the_index_counts_as_the_analytics_count_on_the_corpus(
     corpus: Path, tmp_path: Path
 ) -> None:
@@ -347,6 +350,7 @@ def _assistant_line(path: Path, message_id: str, output: int) -> bytes:
     return json.dumps(record).encode() + b"\n"
 
 
+@pytest.mark.slow
 def test_the_figures_follow_the_index(corpus: Path, tmp_path: Path) -> None:
     root = make_claude_dir(corpus, tmp_path / "claude")
     path = next(root.rglob(f"{WITH_SUBAGENTS}.jsonl"))
