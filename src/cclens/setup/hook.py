@@ -126,14 +126,16 @@ def glance(payload: dict[str, Any], db: Path) -> tuple[dict[str, Any], list[Path
 
 
 def archive(
-    payload: dict[str, Any], db: Path, roots: Callable[[], Sequence[Path]], started: float
+    state: dict[str, Any],
+    files: list[Path],
+    db: Path,
+    roots: Callable[[], Sequence[Path]],
+    started: float,
 ) -> dict[str, Any]:
-    """Store what is new in the transcript ``payload`` names; return what was done (the
-    ``outcome`` and its figures). Raises :class:`IndexBusy` when another update holds the
-    index, and whatever the index raises."""
-    state, files = glance(payload, db)
-    if files is None:
-        return state
+    """Store what is new in ``files`` (a transcript and its subagents', as :func:`glance`
+    found them, with its ``state``); return what was done (the ``outcome`` and its figures).
+    Raises :class:`IndexBusy` when another update holds the index, and whatever the index
+    raises."""
     transcript = files[0]
     folders = roots()
     if configured_root(transcript, folders) is None:
@@ -232,14 +234,12 @@ def run(
         found = json.loads(raw) if raw.strip() else None
         if not isinstance(found, dict):
             raise ValueError("the hook's input is not a JSON object")
-        files: list[Path] | None = []
-        if not wait:
-            state, files = glance(found, _db_path(db))
-            if files is not None and hand_over(raw, db):
-                timer.cancel()
-                return 0  # the process given the work records the run
+        path = _db_path(db)
+        state, files = glance(found, path)
         if files is not None:
-            state = archive(found, _db_path(db), lambda: _roots(roots), started)
+            if not wait and hand_over(raw, db):
+                return 0  # the process given the work records the run
+            state = archive(state, files, path, lambda: _roots(roots), started)
     except IndexBusy:
         state = {"time": time.time(), "outcome": "index busy: left to the update under way"}
     except Exception as error:  # the hook must never fail Claude Code
