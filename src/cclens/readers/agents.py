@@ -14,7 +14,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from ..files import open_regular
 from ..model.session import Session
@@ -91,6 +93,20 @@ class Reader:
     records: Callable[[str, str, Sequence[SourceFile]], list[FileRecords]] | None = None
 
 
+def _later(module: str, name: str) -> Any:
+    """The function ``name`` of ``module`` (relative to this package), imported when first
+    called: an agent's reading and assembling load only when one of its sessions is read."""
+    found: list[Callable[..., Any]] = []
+
+    def call(*args: Any) -> Any:
+        if not found:
+            found.append(getattr(import_module(module, __package__), name))
+        return found[0](*args)
+
+    call.__qualname__ = call.__name__ = name
+    return call
+
+
 def _claude_homes(environ: Mapping[str, str], home: Path) -> list[Path]:
     configured = environ.get("CLAUDE_CONFIG_DIR", "")
     found = [Path(part).expanduser() for part in configured.split(",") if part.strip()]
@@ -155,15 +171,15 @@ CODEX = Reader(
     homes=codex.codex_homes,
     transcript_roots=codex.transcript_roots,
     suffixes=(".jsonl",),
-    read=codex.read_data,
+    read=_later(".codex.read", "read_data"),
     claims=_codex_claims,
     group=codex.group,
-    load=codex.load,
-    assemble=codex.assemble,
-    resume_argv=codex.resume_argv,
+    load=_later(".codex.assemble", "load"),
+    assemble=_later(".codex.assemble", "assemble"),
+    resume_argv=_later(".codex.resume", "resume_argv"),
     speaker="Codex",
     provider="openai",
-    records=codex.records,
+    records=_later(".codex.assemble", "records"),
 )
 
 GEMINI = Reader(
