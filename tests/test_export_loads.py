@@ -57,6 +57,8 @@ def test_a_claude_code_export_loads_no_other_agent_and_no_unused_view(tmp_path: 
     for module in (
         "cclens.readers.codex.assemble",
         "cclens.readers.codex.translate",
+        "cclens.readers.gemini.assemble",
+        "cclens.readers.gemini.chat",
         "cclens.render.tool_views.codex",
         "cclens.render.tool_views.gemini",
         "cclens.render.tool_views.copilot",

@@ -36,6 +36,7 @@ LAZY = [
     "cclens.model.tools",
     "cclens.readers.claude",
     "cclens.readers.codex",
+    "cclens.readers.gemini",
     "cclens.readers.copilot",
     "cclens.render",
     "cclens.export",

@@ -32,7 +32,9 @@ from .discovery import (
     session_order,
     walk,
 )
-from .gemini import sessions as gemini
+from .gemini.discover import claims as gemini_claims
+from .gemini.discover import gemini_homes
+from .gemini.discover import transcript_roots as gemini_roots
 from .lines import Read
 from .names import AGENTS
 from .records import FileRecords
@@ -186,16 +188,16 @@ GEMINI = Reader(
     name="gemini",
     label="Gemini CLI",
     program="gemini",
-    homes=gemini.gemini_homes,
-    transcript_roots=gemini.transcript_roots,
+    homes=gemini_homes,
+    transcript_roots=gemini_roots,
     suffixes=(".json", ".jsonl"),
-    read=gemini.read_data,
-    claims=gemini.claims,
-    group=gemini.group,
-    load=gemini.load,
-    assemble=gemini.assemble,
-    resume_argv=gemini.resume_argv,
-    records=gemini.records,
+    read=_later(".gemini.sessions", "read_data"),
+    claims=gemini_claims,
+    group=_later(".gemini.sessions", "group"),
+    load=_later(".gemini.sessions", "load"),
+    assemble=_later(".gemini.sessions", "assemble"),
+    resume_argv=_later(".gemini.sessions", "resume_argv"),
+    records=_later(".gemini.sessions", "records"),
 )
 
 COPILOT = Reader(

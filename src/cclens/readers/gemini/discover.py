@@ -22,14 +22,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
 
 from ...files import open_regular, read_regular
-from .assemble import Located
 
 #: The name of gemini-cli's folder in a home directory.
 GEMINI_DIR = ".gemini"
@@ -37,6 +36,57 @@ _SESSION = re.compile(r"^session-.+\.jsonl?$")
 _SUBAGENT = re.compile(r"^[^.][^/]*\.jsonl?$")
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 _HEAD = 4096
+
+
+@dataclass(slots=True)
+class Located:
+    """Where a recording's session belongs: its project (shown) and working directory."""
+
+    project: str
+    cwd: str | None = None
+
+
+def gemini_homes(environ: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
+    """Where Gemini CLI keeps its files: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``
+    (whether or not it exists)."""
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    configured = environ.get("GEMINI_CLI_HOME", "").strip()
+    return [Path(configured).expanduser() / GEMINI_DIR if configured else home / GEMINI_DIR]
+
+
+def transcript_roots(folder: Path) -> list[Path]:
+    """``tmp/`` of a Gemini CLI home (the folder of its projects' ``chats/``); empty for any
+    other folder."""
+    tmp = folder / "tmp"
+    if not tmp.is_dir():
+        return []
+    try:
+        projects = [entry for entry in tmp.iterdir() if (entry / "chats").is_dir()]
+    except OSError:
+        return []
+    return [tmp] if projects else []
+
+
+def claims(path: Path, head: Callable[[], bytes]) -> bool:
+    """Whether ``path`` is a Gemini CLI recording: named as one in a ``chats`` folder, a
+    subagent's in ``chats/<session id>/``, or any ``.json``/``.jsonl`` whose first bytes hold
+    a ``sessionId`` and a ``projectHash`` (the first line or object of every recording)."""
+    name = path.name
+    if not name.endswith((".json", ".jsonl")):
+        return False
+    parent = path.parent
+    if parent.name == "chats" and _SESSION.match(name):
+        return True
+    if parent.parent.name == "chats" and not name.startswith("."):
+        return True
+    start = head()
+    return b'"sessionId"' in start and b'"projectHash"' in start and starts_object(start)
+
+
+def starts_object(head: bytes) -> bool:
+    """Whether ``head`` starts a JSON object (after a byte order mark and blanks)."""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 
 def default_home() -> Path:
