@@ -10,8 +10,9 @@ reader gathered from the call's output and the events that ended it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ...model import UNSET
 from ...model.blocks import ImageBlock, MediaSource, TextBlock
@@ -154,8 +155,7 @@ def _recorded(changes: dict[str, codex.FileChange]) -> list[FilePatch]:
 _KIND_BADGES = {"add": ("added", "ok"), "delete": ("deleted", "warn"), "update": ("", "")}
 
 
-@dataclass(frozen=True, slots=True)
-class PatchFile:
+class PatchFile(msgspec.Struct, frozen=True):
     """A file a patch changed: its ``path``, a ``badge`` (added, deleted, moved) and its
     ``diff`` (none for a file added or deleted empty)."""
 
@@ -164,8 +164,7 @@ class PatchFile:
     diff: Diff | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PatchView(PreparedView):
+class PatchView(PreparedView, frozen=True, kw_only=True):
     """A patch (``tools/codex_patch.html``): each file it changed, as a diff, ``applied`` or
     only proposed; ``patch``: its text when no file could be read from it."""
 
