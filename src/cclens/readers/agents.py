@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from ..files import open_regular
 from ..model.session import Session
@@ -43,8 +44,7 @@ from .records import FileRecords
 HEAD_BYTES = 1024
 
 
-@dataclass(frozen=True, slots=True)
-class Reader:
+class Reader(msgspec.Struct, frozen=True):
     """One agent, as cclens reads it.
 
     * ``name``: the key everything else uses (``"codex"``), ``label`` what people read

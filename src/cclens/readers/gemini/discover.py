@@ -23,7 +23,6 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import msgspec
@@ -38,8 +37,7 @@ _HASH = re.compile(r"^[0-9a-f]{64}$")
 _HEAD = 4096
 
 
-@dataclass(slots=True)
-class Located:
+class Located(msgspec.Struct):
     """Where a recording's session belongs: its project (shown) and working directory."""
 
     project: str
@@ -95,8 +93,7 @@ def default_home() -> Path:
     return Path(home) / GEMINI_DIR if home else Path.home() / GEMINI_DIR
 
 
-@dataclass(slots=True)
-class ChatFileInfo:
+class ChatFileInfo(msgspec.Struct):
     """A recording found on disk, with what its place says about it."""
 
     path: Path
@@ -106,17 +103,16 @@ class ChatFileInfo:
     mtime: float
     #: For a subagent's recording: the id of the session that ran it.
     parent_session_id: str | None = None
-    subagents: list[ChatFileInfo] = field(default_factory=list)
+    subagents: list[ChatFileInfo] = msgspec.field(default_factory=list)
 
 
-@dataclass(slots=True)
-class Projects:
+class Projects(msgspec.Struct):
     """What ``projects.json`` and the ``.project_root`` markers say about project folders."""
 
     #: Project folder name -> project path.
-    by_folder: dict[str, str] = field(default_factory=dict)
+    by_folder: dict[str, str] = msgspec.field(default_factory=dict)
     #: SHA-256 of a project path -> the path.
-    by_hash: dict[str, str] = field(default_factory=dict)
+    by_hash: dict[str, str] = msgspec.field(default_factory=dict)
 
     def add(self, folder: str | None, path: str) -> None:
         if folder:
