@@ -1,7 +1,5 @@
 """What cclens knows about one tool: its names, its input and result types, what it does."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any
 

@@ -1,7 +1,5 @@
 """Type a tool call's ``input`` and its ``toolUseResult`` by the tool's name, losing nothing."""
 
-from __future__ import annotations
-
 import functools
 import operator
 from typing import Any, Union, get_args, get_origin

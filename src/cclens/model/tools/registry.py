@@ -1,7 +1,5 @@
 """The catalogue: every tool cclens knows, by every name it has had."""
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Callable
 from importlib import import_module
