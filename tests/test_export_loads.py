@@ -80,3 +80,17 @@ def test_a_codex_export_loads_its_reader_and_draws_its_views(tmp_path: Path) -> 
     assert "cclens.readers.codex.assemble" in loaded
     assert "cclens.render.tool_views.codex" in loaded
     assert 'data-view="codex-shell"' in page
+
+
+def test_export_help_loads_no_model_library() -> None:
+    # The command line's own helpers (--dir, output checks, the SESSION argument) are plain
+    # classes: the model's and the pages' Structs come with the work, not with --help.
+    code = (
+        "import sys\nfrom cclens.cli.main import main\n"
+        "try:\n    main(['export', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[-1]
+    assert "msgspec" not in found.split()

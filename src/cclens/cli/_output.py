@@ -9,11 +9,11 @@ import importlib.util
 import sys
 import textwrap
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import click
-import msgspec
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -93,7 +93,8 @@ def need_extra(command: str, extra: str, *modules: str) -> None:
             )
 
 
-class Column(msgspec.Struct):
+@dataclass(slots=True)
+class Column:
     """A column of a table that must fit the terminal (see :func:`fitted_table`).
 
     ``keep``: when the table is too wide, the columns with the lowest ``keep`` are left out

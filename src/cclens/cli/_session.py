@@ -4,11 +4,11 @@ read from its file."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-import msgspec
 
 from ._folders import given
 from .index import open_index, report_problems, resolve_db, resolve_roots, update
@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from ..model.session import Session
 
 
-class FoundSession(msgspec.Struct, frozen=True):
+@dataclass(frozen=True, slots=True)
+class FoundSession:
     """A session to show or export, and its figures as the index counts them (``None``: it
     is not in the index, and is counted on its own)."""
 
