@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib import import_module
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
+from .._lazy import deferred
 from ..files import open_regular
 from ..model.session import Session
 from . import claude, codex
@@ -95,20 +94,6 @@ class Reader(msgspec.Struct, frozen=True):
     records: Callable[[str, str, Sequence[SourceFile]], list[FileRecords]] | None = None
 
 
-def _later(module: str, name: str) -> Any:
-    """The function ``name`` of ``module`` (relative to this package), imported when first
-    called: an agent's reading and assembling load only when one of its sessions is read."""
-    found: list[Callable[..., Any]] = []
-
-    def call(*args: Any) -> Any:
-        if not found:
-            found.append(getattr(import_module(module, __package__), name))
-        return found[0](*args)
-
-    call.__qualname__ = call.__name__ = name
-    return call
-
-
 def _claude_homes(environ: Mapping[str, str], home: Path) -> list[Path]:
     configured = environ.get("CLAUDE_CONFIG_DIR", "")
     found = [Path(part).expanduser() for part in configured.split(",") if part.strip()]
@@ -173,15 +158,15 @@ CODEX = Reader(
     homes=codex.codex_homes,
     transcript_roots=codex.transcript_roots,
     suffixes=(".jsonl",),
-    read=_later(".codex.read", "read_data"),
+    read=deferred(".codex.read", "read_data", __package__),
     claims=_codex_claims,
     group=codex.group,
-    load=_later(".codex.assemble", "load"),
-    assemble=_later(".codex.assemble", "assemble"),
-    resume_argv=_later(".codex.resume", "resume_argv"),
+    load=deferred(".codex.assemble", "load", __package__),
+    assemble=deferred(".codex.assemble", "assemble", __package__),
+    resume_argv=deferred(".codex.resume", "resume_argv", __package__),
     speaker="Codex",
     provider="openai",
-    records=_later(".codex.assemble", "records"),
+    records=deferred(".codex.assemble", "records", __package__),
 )
 
 GEMINI = Reader(
@@ -191,13 +176,13 @@ GEMINI = Reader(
     homes=gemini_homes,
     transcript_roots=gemini_roots,
     suffixes=(".json", ".jsonl"),
-    read=_later(".gemini.sessions", "read_data"),
+    read=deferred(".gemini.sessions", "read_data", __package__),
     claims=gemini_claims,
-    group=_later(".gemini.sessions", "group"),
-    load=_later(".gemini.sessions", "load"),
-    assemble=_later(".gemini.sessions", "assemble"),
-    resume_argv=_later(".gemini.sessions", "resume_argv"),
-    records=_later(".gemini.sessions", "records"),
+    group=deferred(".gemini.sessions", "group", __package__),
+    load=deferred(".gemini.sessions", "load", __package__),
+    assemble=deferred(".gemini.sessions", "assemble", __package__),
+    resume_argv=deferred(".gemini.sessions", "resume_argv", __package__),
+    records=deferred(".gemini.sessions", "records", __package__),
 )
 
 COPILOT = Reader(

@@ -2,8 +2,8 @@
 
 import functools
 from collections.abc import Callable
-from importlib import import_module
 
+from ..._lazy import deferred
 from . import agents, files, interaction, mcp, misc, plans, schedule, search, shell, tasks, web
 from ._spec import ToolSpec
 from .generic import UnknownToolInput, UnknownToolResult
@@ -54,21 +54,9 @@ def _unknown_spec(name: str, agent: str = "claude") -> ToolSpec:
 #: tool name, or ``None`` for a name the agent's catalogue does not know (an agent's tools are
 #: typed in a module of this package: :mod:`cclens.model.tools.codex`,
 #: :mod:`cclens.model.tools.gemini`, :mod:`cclens.model.tools.copilot`).
-def _catalogue(agent: str) -> Callable[[str], ToolSpec | None]:
-    """``agent``'s ``<agent>_tool_spec``, its module imported when first asked: a Claude Code
-    session loads no other agent's tool types."""
-    found: list[Callable[[str], ToolSpec | None]] = []
-
-    def lookup(name: str) -> ToolSpec | None:
-        if not found:
-            found.append(getattr(import_module(f"{__package__}.{agent}"), f"{agent}_tool_spec"))
-        return found[0](name)
-
-    return lookup
-
-
 AGENT_TOOLS: dict[str, Callable[[str], ToolSpec | None]] = {
-    agent: _catalogue(agent) for agent in ("codex", "gemini", "copilot")
+    agent: deferred(f".{agent}", f"{agent}_tool_spec", __package__)
+    for agent in ("codex", "gemini", "copilot")
 }
 
 

@@ -19,9 +19,9 @@ row says is its ``summarize`` (:mod:`.summaries`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from importlib import import_module
 from typing import TYPE_CHECKING
 
+from ..._lazy import deferred
 from ...model.session import ToolCall
 from ...model.tools import McpToolSpec, UnknownToolInput
 from ...model.tools.mcp import mcp_parts
@@ -52,31 +52,18 @@ __all__ = [
 ]
 
 
-class _Prepare:
+def _prepare(name: str) -> Prepare:
     """A view's ``prepare``, named ``family.function``: its module (``shell``, ``files``, …,
     with its prepared views' classes) is imported when a call of one of its tools is first
     drawn, so that a page imports the views of the tools its session called and no other."""
-
-    __slots__ = ("_function", "_name")
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-        self._function: Prepare | None = None
-
-    def __call__(self, call: ToolCall, helpers: ViewHelpers) -> PreparedView:
-        function = self._function
-        if function is None:
-            family, _, name = self._name.partition(".")
-            function = self._function = getattr(import_module(f"{__name__}.{family}"), name)
-        return function(call, helpers)
-
-    def __repr__(self) -> str:
-        return f"<prepare {self._name}>"
+    family, _, function = name.partition(".")
+    prepare: Prepare = deferred(f".{family}", function, __name__)
+    return prepare
 
 
 def _view(name: str, template: str, prepare: str, *tools: str) -> tuple[ToolView, tuple[str, ...]]:
     view = ToolView(
-        name, f"tools/{template}.html", _Prepare(prepare), name in _HEADLINES, SUMMARIES.get(name)
+        name, f"tools/{template}.html", _prepare(prepare), name in _HEADLINES, SUMMARIES.get(name)
     )
     return view, tools
 
@@ -238,7 +225,7 @@ def _by_name(views: Iterable[tuple[ToolView, tuple[str, ...]]]) -> dict[str, Too
 TOOL_VIEWS: dict[str, ToolView] = _by_name(VIEWS)
 
 #: The view of every MCP tool (``mcp__<server>__<tool>``).
-MCP_VIEW = ToolView("mcp", "tools/mcp.html", _Prepare("mcp.prepare_mcp"), summarize=summarize_mcp)
+MCP_VIEW = ToolView("mcp", "tools/mcp.html", _prepare("mcp.prepare_mcp"), summarize=summarize_mcp)
 
 #: Gemini CLI's tools (:mod:`cclens.model.tools.gemini`), each drawn by the template of the
 #: Claude Code tool of its kind. An alias (``search_file_content``) and a subagent called by
@@ -361,7 +348,7 @@ AGENT_VIEWS: dict[str, dict[str, ToolView]] = {
 
 #: The view of each other agent's MCP tools, by agent (``MCP_VIEW`` for an agent not named).
 AGENT_MCP_VIEWS: dict[str, ToolView] = {
-    "codex": ToolView("codex-mcp", "tools/mcp.html", _Prepare("codex.prepare_mcp"))
+    "codex": ToolView("codex-mcp", "tools/mcp.html", _prepare("codex.prepare_mcp"))
 }
 
 
