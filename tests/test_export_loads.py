@@ -94,3 +94,27 @@ def test_export_help_loads_no_model_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.splitlines()[-1]
     assert "msgspec" not in found.split()
+
+
+def test_every_deferred_function_of_the_registries_exists() -> None:
+    # A registry names its functions as strings: a misspelt one would fail only when a session
+    # needed it (a view would then be drawn generically).
+    from cclens._lazy import Deferred
+    from cclens.model.tools.registry import AGENT_TOOLS
+    from cclens.readers.agents import READERS
+    from cclens.render import tool_views
+
+    found: list[object] = [*AGENT_TOOLS.values()]
+    for reader in READERS.values():
+        found += [getattr(reader, name) for name in reader.__struct_fields__]
+    views = [
+        view
+        for table in ("VIEWS", "GEMINI_VIEWS", "COPILOT_VIEWS", "CODEX_VIEWS")
+        for view, _ in getattr(tool_views, table)
+    ]
+    views += [tool_views.MCP_VIEW, *tool_views.AGENT_MCP_VIEWS.values()]
+    found += [view.prepare for view in views]
+    named = [item for item in found if isinstance(item, Deferred)]
+    assert len(named) >= 100
+    for item in named:
+        assert callable(item.resolve()), item

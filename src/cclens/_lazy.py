@@ -33,15 +33,33 @@ def lazy_names(package: str, places: Mapping[str, str]) -> Callable[[str], Any]:
     return __getattr__
 
 
+class Deferred:
+    """A function named by its module and name, imported when it is first called or
+    resolved (:meth:`resolve`); calling it calls the function."""
+
+    __slots__ = ("_found", "module", "name", "package")
+
+    def __init__(self, module: str, name: str, package: str | None = None) -> None:
+        self.module = module
+        self.name = name
+        self.package = package
+        self._found: Callable[..., Any] | None = None
+
+    def resolve(self) -> Callable[..., Any]:
+        """The function, imported now if it was not yet."""
+        found = self._found
+        if found is None:
+            found = self._found = getattr(import_module(self.module, self.package), self.name)
+        return found
+
+    def __call__(self, *args: Any) -> Any:
+        return (self._found or self.resolve())(*args)
+
+    def __repr__(self) -> str:
+        return f"<deferred {self.module}:{self.name}>"
+
+
 def deferred(module: str, name: str, package: str | None = None) -> Any:
     """The function ``name`` of ``module`` (relative to ``package``), imported when it is first
-    called; it takes and returns what that function does."""
-    found: list[Callable[..., Any]] = []
-
-    def call(*args: Any) -> Any:
-        if not found:
-            found.append(getattr(import_module(module, package), name))
-        return found[0](*args)
-
-    call.__name__ = call.__qualname__ = name
-    return call
+    called (a :class:`Deferred`, typed as the field it fills)."""
+    return Deferred(module, name, package)
