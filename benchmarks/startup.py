@@ -1,6 +1,6 @@
 """Start-up: what ``cclens --help``, each ``cclens X --help`` and a small export cost.
 
-Usage: ``python benchmarks/startup.py [--runs N] [--session FILE] [--against SRC]``
+Usage: ``python benchmarks/startup.py [--runs N] [--session FILE] [--against SRC] [--floor]``
 
 Every figure is a new process, interpreter start included, with its bytecode cached as once
 installed (``PYTHONPYCACHEPREFIX`` in a work folder, warmed first) and cclens's compiled
@@ -12,7 +12,10 @@ time, and the ratios of the medians to ``python -c "import click"`` measured in 
 (the yardstick of the aims): ``cclens --help`` and every ``cclens X --help`` at most 2x
 importing click; ``cclens export SESSION -o FILE`` of a ~30 KB session under 200 ms end to
 end. ``--against SRC`` runs the same commands with another source tree on ``PYTHONPATH`` (for
-example ``../main/src``), interleaved with this one's, and prints both.
+example ``../main/src``), interleaved with this one's, and prints both. ``--floor`` adds what
+the export costs before its work: a process importing only the libraries the export loads
+(every module outside cclens it has once done), then those and cclens's modules it loads, with
+no work done.
 """
 
 from __future__ import annotations
@@ -110,11 +113,40 @@ def _commands(source: Path) -> list[str]:
     return found.stdout.split()
 
 
+def _floor_scripts(work: Path, session: Path, env: dict[str, str]) -> tuple[Path, Path]:
+    """Two scripts importing what an export of ``session`` loads: the libraries alone, and
+    the libraries with cclens's modules (each import as it was done, nothing run)."""
+    code = (
+        "import sys\nfrom cclens.cli.main import main\n"
+        "try:\n    main(['export', *sys.argv[1:]])\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(m for m in sys.modules if not m.startswith('__')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(session), "-o", str(work / "floor.html"), "-j", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    loaded = done.stdout.split()
+    libraries = [name for name in loaded if name.split(".")[0] != "cclens"]
+    own = [name for name in loaded if name.split(".")[0] == "cclens"]
+    scripts = []
+    for name, modules in (("libraries", libraries), ("all", libraries + own)):
+        script = work / f"floor_{name}.py"
+        script.write_text(
+            "".join(f"try:\n    import {m}\nexcept Exception:\n    pass\n" for m in modules)
+        )
+        scripts.append(script)
+    return scripts[0], scripts[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--session", type=Path, default=SESSION)
     parser.add_argument("--against", type=Path, help="another src/ to time in the same run")
+    parser.add_argument("--floor", action="store_true", help="also time what the export imports")
     args = parser.parse_args()
     sources = {"": HERE}
     if args.against is not None:
@@ -137,6 +169,11 @@ def main() -> None:
                 plans.append((f"{prefix}cclens {name} --help", [*cclens, name, "--help"], env))
             export = [*cclens, "export", str(args.session), "-o", str(out)]
             plans.append((f"{prefix}cclens export (small session)", export, env))
+            if args.floor and not prefix:
+                libraries, everything = _floor_scripts(work, args.session, env)
+                python = [sys.executable]
+                plans.append(("floor: its libraries imported", [*python, str(libraries)], env))
+                plans.append(("floor: + cclens's modules", [*python, str(everything)], env))
         for label, command, env in plans:  # warm the bytecode and template caches
             timings.run(label, command, env)
         timings = Timings()

@@ -19,13 +19,13 @@ from cclens.readers.gemini import (
     Located,
     assemble_chat,
     discover,
-    load,
     read_chat,
     read_chat_data,
     read_projects,
     unknown_kinds,
 )
 from cclens.readers.gemini.discover import project_hash
+from cclens.readers.gemini.load import load
 
 DATA = Path(__file__).parent / "data" / "agents" / "gemini"
 REAL = sorted((DATA / "real").glob("*.json"))

@@ -14,7 +14,8 @@ import pytest
 
 from cclens.model.gemini import outputs
 from cclens.model.session import Session, ToolCall
-from cclens.readers.gemini import Located, assemble_chat, discover, load, read_chat
+from cclens.readers.gemini import Located, assemble_chat, discover, read_chat
+from cclens.readers.gemini.load import load
 from cclens.render import RenderOptions, SessionRenderer, view_for
 from cclens.render.tool_views import AGENT_VIEWS, TOOL_VIEWS
 

@@ -35,6 +35,8 @@ LAZY = [
     "cclens.model",
     "cclens.model.tools",
     "cclens.readers.claude",
+    "cclens.readers.codex",
+    "cclens.readers.gemini",
     "cclens.readers.copilot",
     "cclens.render",
     "cclens.export",
@@ -85,6 +87,7 @@ def test_importing_the_packages_loads_no_parser() -> None:
 HEAVY = (
     "cclens.model",
     "cclens.readers.claude",
+    "cclens.readers.codex",
     "cclens.readers.agents",
     "cclens.index.database",
     "cclens.index.write",

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
-from dataclasses import fields, is_dataclass
 from pathlib import Path
 
+import msgspec
 import pytest
 from jinja2 import StrictUndefined, UndefinedError
 from rich.console import Console
@@ -128,10 +128,9 @@ def test_text_parts_show_the_result_when_the_page_does_on_the_corpus() -> None:
 def test_every_view_is_a_frozen_typed_model(tmp_path: Path) -> None:
     for _, call in load_cases(tmp_path, CASES):
         prepared = prepared_view(call)
-        assert isinstance(prepared, PreparedView) and is_dataclass(prepared)
-        assert {"i", "r", "error", "rejected", "badges", "notes"} <= {
-            f.name for f in fields(prepared)
-        }
+        # A msgspec Struct: typed fields, made in C (a page defines its views' classes fast).
+        assert isinstance(prepared, PreparedView) and isinstance(prepared, msgspec.Struct)
+        assert {"i", "r", "error", "rejected", "badges", "notes"} <= set(prepared.__struct_fields__)
         with pytest.raises(AttributeError):
             prepared.error = "changed"  # type: ignore[misc]
 

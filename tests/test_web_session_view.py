@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -74,7 +73,7 @@ def test_the_plain_fallback_view_escapes_transcript_text(corpus: Path) -> None:
     first = next(i for i in session.items if isinstance(i, AssistantItem) and i.tool_calls)
     call = first.tool_calls[0]
     block = msgspec.structs.replace(call.block, input={"command": hostile})
-    first.tool_calls[0] = dataclasses.replace(call, block=block)
+    first.tool_calls[0] = msgspec.structs.replace(call, block=block)
     html = PlainRenderer(environment()).fragment(session, [first])
     assert "<script>alert" not in html and "<img src=x" not in html
     assert "&lt;script&gt;" in html

@@ -14,10 +14,10 @@ left alone (they are the records' structure), and so are base64 payloads (image 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TypeAlias
 
 import msgspec
+from msgspec.structs import replace
 
 from ..model import convert_record, to_builtins
 from ..model.entries import Diagnostic, Entry

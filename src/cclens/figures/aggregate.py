@@ -14,7 +14,6 @@ row also carries the tool's calls, errors, rejections and durations (:class:`Too
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Literal, TypeAlias
 
@@ -108,8 +107,7 @@ class UnpricedModel(msgspec.Struct, kw_only=True):
     tokens: TokenCounts = msgspec.field(default_factory=TokenCounts)
 
 
-@dataclass(slots=True)
-class PricedResponse:
+class PricedResponse(msgspec.Struct):
     """A response with its cost worked out once."""
 
     response: Response
@@ -121,8 +119,7 @@ def price_responses(responses: Iterable[Response], table: PriceTable) -> list[Pr
     return [PricedResponse(response, response.priced(table)) for response in responses]
 
 
-@dataclass(slots=True)
-class UsagePart:
+class UsagePart(msgspec.Struct):
     """Responses summed before they are grouped: some responses of one session, on one local
     ``day`` (and one ``minute`` when known), of one ``model``, priced by one table entry
     ``price`` (``None``: unpriced, and ``reason`` says why). ``cost`` is their summed cost
@@ -316,8 +313,7 @@ def aggregate(
     return _sorted([found.finish() for found in groups.values()], by)
 
 
-@dataclass(slots=True)
-class ToolPart:
+class ToolPart(msgspec.Struct):
     """Responses summed before they are grouped by tool: some responses of one session that
     called the same ``tools`` (one name per call, in order; empty: none), priced by one table
     entry ``price``. ``unpriced`` of them had no price; ``cost`` is what the others cost.

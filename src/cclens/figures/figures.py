@@ -26,7 +26,6 @@ projects to the totals.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -157,8 +156,7 @@ class Figures(msgspec.Struct, kw_only=True):
             self.cost = (self.cost or 0.0) + cost
 
 
-@dataclass(slots=True)
-class Tally:
+class Tally(msgspec.Struct):
     """Every prompt, response and tool call of some sessions once, with the session that
     counts it (``Response.session_path`` for a response)."""
 

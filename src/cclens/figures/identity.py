@@ -30,9 +30,10 @@ add up to the totals.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
+
+import msgspec
 
 if TYPE_CHECKING:
     from ..model.session import Session
@@ -92,8 +93,7 @@ def prompt_key(uuid: str | None, path: Path | str, line: int) -> str:
     return real_id(uuid) or f"{path}:{line}"
 
 
-@dataclass(slots=True)
-class Match(Generic[T]):
+class Match(msgspec.Struct, Generic[T]):
     """A response the matcher knows, and what the caller keeps for it."""
 
     request_id: str | None

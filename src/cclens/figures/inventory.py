@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
@@ -65,8 +64,7 @@ class ToolUsage(msgspec.Struct, kw_only=True):
     p95_seconds: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class CallFact:
+class CallFact(msgspec.Struct, frozen=True):
     """One tool call, reduced to what its figures need.
 
     ``key`` identifies the call across files (:func:`cclens.figures.identity.call_key`);

@@ -4,10 +4,11 @@ placing times in days, weeks and months of the local calendar."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 if TYPE_CHECKING:
     from ..readers.discovery import SessionFile
@@ -87,8 +88,7 @@ def local_zone_name() -> str:
     return datetime.now().astimezone().tzname() or "local"
 
 
-@dataclass(frozen=True, slots=True)
-class Period:
+class Period(msgspec.Struct, frozen=True):
     """Whole days from ``since`` to ``until`` (both included); either may be open.
 
     Days are those of ``zone``, or of the machine's local time (daylight saving included) when

@@ -16,7 +16,6 @@ own notices, not API calls, and are left out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -40,8 +39,7 @@ if TYPE_CHECKING:
 SYNTHETIC_MODEL = "<synthetic>"
 
 
-@dataclass(slots=True)
-class Response:
+class Response(msgspec.Struct):
     """One API response, counted once.
 
     ``session_id``, ``project``, ``session_title`` and ``session_path`` name the top-level
@@ -65,7 +63,7 @@ class Response:
     inference_geo: str | None
     path: Path
     line: int
-    tool_calls: list[tuple[str, str]] = field(default_factory=list)
+    tool_calls: list[tuple[str, str]] = msgspec.field(default_factory=list)
     session_path: Path = Path()
     #: How another file's copy of it is recognised: its ``message.id``, else
     #: :func:`cclens.figures.identity.response_fallback` of its first record.
@@ -139,8 +137,7 @@ class LightRecord(Protocol):
     def timestamp(self) -> str | None: ...
 
 
-@dataclass(slots=True)
-class Occurrence:
+class Occurrence(msgspec.Struct):
     """One record carrying a response's usage, reduced to what counting it needs.
 
     Ids are real ids (:func:`cclens.figures.identity.real_id`) or ``None``; ``size`` is
@@ -303,13 +300,12 @@ def occurrences(
             yield Occurrence.of(found[0], found[1], path, entry.line, found[2])
 
 
-@dataclass(slots=True)
-class _Builder:
+class _Builder(msgspec.Struct):
     """A response being put together from its occurrences."""
 
     response: Response
     size: tuple[int, int]
-    tool_ids: set[str] = field(default_factory=set)
+    tool_ids: set[str] = msgspec.field(default_factory=set)
 
     def add(self, found: Occurrence) -> None:
         response = self.response
@@ -334,8 +330,7 @@ class _Builder:
                 response.tool_calls.append((tool_id, name))
 
 
-@dataclass(frozen=True, slots=True)
-class Owner:
+class Owner(msgspec.Struct, frozen=True):
     """The session a response is counted for: its id, project, title, path and agent."""
 
     session_id: str

@@ -12,8 +12,6 @@ lose nothing:
   does not know.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, TypeAlias, TypeVar, Union
 
 import msgspec

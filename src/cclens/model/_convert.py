@@ -25,7 +25,6 @@ import copy
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -60,8 +59,7 @@ _RESERVED_EXTRA = f'"{EXTRA_KEY}"'.encode()
 _RESERVED_TAG = f'"{UNKNOWN_TAG}"'.encode()
 
 
-@dataclass(slots=True)
-class Decoded(Generic[T]):
+class Decoded(msgspec.Struct, Generic[T]):
     """A decoded value and what the slow path had to set aside to decode it.
 
     ``notes`` lists every repair (an unknown field, an unknown kind, a value of an unexpected
@@ -72,17 +70,16 @@ class Decoded(Generic[T]):
 
     value: T
     notes: list[str]
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = msgspec.field(default_factory=list)
 
 
-@dataclass(slots=True)
-class _Repairs:
+class _Repairs(msgspec.Struct):
     """What the slow path moved aside, by concrete place in the input."""
 
-    extras: dict[Place, dict[str, Any]] = field(default_factory=dict)
-    unknowns: dict[Place, Any] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    extras: dict[Place, dict[str, Any]] = msgspec.field(default_factory=dict)
+    unknowns: dict[Place, Any] = msgspec.field(default_factory=dict)
+    notes: list[str] = msgspec.field(default_factory=list)
+    problems: list[str] = msgspec.field(default_factory=list)
 
 
 class _Unrepairable(Exception):

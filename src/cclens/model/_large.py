@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeVar
 
 import msgspec
@@ -40,8 +39,7 @@ _HIGH_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}$")
 _HEAD = 80
 
 
-@dataclass(slots=True)
-class LargeLine:
+class LargeLine(msgspec.Struct):
     """A line read in chunks: its skeleton, its long strings, and where it ended."""
 
     #: The line's JSON with each long string replaced by ``"<marker>:<number>"``.
@@ -69,14 +67,13 @@ class LargeLine:
         return length
 
 
-@dataclass(slots=True)
-class _Splitter:
+class _Splitter(msgspec.Struct):
     marker: str
-    skeleton: bytearray = field(default_factory=bytearray)
-    strings: list[str] = field(default_factory=list)
+    skeleton: bytearray = msgspec.field(default_factory=bytearray)
+    strings: list[str] = msgspec.field(default_factory=list)
     inside: bool = False
     #: The current string's bytes not decoded yet (after its opening quote).
-    content: bytearray = field(default_factory=bytearray)
+    content: bytearray = msgspec.field(default_factory=bytearray)
     #: The current string decoded so far, once it is long (a list holding at most one string,
     #: so that appending to it grows it in place rather than copying it: see :meth:`_append`).
     pieces: list[str] | None = None

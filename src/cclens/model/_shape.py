@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import types
-from dataclasses import dataclass
 from typing import Any, Literal, Union, get_args, get_origin
 
 import msgspec
@@ -26,8 +25,7 @@ _SCALARS: frozenset[Any] = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+class Layout(msgspec.Struct, frozen=True):
     """How one struct class reads and writes its JSON object."""
 
     #: ``(tag field, tag value)`` of a tagged struct.
@@ -134,8 +132,7 @@ def _mapping(type_: Any) -> bool:
     return isinstance(origin, type) and issubclass(origin, dict)
 
 
-@dataclass(frozen=True, slots=True)
-class _Choice:
+class _Choice(msgspec.Struct, frozen=True):
     """How to tell which member of a union describes a JSON value."""
 
     #: tag field -> tag value -> struct.

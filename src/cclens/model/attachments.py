@@ -4,8 +4,6 @@ Hooks' output, files and memories it read in, reminders, listings of skills, age
 tools, mode changes. Kinds not known yet decode as :class:`UnknownAttachment`.
 """
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 import msgspec

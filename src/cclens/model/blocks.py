@@ -5,8 +5,6 @@ the API defines has a type here; a block of a kind not known yet decodes as
 :class:`UnknownBlock` and keeps its raw JSON.
 """
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 import msgspec

@@ -8,17 +8,17 @@ record and its place in the file) and :class:`Diagnostic` values (what it could 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
+
+import msgspec
 
 from .records import AnyRecord
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(msgspec.Struct, frozen=True):
     """A line that could not be read as a record, or a file that could not be read at all.
 
     ``partial`` diagnostics are about lines that were read: a part of the line did not have
@@ -48,8 +48,7 @@ class Diagnostic:
         return "read in part" if self.partial else "skipped"
 
 
-@dataclass(slots=True)
-class LineEntry(Generic[T]):
+class LineEntry(msgspec.Struct, Generic[T]):
     """One line of an agent's file, decoded (``record``), and where it came from."""
 
     record: T
@@ -65,7 +64,6 @@ class LineEntry(Generic[T]):
     excerpt: str = ""
 
 
-@dataclass(slots=True)
 class Entry(LineEntry[AnyRecord]):
     """One record (a Claude Code line, or another agent's line written as one) and where it
     came from."""
@@ -77,13 +75,12 @@ class Entry(LineEntry[AnyRecord]):
     repeats: int = 0
 
 
-@dataclass(slots=True)
-class ReadResult:
+class ReadResult(msgspec.Struct):
     """Everything read from one file (or from an offset in it)."""
 
     path: Path
-    entries: list[Entry] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    entries: list[Entry] = msgspec.field(default_factory=list)
+    diagnostics: list[Diagnostic] = msgspec.field(default_factory=list)
     #: Non-empty lines seen (records plus malformed lines).
     lines: int = 0
     #: Bytes read, from the start offset.

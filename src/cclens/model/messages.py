@@ -1,7 +1,5 @@
 """The ``message`` object of user and assistant records, and token usage."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from ._base import UNSET, Int, Model, Opt, value

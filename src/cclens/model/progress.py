@@ -3,8 +3,6 @@
 What a hook, shell command, subagent or MCP call reported while it was running.
 """
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 import msgspec

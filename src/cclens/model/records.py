@@ -6,8 +6,6 @@ session (titles, modes, snapshots, queue operations, links). A record of a type 
 becomes :class:`UnknownRecord` with its raw JSON.
 """
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 import msgspec

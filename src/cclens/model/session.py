@@ -7,11 +7,12 @@ by :func:`cclens.readers.claude.assemble.assemble` from the records of one file.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
 
 from ..times import parse_time as parse_time
 from . import UNSET, ContentBlock, Decoded, Usage
@@ -36,8 +37,7 @@ UserKind = Literal[
 TitleSource = Literal["custom", "ai", "summary", "first-prompt", "none"]
 
 
-@dataclass(eq=False)
-class Item:
+class Item(msgspec.Struct, eq=False, dict=True):
     """One thing shown in a session: a message, an event, or session metadata.
 
     ``entries`` are the records it was built from (several for a streamed assistant response).
@@ -74,8 +74,7 @@ class Item:
         return isinstance(record, ChainRecord) and record.is_sidechain is True
 
 
-@dataclass(eq=False)
-class UserItem(Item):
+class UserItem(Item, eq=False, dict=True):
     """A user record: a prompt, a slash command and its output, tool results, a summary."""
 
     kind: UserKind = "prompt"
@@ -110,12 +109,11 @@ class UserItem(Item):
         return [b for b in self.blocks if isinstance(b, ToolResultBlock)]
 
 
-@dataclass(eq=False)
-class AssistantItem(Item):
+class AssistantItem(Item, eq=False, dict=True):
     """A model response: the records sharing one ``message.id``, merged in block order."""
 
-    blocks: list[ContentBlock] = field(default_factory=list)
-    tool_calls: list[ToolCall] = field(default_factory=list)
+    blocks: list[ContentBlock] = msgspec.field(default_factory=list)
+    tool_calls: list[ToolCall] = msgspec.field(default_factory=list)
 
     @property
     def records(self) -> list[AssistantRecord]:
@@ -177,8 +175,7 @@ class AssistantItem(Item):
         return any(r.is_api_error_message for r in self.records)
 
 
-@dataclass(eq=False)
-class SystemItem(Item):
+class SystemItem(Item, eq=False, dict=True):
     @property
     def record(self) -> SystemRecord:
         record = self.first.record
@@ -190,8 +187,7 @@ class SystemItem(Item):
         return self.record.subtype or "(none)"
 
 
-@dataclass(eq=False)
-class AttachmentItem(Item):
+class AttachmentItem(Item, eq=False, dict=True):
     @property
     def record(self) -> AttachmentRecord:
         record = self.first.record
@@ -199,8 +195,7 @@ class AttachmentItem(Item):
         return record
 
 
-@dataclass(eq=False)
-class ProgressItem(Item):
+class ProgressItem(Item, eq=False, dict=True):
     @property
     def record(self) -> ProgressRecord:
         record = self.first.record
@@ -208,13 +203,11 @@ class ProgressItem(Item):
         return record
 
 
-@dataclass(eq=False)
-class MetaItem(Item):
+class MetaItem(Item, eq=False, dict=True):
     """A record outside the conversation tree: titles, modes, snapshots, queue operations."""
 
 
-@dataclass(eq=False)
-class ToolCall:
+class ToolCall(msgspec.Struct, eq=False, dict=True):
     """A tool call paired with its result."""
 
     block: ToolUseBlock
@@ -224,7 +217,7 @@ class ToolCall:
     result_entry: Entry | None = None
     #: The user record's ``toolUseResult`` as written (``UNSET`` when absent).
     raw_result: Any = UNSET
-    subagents: list[Session] = field(default_factory=list)
+    subagents: list[Session] = msgspec.field(default_factory=list)
     #: The agent that made the call (its tools are that agent's: see
     #: :func:`cclens.model.tools.tool_spec`).
     agent: str = "claude"
@@ -351,8 +344,7 @@ _REJECTION_START = os.path.commonprefix(REJECTION_MARKERS)  # noqa: RUF071
 _INTERRUPTION_START = os.path.commonprefix(INTERRUPTION_MARKERS)  # noqa: RUF071
 
 
-@dataclass(eq=False)
-class Branch:
+class Branch(msgspec.Struct, eq=False, dict=True):
     """Records that left the main line: a rewind or an edited prompt.
 
     ``fork`` is the uuid of the main-line record it grew from (``None`` for a separate root).
@@ -362,8 +354,7 @@ class Branch:
     items: list[Item]
 
 
-@dataclass(eq=False)
-class Compaction:
+class Compaction(msgspec.Struct, eq=False, dict=True):
     """A compaction boundary and the summary that replaced the history before it."""
 
     boundary: SystemItem
@@ -372,8 +363,7 @@ class Compaction:
     pre_tokens: int | None
 
 
-@dataclass(eq=False)
-class Session:
+class Session(msgspec.Struct, eq=False, dict=True):
     """One transcript file, assembled."""
 
     path: Path

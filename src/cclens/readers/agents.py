@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
+from .._lazy import deferred
 from ..files import open_regular
 from ..model.session import Session
 from . import claude, codex
@@ -30,7 +32,9 @@ from .discovery import (
     session_order,
     walk,
 )
-from .gemini import sessions as gemini
+from .gemini.discover import claims as gemini_claims
+from .gemini.discover import gemini_homes
+from .gemini.discover import transcript_roots as gemini_roots
 from .lines import Read
 from .names import AGENTS
 from .records import FileRecords
@@ -39,8 +43,7 @@ from .records import FileRecords
 HEAD_BYTES = 1024
 
 
-@dataclass(frozen=True, slots=True)
-class Reader:
+class Reader(msgspec.Struct, frozen=True):
     """One agent, as cclens reads it.
 
     * ``name``: the key everything else uses (``"codex"``), ``label`` what people read
@@ -155,31 +158,31 @@ CODEX = Reader(
     homes=codex.codex_homes,
     transcript_roots=codex.transcript_roots,
     suffixes=(".jsonl",),
-    read=codex.read_data,
+    read=deferred(".codex.read", "read_data", __package__),
     claims=_codex_claims,
     group=codex.group,
-    load=codex.load,
-    assemble=codex.assemble,
-    resume_argv=codex.resume_argv,
+    load=deferred(".codex.assemble", "load", __package__),
+    assemble=deferred(".codex.assemble", "assemble", __package__),
+    resume_argv=deferred(".codex.resume", "resume_argv", __package__),
     speaker="Codex",
     provider="openai",
-    records=codex.records,
+    records=deferred(".codex.assemble", "records", __package__),
 )
 
 GEMINI = Reader(
     name="gemini",
     label="Gemini CLI",
     program="gemini",
-    homes=gemini.gemini_homes,
-    transcript_roots=gemini.transcript_roots,
+    homes=gemini_homes,
+    transcript_roots=gemini_roots,
     suffixes=(".json", ".jsonl"),
-    read=gemini.read_data,
-    claims=gemini.claims,
-    group=gemini.group,
-    load=gemini.load,
-    assemble=gemini.assemble,
-    resume_argv=gemini.resume_argv,
-    records=gemini.records,
+    read=deferred(".gemini.sessions", "read_data", __package__),
+    claims=gemini_claims,
+    group=deferred(".gemini.sessions", "group", __package__),
+    load=deferred(".gemini.sessions", "load", __package__),
+    assemble=deferred(".gemini.sessions", "assemble", __package__),
+    resume_argv=deferred(".gemini.sessions", "resume_argv", __package__),
+    records=deferred(".gemini.sessions", "records", __package__),
 )
 
 COPILOT = Reader(

@@ -11,9 +11,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+import msgspec
 
 from ..files import regular_stat
 
@@ -26,8 +27,7 @@ SubagentLayout = Literal["sibling", "nested", "workflow", "thread"]
 FoundFile = tuple[Path, Path, tuple[str, ...]]
 
 
-@dataclass(slots=True)
-class SubagentFile:
+class SubagentFile(msgspec.Struct):
     """A subagent transcript and what is known about it before reading it."""
 
     path: Path
@@ -49,8 +49,7 @@ class SubagentFile:
         return None
 
 
-@dataclass(slots=True)
-class SessionFile:
+class SessionFile(msgspec.Struct):
     """A session transcript with the subagent files found for it."""
 
     path: Path
@@ -58,27 +57,26 @@ class SessionFile:
     project: str
     size: int
     mtime: float
-    subagents: list[SubagentFile] = field(default_factory=list)
-    journals: list[Path] = field(default_factory=list)
+    subagents: list[SubagentFile] = msgspec.field(default_factory=list)
+    journals: list[Path] = msgspec.field(default_factory=list)
     #: Set for an orphan subagent transcript shown as a session of its own.
     orphan: SubagentFile | None = None
     #: The agent that wrote it (a name of :data:`cclens.readers.agents.READERS`).
     agent: str = "claude"
 
 
-@dataclass(slots=True)
-class Discovery:
+class Discovery(msgspec.Struct):
     """Everything found under some roots."""
 
     roots: list[Path]
     #: Every session: session files, and orphan subagent files as sessions of their own.
-    sessions: list[SessionFile] = field(default_factory=list)
+    sessions: list[SessionFile] = msgspec.field(default_factory=list)
     #: Subagent files whose session was not found (also in ``sessions``).
-    orphans: list[SubagentFile] = field(default_factory=list)
+    orphans: list[SubagentFile] = msgspec.field(default_factory=list)
     #: Workflow journals whose session was not found.
-    orphan_journals: list[Path] = field(default_factory=list)
+    orphan_journals: list[Path] = msgspec.field(default_factory=list)
     #: Paths that could not be read (with the reason).
-    errors: list[tuple[Path, str]] = field(default_factory=list)
+    errors: list[tuple[Path, str]] = msgspec.field(default_factory=list)
 
     def stat(self, path: Path) -> os.stat_result | None:
         """``path``'s status, or ``None`` with the reason added to :attr:`errors`."""
@@ -110,8 +108,7 @@ class Discovery:
         return [s for s in self.sessions if s.session_id.startswith(key)]
 
 
-@dataclass(slots=True)
-class SourceFile:
+class SourceFile(msgspec.Struct):
     """One file of a session with its bytes, as the index keeps it (or as read from disk):
     what a reader assembles a session from without looking at the disk again.
 

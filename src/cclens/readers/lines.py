@@ -12,11 +12,11 @@ in chunks (:func:`cclens.model.read_large_line`), never held whole.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO, Generic, Protocol, TypeVar
 
 import msgspec
+from msgspec.structs import replace
 
 from ..model import (
     LARGE_LINE,
@@ -68,13 +68,12 @@ class Read(Protocol):
     def end_offset(self) -> int: ...
 
 
-@dataclass(slots=True)
-class LinesRead(Generic[E]):
+class LinesRead(msgspec.Struct, Generic[E]):
     """The lines read from one file (or from an offset in it)."""
 
     path: Path
-    entries: list[E] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    entries: list[E] = msgspec.field(default_factory=list)
+    diagnostics: list[Diagnostic] = msgspec.field(default_factory=list)
     #: Non-empty lines seen (records plus malformed lines).
     lines: int = 0
     #: Bytes read, from the start offset.

@@ -10,9 +10,10 @@ as it does from Claude Code's lines, without building the assembled session.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from ..model import UNSET, Opt, Usage
 from ..model.blocks import ContentBlock
@@ -22,8 +23,7 @@ from ..model.records import AssistantRecord
 from .lines import Read
 
 
-@dataclass(slots=True)
-class FileRecords:
+class FileRecords(msgspec.Struct):
     """One file of a session, written as records.
 
     ``role`` is ``session`` (the session's own file) or ``subagent``; ``agent_id`` is the

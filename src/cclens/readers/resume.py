@@ -21,7 +21,8 @@ from its result.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+
+import msgspec
 
 from .claude import AssistantItem, Item, Session, UserItem
 from .claude.resume import CLAUDE, claude_argv
@@ -35,8 +36,7 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-@dataclass(frozen=True, slots=True)
-class ResumeCommand:
+class ResumeCommand(msgspec.Struct, frozen=True):
     """A command that goes back into a session: run ``argv`` in ``cwd`` (the directory the
     session ran in, when known), or paste :attr:`shell` into a terminal."""
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Final
+
+import msgspec
 
 from cclens.redact.entropy import HIGH_ENTROPY
 from cclens.redact.patterns import TOKEN_PATTERNS
@@ -61,8 +62,7 @@ _MAX_INSERTIONS: Final = 20_000
 _FAST_CHECK: Final = re.compile("[\x1b\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e]|\n")
 
 
-@dataclass(frozen=True, slots=True)
-class _Insertion:
+class _Insertion(msgspec.Struct, frozen=True):
     start: int
     end: int
     #: A line break: findings across it count only when a rule recognised their format, and

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import Final
+
+import msgspec
 
 from cclens.redact.scanner import Anchor
 
@@ -47,8 +48,7 @@ ALNUM: Final = "A-Za-z0-9"
 longer. ``_`` may touch one (``TOKEN_ghp_…_old`` still holds a token)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TokenPattern:
+class TokenPattern(msgspec.Struct, frozen=True):
     """One credential format.
 
     Attributes:

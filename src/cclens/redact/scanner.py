@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Final, NamedTuple
 
+import msgspec
 from ahocorasick_rs import AhoCorasick, BytesAhoCorasick, Implementation
 
 from cclens.redact.literals import known_prefixes
@@ -49,8 +49,7 @@ class Outcome(NamedTuple):
 Handler = Callable[["Hit"], Outcome]
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     """A regular expression and the handler that judges its matches.
 
     ``regex`` must start with a literal character, an escaped character or a simple character
@@ -70,8 +69,7 @@ class Rule:
     format that starts with any of ``[MNO]``, or with ``pat`` as in "path")."""
 
 
-@dataclass(frozen=True, slots=True)
-class Anchor:
+class Anchor(msgspec.Struct, frozen=True):
     """A part every match of a rule holds at a known distance from its start.
 
     Every match of the rule starting at ``p`` contains a match of ``regex`` starting between

@@ -5,7 +5,8 @@ wraps them in (``<command-name>``, ``<command-args>``, ``<local-command-stdout>`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from .events import strip_ansi
 
@@ -21,8 +22,7 @@ def _tags(text: str) -> dict[str, str]:
     return found
 
 
-@dataclass(frozen=True)
-class CommandView:
+class CommandView(msgspec.Struct, frozen=True):
     """A slash command (``/name args``) or a shell escape (``!command``) the user typed.
 
     ``contents`` is the expanded prompt some commands record (``<command-contents>``).
@@ -43,8 +43,7 @@ class CommandView:
         return f"{name} {self.args}".strip()
 
 
-@dataclass(frozen=True)
-class CommandOutput:
+class CommandOutput(msgspec.Struct, frozen=True):
     """What a local command or shell escape printed (terminal escapes removed)."""
 
     stdout: str

@@ -10,10 +10,11 @@ done in Python, where it can be tested.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
+
+import msgspec
 
 from ..figures.counts import SessionCounts, counts_alone
 from ..figures.figures import Figures, own_items
@@ -73,8 +74,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class TokenTotals:
+class TokenTotals(msgspec.Struct, frozen=True):
     """Tokens of a set of responses, each response counted once (see
     :mod:`cclens.figures.usage`); ``cache_write`` is both cache lifetimes."""
 
@@ -115,8 +115,7 @@ def response_totals(session: Session) -> tuple[TokenTotals, TokenTotals]:
     )
 
 
-@dataclass(frozen=True)
-class SessionHeader:
+class SessionHeader(msgspec.Struct, frozen=True):
     """The facts at the top of a session, the same on every surface (the web page, ``cclens
     show``, Markdown and HTML exports, the export's index).
 
@@ -156,9 +155,9 @@ class SessionHeader:
     compactions: int
     diagnostics: list[Diagnostic]
     #: Every figure the session counts (subagents included), as every surface counts them.
-    figures: Figures = field(default_factory=Figures)
+    figures: Figures = msgspec.field(default_factory=Figures)
     #: What its files hold that other sessions count (a resumed session's copied history).
-    carried: Figures = field(default_factory=Figures)
+    carried: Figures = msgspec.field(default_factory=Figures)
     carried_from: tuple[str, ...] = ()
     alone: bool = False
 
@@ -307,8 +306,7 @@ def _block_template(block: ContentBlock) -> str:
     return BLOCK_TEMPLATES.get(type(block), "blocks/other.html")
 
 
-@dataclass(frozen=True)
-class BlockView:
+class BlockView(msgspec.Struct, frozen=True):
     """One content block to draw with ``template``; ``call`` is its tool call for ``tool_use``;
     ``index`` its place among the message's blocks (names its folded part, for thinking)."""
 
@@ -318,8 +316,7 @@ class BlockView:
     index: int = 0
 
 
-@dataclass
-class BranchView:
+class BranchView(msgspec.Struct):
     """An abandoned branch drawn at its fork point, folded: its items and a label."""
 
     index: int
@@ -328,8 +325,7 @@ class BranchView:
     label: str
 
 
-@dataclass
-class ItemView:
+class ItemView(msgspec.Struct):
     """One item of the page.
 
     ``template`` draws it (``items/<kind>.html``); ``anchor`` is its element id (the record's
@@ -347,12 +343,12 @@ class ItemView:
     anchor: str
     role: str
     noisy: bool = False
-    blocks: list[BlockView] = field(default_factory=list)
+    blocks: list[BlockView] = msgspec.field(default_factory=list)
     event: EventView | None = None
     command: CommandView | None = None
     output: CommandOutput | None = None
-    orphan_results: list[ToolResultBlock] = field(default_factory=list)
-    branches: list[BranchView] = field(default_factory=list)
+    orphan_results: list[ToolResultBlock] = msgspec.field(default_factory=list)
+    branches: list[BranchView] = msgspec.field(default_factory=list)
     repeats: int = 0
     repeat_of: str = ""
     #: Who answers in the session (``Claude``, ``Codex``: its agent's speaker) and who wrote
@@ -494,8 +490,7 @@ def quiet_repeats(views: list[ItemView]) -> list[ItemView]:
     return views
 
 
-@dataclass
-class PageContext:
+class PageContext(msgspec.Struct, dict=True):
     """Everything a session page draws.
 
     ``items``: the main line; ``trailing_branches``: branches whose fork point is not on the

@@ -5,10 +5,11 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+import msgspec
 from markupsafe import Markup
+from msgspec.structs import replace
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -23,8 +24,7 @@ MAX_DIFF_LINES = 4000
 MAX_DIFF_CHARS = 800_000
 
 
-@dataclass(frozen=True)
-class DiffLine:
+class DiffLine(msgspec.Struct, frozen=True):
     """One line of a hunk: its kind, its numbers in the old and new file, its text.
 
     ``segments``: for a changed line paired with its old or new version, the text in pieces,
@@ -89,13 +89,12 @@ def _pair_changes(hunk: DiffHunk) -> None:
                 lines[middle + offset] = replace(added, segments=found[1])
 
 
-@dataclass
-class DiffHunk:
+class DiffHunk(msgspec.Struct):
     """A hunk: where it starts in both files (``None``: not known) and its lines."""
 
     old_start: int | None
     new_start: int | None
-    lines: list[DiffLine] = field(default_factory=list)
+    lines: list[DiffLine] = msgspec.field(default_factory=list)
 
 
 def _int(value: Any, default: int) -> int:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import Any, Literal
+
+import msgspec
+from msgspec.structs import replace
 
 from ..formats import compact, duration
 from ..model import UNSET, to_builtins
@@ -52,16 +54,14 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text) if "\x1b" in text else text
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(msgspec.Struct, frozen=True):
     """A link to draw; ``url`` is ``None`` when the URL is not a safe scheme (text only)."""
 
     text: str
     url: str | None
 
 
-@dataclass(frozen=True)
-class EventView:
+class EventView(msgspec.Struct, frozen=True):
     """What the ``items/event.html`` template draws for one non-message record.
 
     ``kind`` names the record (``system:api_error``, ``attachment:hook_success``, ``meta:pr-link``)
@@ -78,7 +78,7 @@ class EventView:
     markdown: str = ""
     link: Link | None = None
     raw: Any = None
-    fields: list[tuple[str, Any]] = field(default_factory=list)
+    fields: list[tuple[str, Any]] = msgspec.field(default_factory=list)
 
 
 def _tag(value: Any) -> str:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import msgspec
 
 from ..formats import duration, plural, size
 from ..model import UNSET
@@ -20,16 +21,14 @@ __all__ = ["Badge", "ResultPart", "ToolFrame", "output_size", "tool_frame"]
 _FOLD_LINES = 40
 
 
-@dataclass(frozen=True)
-class Badge:
+class Badge(msgspec.Struct, frozen=True):
     """A label in a tool's header; ``kind``: ``error``, ``warn``, ``info``, ``ok``, ``muted``."""
 
     text: str
     kind: str
 
 
-@dataclass(frozen=True)
-class ResultPart:
+class ResultPart(msgspec.Struct, frozen=True):
     """A piece of the result the model saw: ``text``, an ``image`` (base64 data) or ``json``."""
 
     kind: Literal["text", "image", "json"]
@@ -37,8 +36,7 @@ class ResultPart:
     media_type: str = ""
 
 
-@dataclass(frozen=True)
-class ToolFrame:
+class ToolFrame(msgspec.Struct, frozen=True):
     """What ``tools/_frame.html`` draws around a view (documented field by field).
 
     ``display_name``: the tool name (the tool half for MCP tools, ``server`` holding the other);
@@ -53,11 +51,11 @@ class ToolFrame:
     display_name: str
     server: str
     summary: ToolSummary
-    badges: list[Badge] = field(default_factory=list)
+    badges: list[Badge] = msgspec.field(default_factory=list)
     duration: str = ""
     output: str = ""
     error_line: str = ""
-    result_parts: list[ResultPart] = field(default_factory=list)
+    result_parts: list[ResultPart] = msgspec.field(default_factory=list)
     result_open: bool = False
     view_error: str = ""
 

@@ -7,7 +7,6 @@ unknown: then the fields come straight from the raw JSON, so nothing the transcr
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model import UNSET, to_builtins
@@ -29,8 +28,7 @@ def fields_of(value: Any) -> list[tuple[str, Any]] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GenericView(PreparedView):
+class GenericView(PreparedView, frozen=True, kw_only=True):
     """``tools/generic.html``: every field of the call's input and result as recorded.
 
     ``input_fields``/``result_fields``: (name, value) pairs, or ``None`` when the value is not

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
@@ -25,14 +24,13 @@ MAX_STRING = 20_000
 OPEN_LIMIT = 12
 
 
-@dataclass
-class JsonNode:
+class JsonNode(msgspec.Struct):
     """One value of the tree; ``text`` is the scalar as JSON, ``children`` for containers."""
 
     kind: NodeKind
     key: str | None
     text: str = ""
-    children: list[JsonNode] = field(default_factory=list)
+    children: list[JsonNode] = msgspec.field(default_factory=list)
     size: int = 0
     cut: int = 0
     open: bool = True

@@ -16,8 +16,9 @@ drawn items, need no map).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from .context import BranchView, ItemView, PageContext, page_context
 
@@ -50,13 +51,12 @@ def chunk_part(number: int) -> str:
     return f"{CHUNK_PREFIX}{number}"
 
 
-@dataclass
-class PageMap:
+class PageMap(msgspec.Struct):
     """``ids``: element id → the part it is drawn in (absent: drawn with the page);
     ``parents``: part → the part it is drawn in (absent: the page)."""
 
-    ids: dict[str, str] = field(default_factory=dict)
-    parents: dict[str, str] = field(default_factory=dict)
+    ids: dict[str, str] = msgspec.field(default_factory=dict)
+    parents: dict[str, str] = msgspec.field(default_factory=dict)
 
     def chain(self, element_id: str) -> list[str]:
         """The parts to open, outermost first, for ``element_id`` to be in the document."""

@@ -20,8 +20,10 @@ output never pays for HTML. Strings stay untrusted text: templates escape them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+import msgspec
+from msgspec.structs import replace
 
 from ..model import format_json, to_builtins
 from .diff import MAX_DIFF_CHARS, build_hunks, unified_text
@@ -61,8 +63,7 @@ class _Drawn:
         raise TypeError(f"a {type(self).__name__} is drawn with the draw filter")
 
 
-@dataclass(frozen=True, slots=True)
-class Code(_Drawn):
+class Code(msgspec.Struct, _Drawn, frozen=True):
     """Text drawn highlighted, lines numbered from ``start_line``: a file's content, a script.
 
     The language is ``language``, else guessed from ``filename``; ``fold_after``: the lines
@@ -90,8 +91,7 @@ class Code(_Drawn):
         return lexer.aliases[0] if lexer is not None and lexer.aliases else ""
 
 
-@dataclass(frozen=True, slots=True)
-class Diff(_Drawn):
+class Diff(msgspec.Struct, _Drawn, frozen=True):
     """A diff: ``structuredPatch`` hunks, else computed between ``old`` and ``new``."""
 
     hunks: Any = None
@@ -108,15 +108,13 @@ class Diff(_Drawn):
         return unified_text(build_hunks(to_builtins(self.hunks), old=self.old, new=self.new))
 
 
-@dataclass(frozen=True, slots=True)
-class Prose(_Drawn):
+class Prose(msgspec.Struct, _Drawn, frozen=True):
     """Markdown written by a person or a model (a prompt, a plan, an answer)."""
 
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Tree(_Drawn):
+class Tree(msgspec.Struct, _Drawn, frozen=True):
     """A JSON value, drawn as a collapsible tree (model values are converted with
     :func:`~cclens.model.to_builtins`)."""
 
@@ -127,8 +125,7 @@ class Tree(_Drawn):
 Piece = Code | Diff | Prose | Tree
 
 
-@dataclass(frozen=True, slots=True)
-class Image:
+class Image(msgspec.Struct, frozen=True):
     """An image in base64 (drawn by the page's ``h.image``, which refuses unsafe types)."""
 
     data: str
@@ -140,8 +137,7 @@ class Image:
         return f"(image: {self.media_type})" if self.media_type else "(image)"
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(msgspec.Struct, frozen=True):
     """A link to an ``http``/``https`` URL or an in-page ``#anchor``, never another scheme."""
 
     href: str
@@ -151,8 +147,7 @@ class Link:
 FieldKind = Literal["text", "code", "pre", "html", "link"]
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(msgspec.Struct, frozen=True):
     """One named value of a call, ready to lay out.
 
     ``kind`` says how: ``text`` inline, ``code`` inline code, ``pre`` a block of text, ``html``
@@ -184,8 +179,7 @@ TextKind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class TextPart:
+class TextPart(msgspec.Struct, frozen=True):
     """One thing a view shows, as text: ``kind`` (:data:`TextKind`), the ``text``, a
     ``label`` (a stream's or a field's name, a file's path), the ``language`` of code, and
     whether it stands for the call's ``result`` (then an output does not repeat the result as
@@ -251,8 +245,7 @@ def text_part(
     return [TextPart(kind, text, label, language, result)] if text else []
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PreparedView:
+class PreparedView(msgspec.Struct, frozen=True, kw_only=True):
     """What every prepared view has; each family's subclass adds its own fields.
 
     ``i``: the typed input; ``r``: the typed result when it has the tool's shape, else

@@ -26,8 +26,9 @@ without one gets :func:`fallback_summary` (the input's first telling string fiel
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 if TYPE_CHECKING:
     from ..model.session import ToolCall
@@ -53,8 +54,7 @@ def first_line(text: str, limit: int = SUMMARY_LENGTH) -> str:
     return line + " …" if len(lines) > 1 and not line.endswith("…") else line
 
 
-@dataclass(frozen=True)
-class ToolSummary:
+class ToolSummary(msgspec.Struct, frozen=True):
     """What a folded tool row says: ``argument`` (monospace), ``label`` before it, ``note``
     beside it (see the module's docstring). Every part is one line, already cut."""
 

@@ -25,9 +25,9 @@ from the view's ``summarize`` (see :mod:`cclens.render.summary`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 from markupsafe import Markup
 
 from . import diff as diff_module
@@ -49,8 +49,7 @@ if TYPE_CHECKING:
 __all__ = ["ToolView", "ViewHelpers", "draw"]
 
 
-@dataclass(frozen=True)
-class ToolView:
+class ToolView(msgspec.Struct, frozen=True):
     """How one tool is drawn: ``template`` (e.g. ``"tools/bash.html"``) fed by ``prepare``.
 
     ``summarize``: what the call's folded row says (a :class:`~cclens.render.summary.ToolSummary`

@@ -174,7 +174,7 @@ class PageRenderer:
     def fragment(self, session: Session, items: list[Item]) -> str:
         # The same view over a session holding only the items to send: every element keeps
         # the id the page already has for it.
-        replaced = dataclasses.replace(session, items=items)
+        replaced = msgspec.structs.replace(session, items=items)
         return str(render.render_session_body(replaced, self._fragment_options))
 
     def static_files(self) -> dict[str, bytes]:

@@ -26,11 +26,12 @@ diagnostic, wherever the session is read whole: pages, exports, ``check``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
+from msgspec.structs import replace
 
 from ...model import UNSET, AnyRecord, Usage, may_be_deep, too_deep
 from ...model._base import Int

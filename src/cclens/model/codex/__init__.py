@@ -7,8 +7,6 @@ marker), keeping every field it does not declare and every kind it does not know
 line's kind the way ``cclens check`` counts them (``response_item:function_call``).
 """
 
-from __future__ import annotations
-
 import msgspec
 
 from .._convert import Decoded, Lenient

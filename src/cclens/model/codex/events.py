@@ -12,8 +12,6 @@ Source: ``codex-rs/protocol/src/protocol.rs`` (``EventMsg``) and the rollout rec
 (``codex-rs/rollout/src/policy.rs``: which events are written) of openai/codex.
 """
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 import msgspec

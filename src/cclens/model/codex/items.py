@@ -10,8 +10,6 @@ wrapper. An item of a kind not known yet decodes as :class:`UnknownItem` with it
 Source: ``codex-rs/protocol/src/models.rs`` (``ResponseItem``, ``ContentItem``) of openai/codex.
 """
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 import msgspec

@@ -18,8 +18,6 @@ Source: ``codex-rs/protocol/src/protocol.rs`` (``RolloutLine``, ``RolloutItem``,
 ``SessionMeta``, ``TurnContextItem``, ``CompactedItem``) of openai/codex.
 """
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 from .._base import UNKNOWN_TAG, UNSET, Int, Model, Opt

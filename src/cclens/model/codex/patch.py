@@ -17,8 +17,6 @@ A patch's hunks carry no line numbers (only context); the recorded unified diffs
 one diff view draws both agents' edits.
 """
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass, field
 from typing import Any

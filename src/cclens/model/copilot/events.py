@@ -12,8 +12,6 @@ kinds cclens reads is typed by :func:`event_data`. An event of a kind not in
 :data:`EVENT_TYPES` is kept whole and reported by ``check``.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from .._base import UNSET, Int, Model, Opt

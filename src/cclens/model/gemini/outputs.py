@@ -6,8 +6,6 @@ functions read those texts, old and new wordings alike; each returns ``None`` (o
 value) for a text it does not recognise, so a view falls back to the text itself.
 """
 
-from __future__ import annotations
-
 import json
 import re
 from dataclasses import dataclass, field

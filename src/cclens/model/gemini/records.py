@@ -18,8 +18,6 @@ are kept in ``extra`` and a message of an unknown type becomes :class:`UnknownMe
 its JSON, so every value re-encodes (:func:`cclens.model.to_builtins`) to the JSON it came from.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from typing import Any, TypeAlias, Union, cast
 

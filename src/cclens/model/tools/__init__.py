@@ -10,8 +10,6 @@ Each tool's own types live in the module of its family: :mod:`.shell`, :mod:`.fi
 :mod:`.interaction`, :mod:`.mcp`, :mod:`.schedule` and :mod:`.misc`.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 from ..._lazy import lazy_names

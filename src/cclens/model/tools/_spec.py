@@ -1,17 +1,15 @@
 """What cclens knows about one tool: its names, its input and result types, what it does."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 #: What a call did to files: ``(kind, path)`` pairs, kind ``read``, ``changed`` or ``searched``.
 FilesTouched = list[tuple[str, str]]
 
 
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
+class ToolSpec(msgspec.Struct, frozen=True):
     """The catalogue entry of one tool.
 
     ``result_type`` types an object-shaped ``toolUseResult``; it is often a ``Union`` whose
@@ -85,8 +83,7 @@ def named_spec(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class McpToolSpec(ToolSpec):
+class McpToolSpec(ToolSpec, frozen=True):
     """The spec of one MCP tool, ``mcp__<server>__<tool>``: it knows both halves of the name."""
 
     server: str = ""

@@ -1,8 +1,6 @@
 """Subagents and agent teams: Agent (Task), AgentOutputTool, Workflow, Skill, SendMessage,
 TeamCreate, TeamDelete, StructuredOutput, ListAgents and SubagentHandback."""
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 import msgspec

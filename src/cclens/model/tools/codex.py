@@ -14,8 +14,6 @@ Tool names come from ``codex-rs/core/src/tools`` of openai/codex; an MCP tool is
 ``<server>__<tool>``.
 """
 
-from __future__ import annotations
-
 import shlex
 from collections.abc import Callable
 from typing import Any

@@ -16,8 +16,6 @@ of its bundled ``app.js``): ``bash`` and ``powershell`` with their ``read_``, ``
 event names the server and the tool apart (``mcpServerName``, ``mcpToolName``).
 """
 
-from __future__ import annotations
-
 import functools
 import re
 

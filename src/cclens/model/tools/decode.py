@@ -1,11 +1,10 @@
 """Type a tool call's ``input`` and its ``toolUseResult`` by the tool's name, losing nothing."""
 
-from __future__ import annotations
-
 import functools
 import operator
-from dataclasses import dataclass
 from typing import Any, Union, get_args, get_origin
+
+import msgspec
 
 from .._base import UNSET
 from .._convert import Decoded, Lenient
@@ -33,8 +32,7 @@ def _members(type_: Any) -> tuple[Any, ...]:
     return (type_,)
 
 
-@dataclass(frozen=True, slots=True)
-class _Plan:
+class _Plan(msgspec.Struct, frozen=True):
     """How to decode an object result: by its tag when it has one, else as ``plain``."""
 
     tag_field: str | None

@@ -1,7 +1,5 @@
 """Files and notebooks: Read, Write, Edit, MultiEdit, LS and NotebookEdit."""
 
-from __future__ import annotations
-
 from typing import Any, TypeAlias, Union
 
 from .._base import UNSET, CamelModel, Int, Model, Opt, value

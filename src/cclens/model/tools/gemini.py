@@ -18,8 +18,6 @@ before ``include``), and ``search_file_content`` is ``grep_search``'s old name. 
 named ``mcp_<server>_<tool>`` (gemini-cli 0.30 and later; before, the tool's own name).
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import Any, TypeAlias, Union

@@ -11,8 +11,6 @@
 Every one of them encodes back to exactly the JSON it was built from.
 """
 
-from __future__ import annotations
-
 from typing import Any, ClassVar, TypeVar
 
 import msgspec

@@ -1,8 +1,6 @@
 """Talking with the user: AskUserQuestion, notifications, messages, files, feedback, onboarding
 and the end of a conversation."""
 
-from __future__ import annotations
-
 from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ._spec import ToolSpec
 from .generic import FreeformInput

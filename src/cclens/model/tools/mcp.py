@@ -1,8 +1,6 @@
 """MCP: the tools MCP servers provide (``mcp__<server>__<tool>``) and the built-ins that list,
 read and refresh MCP resources and tools."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, NamedTuple
 

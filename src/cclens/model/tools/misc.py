@@ -1,8 +1,6 @@
 """The other built-ins: worktrees, settings, Artifacts, Projects, Claude Design, review findings
 and skill proposals."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import msgspec

@@ -1,7 +1,5 @@
 """Planning: EnterPlanMode, ExitPlanMode (once ``exit_plan_mode``) and SetGoal."""
 
-from __future__ import annotations
-
 from .._base import UNSET, CamelModel, Model, Opt
 from ._spec import ToolSpec
 

@@ -1,14 +1,10 @@
 """The catalogue: every tool cclens knows, by every name it has had."""
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Callable
 
+from ..._lazy import deferred
 from . import agents, files, interaction, mcp, misc, plans, schedule, search, shell, tasks, web
-from . import codex as codex_tools
-from . import copilot as copilot_tools
-from . import gemini as gemini_tools
 from ._spec import ToolSpec
 from .generic import UnknownToolInput, UnknownToolResult
 from .mcp import mcp_parts, mcp_spec
@@ -59,9 +55,8 @@ def _unknown_spec(name: str, agent: str = "claude") -> ToolSpec:
 #: typed in a module of this package: :mod:`cclens.model.tools.codex`,
 #: :mod:`cclens.model.tools.gemini`, :mod:`cclens.model.tools.copilot`).
 AGENT_TOOLS: dict[str, Callable[[str], ToolSpec | None]] = {
-    codex_tools.AGENT: codex_tools.codex_tool_spec,
-    gemini_tools.AGENT: gemini_tools.gemini_tool_spec,
-    copilot_tools.AGENT: copilot_tools.copilot_tool_spec,
+    agent: deferred(f".{agent}", f"{agent}_tool_spec", __package__)
+    for agent in ("codex", "gemini", "copilot")
 }
 
 

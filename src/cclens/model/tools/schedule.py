@@ -1,7 +1,5 @@
 """Running prompts later: CronCreate, CronDelete, CronList, ScheduleWakeup and RemoteTrigger."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from .._base import UNSET, CamelModel, Int, Model, Number, Opt

@@ -1,7 +1,5 @@
 """Finding things: Glob, Grep, LSP and ToolSearch."""
 
-from __future__ import annotations
-
 import msgspec
 
 from .._base import UNSET, CamelModel, Int, Model, Number, Opt

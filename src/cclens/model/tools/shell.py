@@ -1,8 +1,6 @@
 """Shell commands and background tasks: Bash, PowerShell, BashOutput, TaskOutput, KillShell,
 TaskStop, Monitor and REPL."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import msgspec

@@ -1,7 +1,5 @@
 """The task list: TodoWrite and its successors TaskCreate, TaskGet, TaskUpdate and TaskList."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import msgspec

@@ -1,7 +1,5 @@
 """The web: WebFetch and WebSearch."""
 
-from __future__ import annotations
-
 from .._base import UNSET, CamelModel, Int, Model, Number, Opt
 from ._spec import ToolSpec
 from .files import ArtifactRef

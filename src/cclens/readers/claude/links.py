@@ -19,7 +19,8 @@ and the index assembling a session from its stored files) calls it once every fi
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from ...model import convert_record
 from ...model.blocks import ToolResultBlock
@@ -97,8 +98,7 @@ def attach_mirrored(session: Session) -> list[Session]:
     return added
 
 
-@dataclass(frozen=True, slots=True)
-class _Result:
+class _Result(msgspec.Struct, frozen=True):
     block: ToolResultBlock
     item: UserItem
     first: bool

@@ -26,7 +26,6 @@ import os
 import re
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -110,8 +109,7 @@ def command_text(text: str) -> str:
     return prompt_text(text)
 
 
-@dataclass(slots=True)
-class PromptPicker:
+class PromptPicker(msgspec.Struct):
     """Finds the first real prompt among a session's user messages, fed in order.
 
     ``add`` takes each user message on the conversation's main line with its kind (only
@@ -213,8 +211,7 @@ _SUMMARY_DECODER = msgspec.json.Decoder(_SummaryLine)
 _SUMMARY_MARKERS = (b'"type":"summary"', b'"type": "summary"')
 
 
-@dataclass(frozen=True, slots=True)
-class LeafSummary:
+class LeafSummary(msgspec.Struct, frozen=True):
     """A ``summary`` record: its text, the uuid it points at, and where it was written."""
 
     leaf: str

@@ -9,7 +9,8 @@ them from the typed records, and the index feeds them from its lighter reading o
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 #: One record of the tree, in file order: ``(item, uuid, parent, line, sidechain, demoted,
 #: conversational)``. ``item`` indexes the item the record belongs to; ``uuid`` is ``None``
@@ -24,8 +25,7 @@ USER = 2
 OTHER = 0
 
 
-@dataclass(slots=True)
-class MainLine:
+class MainLine(msgspec.Struct):
     """Which items are on the current line, and the branches that left it."""
 
     #: For each item: on the main line.

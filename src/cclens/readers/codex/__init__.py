@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
-from .assemble import AGENT, assemble, assemble_read, load, records, whole_read
+from typing import TYPE_CHECKING
+
+from ..._lazy import lazy_names
 from .discover import (
     codex_homes,
     group,
@@ -21,17 +23,19 @@ from .discover import (
     read_head,
     transcript_roots,
 )
-from .limits import rate_limit_events
-from .read import CodexEntry, CodexRead, read_data, read_file
-from .resume import resume_argv
-from .translate import Thread, translate
+
+if TYPE_CHECKING:
+    from .assemble import AGENT, assemble_read, load, records, whole_read
+    from .limits import rate_limit_events
+    from .read import CodexEntry, CodexRead, read_data, read_file
+    from .resume import resume_argv
+    from .translate import Thread
 
 __all__ = [
     "AGENT",
     "CodexEntry",
     "CodexRead",
     "Thread",
-    "assemble",
     "assemble_read",
     "codex_homes",
     "group",
@@ -45,6 +49,18 @@ __all__ = [
     "records",
     "resume_argv",
     "transcript_roots",
-    "translate",
     "whole_read",
 ]
+
+#: Reading, translating and assembling rollouts are imported when first used: telling a
+#: Codex CLI file apart (:mod:`.discover`) is all the agent registry needs to load.
+__getattr__ = lazy_names(
+    __name__,
+    {
+        **dict.fromkeys(["AGENT", "assemble_read", "load", "records", "whole_read"], ".assemble"),
+        "rate_limit_events": ".limits",
+        **dict.fromkeys(["CodexEntry", "CodexRead", "read_data", "read_file"], ".read"),
+        "resume_argv": ".resume",
+        "Thread": ".translate",
+    },
+)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
@@ -67,8 +66,7 @@ def looks_like_rollout(head: bytes) -> bool:
     return start.startswith(b'{"id":') and b'"instructions"' in start and b'"type"' not in start
 
 
-@dataclass(slots=True)
-class ThreadHead:
+class ThreadHead(msgspec.Struct):
     """What a rollout file's first lines say about its thread."""
 
     thread_id: str | None = None

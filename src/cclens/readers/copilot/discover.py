@@ -8,8 +8,9 @@ Not read: ``history-session-state/`` (an early format no published file shows) a
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 
 def default_home() -> Path:
@@ -18,8 +19,7 @@ def default_home() -> Path:
     return Path(home) if home else Path.home() / ".copilot"
 
 
-@dataclass(slots=True)
-class EventLog:
+class EventLog(msgspec.Struct):
     path: Path
     session_id: str
     size: int

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +66,7 @@ from ..claude.assemble import assemble_entries, text_kind
 from ..records import response_record
 from ..slash import command_text
 from .chat import ChatFile, ChatRecord, line_kinds, unknown_kinds
+from .discover import Located
 from .replay import MessageState, Replay, replay
 
 #: What each finished status of a Gemini tool call is in cclens.
@@ -341,14 +341,6 @@ class _Writer:
 
 def _raw_content(raw: Any) -> Any:
     return raw.get("content") if isinstance(raw, dict) else None
-
-
-@dataclass(slots=True)
-class Located:
-    """Where a recording's session belongs: its project (shown) and working directory."""
-
-    project: str
-    cwd: str | None = None
 
 
 def assemble_chat(chat: ChatFile, where: Located, mtime: float = 0.0) -> Session:

@@ -22,14 +22,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import msgspec
 
 from ...files import open_regular, read_regular
-from .assemble import Located
 
 #: The name of gemini-cli's folder in a home directory.
 GEMINI_DIR = ".gemini"
@@ -39,14 +37,63 @@ _HASH = re.compile(r"^[0-9a-f]{64}$")
 _HEAD = 4096
 
 
+class Located(msgspec.Struct):
+    """Where a recording's session belongs: its project (shown) and working directory."""
+
+    project: str
+    cwd: str | None = None
+
+
+def gemini_homes(environ: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
+    """Where Gemini CLI keeps its files: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``
+    (whether or not it exists)."""
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    configured = environ.get("GEMINI_CLI_HOME", "").strip()
+    return [Path(configured).expanduser() / GEMINI_DIR if configured else home / GEMINI_DIR]
+
+
+def transcript_roots(folder: Path) -> list[Path]:
+    """``tmp/`` of a Gemini CLI home (the folder of its projects' ``chats/``); empty for any
+    other folder."""
+    tmp = folder / "tmp"
+    if not tmp.is_dir():
+        return []
+    try:
+        projects = [entry for entry in tmp.iterdir() if (entry / "chats").is_dir()]
+    except OSError:
+        return []
+    return [tmp] if projects else []
+
+
+def claims(path: Path, head: Callable[[], bytes]) -> bool:
+    """Whether ``path`` is a Gemini CLI recording: named as one in a ``chats`` folder, a
+    subagent's in ``chats/<session id>/``, or any ``.json``/``.jsonl`` whose first bytes hold
+    a ``sessionId`` and a ``projectHash`` (the first line or object of every recording)."""
+    name = path.name
+    if not name.endswith((".json", ".jsonl")):
+        return False
+    parent = path.parent
+    if parent.name == "chats" and _SESSION.match(name):
+        return True
+    if parent.parent.name == "chats" and not name.startswith("."):
+        return True
+    start = head()
+    return b'"sessionId"' in start and b'"projectHash"' in start and starts_object(start)
+
+
+def starts_object(head: bytes) -> bool:
+    """Whether ``head`` starts a JSON object (after a byte order mark and blanks)."""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+
+
 def default_home() -> Path:
     """Gemini CLI's folder: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``."""
     home = os.environ.get("GEMINI_CLI_HOME")
     return Path(home) / GEMINI_DIR if home else Path.home() / GEMINI_DIR
 
 
-@dataclass(slots=True)
-class ChatFileInfo:
+class ChatFileInfo(msgspec.Struct):
     """A recording found on disk, with what its place says about it."""
 
     path: Path
@@ -56,17 +103,16 @@ class ChatFileInfo:
     mtime: float
     #: For a subagent's recording: the id of the session that ran it.
     parent_session_id: str | None = None
-    subagents: list[ChatFileInfo] = field(default_factory=list)
+    subagents: list[ChatFileInfo] = msgspec.field(default_factory=list)
 
 
-@dataclass(slots=True)
-class Projects:
+class Projects(msgspec.Struct):
     """What ``projects.json`` and the ``.project_root`` markers say about project folders."""
 
     #: Project folder name -> project path.
-    by_folder: dict[str, str] = field(default_factory=dict)
+    by_folder: dict[str, str] = msgspec.field(default_factory=dict)
     #: SHA-256 of a project path -> the path.
-    by_hash: dict[str, str] = field(default_factory=dict)
+    by_hash: dict[str, str] = msgspec.field(default_factory=dict)
 
     def add(self, folder: str | None, path: str) -> None:
         if folder:

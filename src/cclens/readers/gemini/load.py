@@ -6,9 +6,9 @@ from pathlib import Path
 
 from ...model.entries import Diagnostic
 from ...model.session import Session, ToolCall
-from .assemble import Located, assemble_chat
+from .assemble import assemble_chat
 from .chat import read_chat, read_chat_data
-from .discover import ChatFileInfo, Projects, locate, read_projects
+from .discover import ChatFileInfo, Located, Projects, locate, read_projects
 
 
 def load_file(path: Path, where: Located, mtime: float = 0.0, data: bytes | None = None) -> Session:

@@ -10,9 +10,8 @@ project holds every agent's sessions of that directory, else the folder gemini-c
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ...files import open_regular
@@ -21,10 +20,20 @@ from ...model.records import ChainRecord
 from ...model.session import Session
 from ..discovery import Discovery, FoundFile, SessionFile, SourceFile, SubagentFile, slug
 from ..records import FileRecords
-from .assemble import Located, assemble_chat, chat_records
+from .assemble import assemble_chat, chat_records
 from .chat import ChatFile, read_chat_data
-from .discover import GEMINI_DIR, Projects, locate, read_projects, recorded_hash
 from .discover import ChatFileInfo as _Info
+from .discover import (
+    Located,
+    Projects,
+    claims,
+    gemini_homes,
+    locate,
+    read_projects,
+    recorded_hash,
+    starts_object,
+    transcript_roots,
+)
 from .load import attach, load_file
 
 #: The program that runs Gemini CLI.
@@ -33,51 +42,9 @@ _SESSION = re.compile(r"^session-.+\.jsonl?$")
 _SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([^"]+)"')
 
 
-def gemini_homes(environ: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
-    """Where Gemini CLI keeps its files: ``$GEMINI_CLI_HOME/.gemini``, else ``~/.gemini``
-    (whether or not it exists)."""
-    environ = os.environ if environ is None else environ
-    home = Path.home() if home is None else home
-    configured = environ.get("GEMINI_CLI_HOME", "").strip()
-    return [Path(configured).expanduser() / GEMINI_DIR if configured else home / GEMINI_DIR]
-
-
-def transcript_roots(folder: Path) -> list[Path]:
-    """``tmp/`` of a Gemini CLI home (the folder of its projects' ``chats/``); empty for any
-    other folder."""
-    tmp = folder / "tmp"
-    if not tmp.is_dir():
-        return []
-    try:
-        projects = [entry for entry in tmp.iterdir() if (entry / "chats").is_dir()]
-    except OSError:
-        return []
-    return [tmp] if projects else []
-
-
-def claims(path: Path, head: Callable[[], bytes]) -> bool:
-    """Whether ``path`` is a Gemini CLI recording: named as one in a ``chats`` folder, a
-    subagent's in ``chats/<session id>/``, or any ``.json``/``.jsonl`` whose first bytes hold
-    a ``sessionId`` and a ``projectHash`` (the first line or object of every recording)."""
-    name = path.name
-    if not name.endswith((".json", ".jsonl")):
-        return False
-    parent = path.parent
-    if parent.name == "chats" and _SESSION.match(name):
-        return True
-    if parent.parent.name == "chats" and not name.startswith("."):
-        return True
-    start = head()
-    return b'"sessionId"' in start and b'"projectHash"' in start and _starts_object(start)
-
-
-def _starts_object(head: bytes) -> bool:
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
-
-
 def _is_recording(path: Path) -> bool:
     start = _head(path)
-    return b'"sessionId"' in start and b'"projectHash"' in start and _starts_object(start)
+    return b'"sessionId"' in start and b'"projectHash"' in start and starts_object(start)
 
 
 def _home_of(path: Path) -> Path | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypedDict, TypeVar
 from urllib.parse import urlsplit
@@ -235,8 +234,7 @@ def said(call: ToolCall, common: Common) -> str:
     return call.result_text if common["r"] is None and common["error"] is None else ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FieldsView(PreparedView):
+class FieldsView(PreparedView, frozen=True, kw_only=True):
     """``tools/fields.html``, the layout shared by tools made of small fields.
 
     ``lead``: the call's main value (a name, an id) and ``lead_code`` whether it is code;

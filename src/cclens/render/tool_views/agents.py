@@ -4,7 +4,8 @@ TeamDelete, and the tools whose input has no declared shape (StructuredOutput, L
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+
+from msgspec.structs import replace
 
 from ...formats import compact, duration, plural
 from ...model.session import Session, ToolCall
@@ -53,8 +54,7 @@ def _tool_stats(stats: agents.ToolStats | None) -> list[tuple[str, int]]:
     return [(label, number) for label, count in pairs if (number := int_of(count))]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class AgentView(PreparedView):
+class AgentView(PreparedView, frozen=True, kw_only=True):
     """A subagent's call (``tools/agent.html``): its ``prompt`` (``prompt_folded`` when
     long), its ``state`` (``completed``, ``async``, ``remote``) and ``task_id``, what it
     took (``duration`` in seconds, ``tokens``, ``tool_uses``, ``stats``), its own
@@ -168,8 +168,7 @@ def prompt_folded(prompt: str) -> bool:
     return prompt.count("\n") >= PROMPT_FOLD_LINES or len(prompt) > 2000
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WorkflowView(PreparedView):
+class WorkflowView(PreparedView, frozen=True, kw_only=True):
     """A workflow run (``tools/workflow.html``): its ``title`` and ``script``, the run it
     started (``task_id``, ``got``), its ``warning`` and ``run_error``, its ``subagents``."""
 

@@ -10,8 +10,9 @@ reader gathered from the call's output and the events that ended it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ...model import UNSET
 from ...model.blocks import ImageBlock, MediaSource, TextBlock
@@ -20,7 +21,7 @@ from ...model.session import ToolCall
 from ...model.tools import codex
 from ...model.tools.generic import FreeformInput
 from ..prepared import Diff, PreparedView, TextPart, piece_part, text_part
-from ..views import ToolView, ViewHelpers
+from ..views import ViewHelpers
 from ._common import (
     Fields,
     FieldsView,
@@ -39,7 +40,14 @@ from .shell import ShellView
 from .tasks import TodoRow, TodoView, status_icon, status_label, todo_row, todo_view
 from .web import SearchLink, WebSearchView
 
-__all__ = ["CODEX_MCP_VIEW", "CODEX_VIEWS"]
+__all__ = [
+    "prepare_mcp",
+    "prepare_patch",
+    "prepare_plan",
+    "prepare_shell",
+    "prepare_view_image",
+    "prepare_web_search",
+]
 
 _LANGUAGES = {"pwsh": "powershell", "powershell": "powershell", "powershell.exe": "powershell"}
 
@@ -147,8 +155,7 @@ def _recorded(changes: dict[str, codex.FileChange]) -> list[FilePatch]:
 _KIND_BADGES = {"add": ("added", "ok"), "delete": ("deleted", "warn"), "update": ("", "")}
 
 
-@dataclass(frozen=True, slots=True)
-class PatchFile:
+class PatchFile(msgspec.Struct, frozen=True):
     """A file a patch changed: its ``path``, a ``badge`` (added, deleted, moved) and its
     ``diff`` (none for a file added or deleted empty)."""
 
@@ -157,8 +164,7 @@ class PatchFile:
     diff: Diff | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PatchView(PreparedView):
+class PatchView(PreparedView, frozen=True, kw_only=True):
     """A patch (``tools/codex_patch.html``): each file it changed, as a diff, ``applied`` or
     only proposed; ``patch``: its text when no file could be read from it."""
 
@@ -348,27 +354,3 @@ def prepare_view_image(call: ToolCall, h: ViewHelpers) -> FieldsView:
     path = text_of(request.path) if request else ""
     v["said"] = call.result_text if v["error"] is None else ""
     return FieldsView(**v, lead=path, summary=path)
-
-
-def _view(name: str, template: str, prepare: Any) -> ToolView:
-    return ToolView(name, f"tools/{template}.html", prepare)
-
-
-_SHELL = _view("codex-shell", "codex_shell", prepare_shell)
-
-#: The view of each Codex tool, by name.
-CODEX_VIEWS: dict[str, ToolView] = {
-    "shell": _SHELL,
-    "container.exec": _SHELL,
-    "shell_command": _SHELL,
-    "exec_command": _SHELL,
-    "write_stdin": _SHELL,
-    "local_shell": _SHELL,
-    "apply_patch": _view("codex-patch", "codex_patch", prepare_patch),
-    "update_plan": _view("codex-plan", "codex_plan", prepare_plan),
-    "web_search": _view("codex-web-search", "web_search", prepare_web_search),
-    "view_image": _view("codex-view-image", "fields", prepare_view_image),
-}
-
-#: The view of Codex's MCP tools (``<server>__<tool>``).
-CODEX_MCP_VIEW = _view("codex-mcp", "mcp", prepare_mcp)

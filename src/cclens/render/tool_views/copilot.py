@@ -11,7 +11,8 @@ the ``tool.execution_complete`` data: ``result.content`` is what the model read,
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from ...model.copilot import ToolCompleteData, ToolResult
 from ...model.session import ToolCall

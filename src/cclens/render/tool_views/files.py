@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
+
+import msgspec
 
 from ...model import to_builtins
 from ...model.session import ToolCall
@@ -53,8 +54,7 @@ def file_code(text: str, filename: str, start: int = 1) -> Code:
     return Code(text, filename=filename, start_line=start, fold_after=FOLD_LINES)
 
 
-@dataclass(frozen=True, slots=True)
-class NotebookCell:
+class NotebookCell(msgspec.Struct, frozen=True):
     """A notebook cell as read: its ``source`` (markdown or code), outputs and images."""
 
     type: str
@@ -66,8 +66,7 @@ class NotebookCell:
     images: Sequence[Image]
 
 
-@dataclass(frozen=True, slots=True)
-class PdfPage:
+class PdfPage(msgspec.Struct, frozen=True):
     """A PDF page read as an image (``data``), or the ``error`` that kept it from being read."""
 
     number: int
@@ -76,8 +75,7 @@ class PdfPage:
     error: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReadView(PreparedView):
+class ReadView(PreparedView, frozen=True, kw_only=True):
     """A file read (``tools/read.html``): its ``path`` and the ``range`` of lines read, and
     its ``code`` (numbered from the line the read started at), ``image``, notebook ``cells``
     or PDF ``pages``."""
@@ -271,8 +269,7 @@ def _change_badges(result: Any) -> list[tuple[str, str]]:
     return badges
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class EditView(PreparedView):
+class EditView(PreparedView, frozen=True, kw_only=True):
     """A replacement in a file (``tools/edit.html``): its ``diff``, ``applied`` or only
     proposed, and the ``instruction`` that came with it (Gemini CLI)."""
 
@@ -310,8 +307,7 @@ def prepare_edit(call: ToolCall, h: ViewHelpers) -> EditView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MultiEditView(PreparedView):
+class MultiEditView(PreparedView, frozen=True, kw_only=True):
     """Replacements in one file (``tools/multi_edit.html``): one diff of the file, or one
     ``(label, diff)`` per replacement; ``count``: how many."""
 
@@ -365,8 +361,7 @@ def prepare_multi_edit(call: ToolCall, h: ViewHelpers) -> MultiEditView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WriteView(PreparedView):
+class WriteView(PreparedView, frozen=True, kw_only=True):
     """A file written (``tools/write.html``): ``kind`` ``create`` or ``update``, its content
     (``code``) or, for an overwritten file whose old content is known, the ``diff``."""
 
@@ -414,8 +409,7 @@ def prepare_write(call: ToolCall, h: ViewHelpers) -> WriteView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NotebookEditView(PreparedView):
+class NotebookEditView(PreparedView, frozen=True, kw_only=True):
     """A notebook cell changed (``tools/notebook_edit.html``): how (``mode``), which cell
     (``where``), its ``source`` as a diff or as code, and the ``cell_error`` reported."""
 
@@ -478,8 +472,7 @@ def prepare_notebook_edit(call: ToolCall, h: ViewHelpers) -> NotebookEditView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ListingView(PreparedView):
+class ListingView(PreparedView, frozen=True, kw_only=True):
     r"""A directory listed (``tools/ls.html``): its ``path``, the patterns it ``ignore``\ d and
     the ``tree`` listed."""
 

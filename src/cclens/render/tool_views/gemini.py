@@ -12,8 +12,9 @@ shown (``call.result_text``), read back into its parts by :mod:`cclens.model.gem
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from ...model import UNSET
 from ...model.gemini import outputs

@@ -4,7 +4,8 @@ notifications, feedback and onboarding."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ...model.session import ToolCall
 from ...model.tools import interaction, plans
@@ -43,8 +44,7 @@ def _chosen(answer: str, labels: list[str]) -> tuple[set[str], str]:
     return picked, rest
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(msgspec.Struct, frozen=True):
     """An option of a question: its ``label``, ``description``, ``preview``, and whether the
     user ``chosen`` it."""
 
@@ -54,8 +54,7 @@ class Choice:
     chosen: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Question:
+class Question(msgspec.Struct, frozen=True):
     """A question put to the user: its ``header`` and ``text``, whether it took several
     answers (``multi``), its ``options``, the user's ``own`` answer (none of the options),
     whether it was ``answered`` and the user's ``notes``."""
@@ -69,8 +68,7 @@ class Question:
     notes: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class QuestionsView(PreparedView):
+class QuestionsView(PreparedView, frozen=True, kw_only=True):
     """Questions put to the user (``tools/ask_user_question.html``), the answers chosen;
     ``legacy``: a question of the old single-text shape; ``response``: the answer as text."""
 
@@ -166,8 +164,7 @@ def prepare_enter_plan_mode(call: ToolCall, h: ViewHelpers) -> FieldsView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlanView(PreparedView):
+class PlanView(PreparedView, frozen=True, kw_only=True):
     """A plan put to the user (``tools/exit_plan_mode.html``): the ``plan`` (markdown), its
     ``state`` (approved, rejected, awaiting approval), the user's ``feedback`` on rejecting
     it, and the prompts it asks permission for (``allowed``)."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
+
+import msgspec
 
 from ...model.blocks import ImageBlock, TextBlock
 from ...model.session import ToolCall
@@ -51,8 +52,7 @@ def _parsed_json(text: str) -> Any:
     return value if isinstance(value, dict | list) else None
 
 
-@dataclass(frozen=True, slots=True)
-class McpPart:
+class McpPart(msgspec.Struct, frozen=True):
     """A piece of an MCP result: ``text``, ``json`` or ``other`` (a :class:`Tree`), or an
     ``image``."""
 
@@ -89,8 +89,7 @@ def content_parts(blocks: Iterable[Any]) -> list[McpPart]:
     return parts
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class McpView(PreparedView):
+class McpView(PreparedView, frozen=True, kw_only=True):
     """An MCP tool's call (``tools/mcp.html``): its ``server`` and ``tool``, its
     ``arguments``, and what it answered: its ``content`` or an object's ``fields``."""
 
@@ -161,8 +160,7 @@ def _mcp_summary(request: FreeformInput | None) -> str:
     return ""
 
 
-@dataclass(frozen=True, slots=True)
-class Resource:
+class Resource(msgspec.Struct, frozen=True):
     """An MCP resource listed: its ``uri``, ``name``, ``mime_type``, ``description`` and
     ``server``."""
 
@@ -187,8 +185,7 @@ def _resource_rows(resources: Iterable[Any]) -> list[Resource]:
     ]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ResourcesView(PreparedView):
+class ResourcesView(PreparedView, frozen=True, kw_only=True):
     """MCP resources listed (``tools/mcp_resources.html``): of a ``server`` (all when empty),
     inside the directory resource ``uri``; ``said``: the result text when it has no typed
     result."""
@@ -243,8 +240,7 @@ def prepare_read_mcp_resource_dir(call: ToolCall, h: ViewHelpers) -> ResourcesVi
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ResourceContent:
+class ResourceContent(msgspec.Struct, frozen=True):
     """A resource's content as read: its ``text``, or where its binary content was
     ``saved_to`` (``has_blob``: it has some)."""
 
@@ -255,8 +251,7 @@ class ResourceContent:
     has_blob: bool
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ResourceView(PreparedView):
+class ResourceView(PreparedView, frozen=True, kw_only=True):
     """An MCP resource read (``tools/mcp_resource.html``): its ``contents``; ``said``: the
     result text when it has no typed result."""
 

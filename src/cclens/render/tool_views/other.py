@@ -4,8 +4,9 @@ ReportFindings and propose_skills."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ...formats import plural
 from ...model import UNSET, to_builtins
@@ -182,8 +183,7 @@ def prepare_claude_design(call: ToolCall, h: ViewHelpers) -> FieldsView:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True):
     """A review's finding: its ``severity``, ``category``, ``where`` (``file:line``), its
     ``summary`` and the ``scenario`` in which it fails (markdown)."""
 
@@ -208,8 +208,7 @@ def _findings(items: Any) -> list[Finding]:
     ]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FindingsView(PreparedView):
+class FindingsView(PreparedView, frozen=True, kw_only=True):
     """A code review's findings (``tools/findings.html``) at a ``level``; ``count``: how many
     the result says were reported."""
 
@@ -247,8 +246,7 @@ def prepare_report_findings(call: ToolCall, h: ViewHelpers) -> FindingsView:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class SkillProposal:
+class SkillProposal(msgspec.Struct, frozen=True):
     """A skill proposed: its ``name``, ``kind``, ``target``, ``description`` (markdown),
     ``evidence`` and ``edits``."""
 
@@ -260,8 +258,7 @@ class SkillProposal:
     edits: Tree | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SkillProposalsView(PreparedView):
+class SkillProposalsView(PreparedView, frozen=True, kw_only=True):
     """Skills proposed for review (``tools/skill_proposals.html``); ``count``: how many the
     result says were shown."""
 

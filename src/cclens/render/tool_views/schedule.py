@@ -6,8 +6,9 @@ import contextlib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ...formats import duration, plural
 from ...model.session import ToolCall
@@ -123,8 +124,7 @@ def prepare_cron_delete(call: ToolCall, h: ViewHelpers) -> FieldsView:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class CronJob:
+class CronJob(msgspec.Struct, frozen=True):
     """A scheduled prompt: its ``id``, ``cron`` expression and ``when`` in words, its
     ``prompt``, whether it repeats (``recurring``) and survives a restart (``durable``), and
     when it runs ``next``."""
@@ -138,8 +138,7 @@ class CronJob:
     next: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CronListView(PreparedView):
+class CronListView(PreparedView, frozen=True, kw_only=True):
     """The scheduled prompts (``tools/cron_list.html``); ``said``: the result text when it
     has no typed result."""
 

@@ -104,8 +104,7 @@ def grep_lines(content: str, pattern: re.Pattern[str] | None) -> list[GrepLine]:
     return out
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GlobView(PreparedView):
+class GlobView(PreparedView, frozen=True, kw_only=True):
     """Files matched (``tools/glob.html``): the ``pattern`` and where (``path``), the
     ``files``, how many (``count``, of ``total`` when more matched) and how long it ``took``."""
 
@@ -157,8 +156,7 @@ def prepare_glob(call: ToolCall, h: ViewHelpers) -> GlobView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GrepView(PreparedView):
+class GrepView(PreparedView, frozen=True, kw_only=True):
     """A search in files (``tools/grep.html``): the ``pattern`` and its ``options``, then, by
     ``mode``, the ``files`` that match, the ``counts`` per file or the matching ``lines``
     (``empty``: it found nothing)."""
@@ -258,8 +256,7 @@ def prepare_grep(call: ToolCall, h: ViewHelpers) -> GrepView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LspView(PreparedView):
+class LspView(PreparedView, frozen=True, kw_only=True):
     """A language-server question (``tools/lsp.html``): the ``operation``, ``where``
     (``file:line:character``) and the ``answer``."""
 
@@ -305,8 +302,7 @@ def prepare_lsp(call: ToolCall, h: ViewHelpers) -> LspView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ToolSearchView(PreparedView):
+class ToolSearchView(PreparedView, frozen=True, kw_only=True):
     """Deferred tools looked up (``tools/tool_search.html``): the ``query``, at most ``limit``
     of them, the tools it loaded (``matches``) among ``deferred`` ones."""
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
+
+import msgspec
 
 from ...formats import duration
 from ...model.session import ToolCall
@@ -42,8 +43,7 @@ from ._common import (
 _EXIT_CODE = re.compile(r"\AExit code (-?\d+)\n?")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ShellView(PreparedView):
+class ShellView(PreparedView, frozen=True, kw_only=True):
     """A command (``tools/bash.html``): what ran (``command`` in ``language``), its
     ``timeout``, how it ended (``badges``: the exit code...), its ``stdout`` and ``stderr`` or
     the ``image`` it printed, the background ``task_id`` it runs as, Claude Code's
@@ -160,8 +160,7 @@ def _line_counts(stdout: Any, stderr: Any) -> str:
     return ", ".join(f"{count} {name}" for name, count in counts if count is not None)
 
 
-@dataclass(frozen=True, slots=True)
-class AgentSnapshot:
+class AgentSnapshot(msgspec.Struct, frozen=True):
     """What a background agent had done when polled: its ``status``, ``output`` or ``error``."""
 
     link: Link | None
@@ -172,8 +171,7 @@ class AgentSnapshot:
     error: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BackgroundOutputView(PreparedView):
+class BackgroundOutputView(PreparedView, frozen=True, kw_only=True):
     """What a background task printed (``tools/background_output.html``): the ``task_id``
     (``link``: to the call that started it), the ``command`` it runs, the ``streams``
     (``(kind, text)``: stdout, stderr, error), an agent's ``snapshots``."""
@@ -293,8 +291,7 @@ def prepare_background_output(call: ToolCall, h: ViewHelpers) -> BackgroundOutpu
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TaskStopView(PreparedView):
+class TaskStopView(PreparedView, frozen=True, kw_only=True):
     """A background task stopped (``tools/task_stop.html``): its ``task_id`` (``link``: to the
     call that started it), and the stopped ``command`` and Claude Code's ``message``."""
 
@@ -344,8 +341,7 @@ def prepare_task_stop(call: ToolCall, h: ViewHelpers) -> TaskStopView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MonitorView(PreparedView):
+class MonitorView(PreparedView, frozen=True, kw_only=True):
     """A command or WebSocket watched in the background (``tools/monitor.html``), as the
     background task ``task_id``."""
 
@@ -395,8 +391,7 @@ def prepare_monitor(call: ToolCall, h: ViewHelpers) -> MonitorView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ReplView(PreparedView):
+class ReplView(PreparedView, frozen=True, kw_only=True):
     """JavaScript run in the REPL (``tools/repl.html``): the ``code`` and what it printed
     (``said``)."""
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from ...model.session import ToolCall
 from ...model.tools import tasks
@@ -29,8 +31,7 @@ def status_label(status: str) -> str:
     return STATUS_LABELS.get(status, status.replace("_", " "))
 
 
-@dataclass(frozen=True, slots=True)
-class TodoRow:
+class TodoRow(msgspec.Struct, frozen=True):
     """One entry of a checklist: its ``status`` (``removed`` for an entry the list dropped),
     the ``icon`` and ``label`` of its status, its ``content``, what is shown while it is in
     progress (``active``), its ``priority``, and the ``change`` it went through since the
@@ -52,8 +53,7 @@ def todo_row(status: str, content: str, change: str = "", change_kind: str = "")
     return TodoRow(status, icon, label, content, change=change, change_kind=change_kind)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TodoView(PreparedView):
+class TodoView(PreparedView, frozen=True, kw_only=True):
     """A checklist (``tools/todo.html``): its rows (``todos``), how many are ``done`` of
     ``total``, the one in progress (``current``), and the
     ``explanation`` that came with it (Codex's plans)."""
@@ -146,8 +146,7 @@ def todo_view(common: Common, rows: list[TodoRow], count: int, explanation: str 
     )
 
 
-@dataclass(frozen=True, slots=True)
-class TaskRow:
+class TaskRow(msgspec.Struct, frozen=True):
     """One task of the list: its ``id``, ``subject``, ``status`` (its ``icon`` and
     ``label``), ``description``, ``owner`` and the tasks it is ``blocked_by``."""
 
@@ -177,8 +176,7 @@ def _task(
     return TaskRow(task_id, text_of(subject), text_of(status), text_of(description), text_of(owner))
 
 
-@dataclass(frozen=True, slots=True)
-class TaskChange:
+class TaskChange(msgspec.Struct, frozen=True):
     """The status a task had before a change (``from_``), its icon and label."""
 
     from_: str
@@ -192,8 +190,7 @@ class TaskChange:
         return status_label(self.from_)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TaskView(PreparedView):
+class TaskView(PreparedView, frozen=True, kw_only=True):
     """One task created, changed or read (``tools/task.html``): the ``task``, the ``change``
     of its status, whether the call was ``done``, and ``said``: the result text when it has no
     typed result."""
@@ -305,8 +302,7 @@ def prepare_task_get(call: ToolCall, h: ViewHelpers) -> TaskView:
     )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TaskListView(PreparedView):
+class TaskListView(PreparedView, frozen=True, kw_only=True):
     """Every task of the list (``tools/task_list.html``), and ``said``: the result text when
     it has no typed result."""
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ...formats import duration
 from ...model.session import ToolCall
@@ -27,8 +28,7 @@ from ._common import (
 _LINKS_PREFIX = "Links: "
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WebFetchView(PreparedView):
+class WebFetchView(PreparedView, frozen=True, kw_only=True):
     """A page fetched (``tools/web_fetch.html``): the ``url`` (``href``: a safe link to it),
     the ``prompt`` asked of it, the HTTP ``status`` and the ``answer`` (markdown)."""
 
@@ -113,8 +113,7 @@ def _hits_from_text(text: str) -> tuple[list[web.WebSearchHit], list[str]]:
     return hits, ["\n".join(prose).strip()]
 
 
-@dataclass(frozen=True, slots=True)
-class SearchLink:
+class SearchLink(msgspec.Struct, frozen=True):
     """A page a web search found: ``link`` (``None`` when its URL is not a safe web address),
     its ``title``, ``url``, ``snippet`` and ``age``."""
 
@@ -125,8 +124,7 @@ class SearchLink:
     age: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class WebSearchView(PreparedView):
+class WebSearchView(PreparedView, frozen=True, kw_only=True):
     """A web search (``tools/web_search.html``): the ``query``, the pages found (``links``)
     and the ``answers`` written from them (markdown)."""
 
