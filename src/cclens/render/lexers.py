@@ -20,6 +20,8 @@ from functools import cache, lru_cache
 from pygments.lexer import Lexer
 from pygments.lexers import find_lexer_class, get_all_lexers
 
+from .lexer_cache import prepare
+
 __all__ = ["lexer_by_filename", "lexer_by_name", "lexer_for"]
 
 #: Names people put after ``` that Pygments does not know by that name.
@@ -84,6 +86,7 @@ def _instance(name: str) -> Lexer | None:
     cls = find_lexer_class(name)
     if cls is None:
         return None
+    prepare(cls)  # its token table from the cache (lexer_cache.py)
     # Pygments strips leading and trailing blank lines by default, which would shift numbers.
     return cls(stripnl=False, stripall=False, ensurenl=False)
 

@@ -19,12 +19,17 @@ from pathlib import Path
 import platformdirs
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
 
-__all__ = ["TemplateCache", "default_template_cache_dir", "template_cache"]
+__all__ = ["TemplateCache", "cache_folder", "default_template_cache_dir", "template_cache"]
+
+
+def cache_folder(name: str) -> Path:
+    """``name`` under the user's cache directory for cclens."""
+    return Path(platformdirs.user_cache_dir("cclens", appauthor=False)) / name
 
 
 def default_template_cache_dir() -> Path:
     """``templates`` under the user's cache directory for cclens."""
-    return Path(platformdirs.user_cache_dir("cclens", appauthor=False)) / "templates"
+    return cache_folder("templates")
 
 
 class TemplateCache(FileSystemBytecodeCache):
