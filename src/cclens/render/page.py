@@ -254,7 +254,8 @@ class SessionRenderer:
         data: dict[str, Any] = {"map": compress_json(found.as_json())}
         if parts:
             workers = self.options.workers
-            drawn = draw_in_workers(self.parts, workers, self.view_failures)
+            size = sum(agent.file_size for agent in session.all_sessions())
+            drawn = draw_in_workers(self.parts, workers, self.view_failures, size=size)
             if drawn is None:
                 drawn = self.parts.draw_all()
             data["parts"] = pack_parts(drawn, threads=workers)
