@@ -217,3 +217,21 @@ def test_a_queue_the_pipe_cannot_hold_is_refused_not_waited_on() -> None:
     assert taken == [f"t.{n}" for n in range(1_000)]
     # 80 kB of part numbers: more than a pipe holds, and nobody reads it yet.
     assert part_workers._Queue.open([f"t.{n}" for n in range(20_000)]) is None
+
+
+def test_set_up_runs_once_before_forking_and_cannot_fail_the_page(forks: list[int]) -> None:
+    session = load_session(LARGEST)
+    renderer = SessionRenderer(RenderOptions(workers=2))
+    renderer.body(session)
+    calls: list[int] = []
+
+    def prepare() -> None:
+        calls.append(os.getpid())
+        raise RuntimeError("a set-up that fails")
+
+    drawn = part_workers.draw_in_workers(renderer.parts, 2, [], prepare=prepare)
+    assert drawn is not None and forks
+    assert calls == [os.getpid()]
+    alone = SessionRenderer(RenderOptions())
+    alone.body(session)
+    assert list(drawn.items()) == list(alone.parts.draw_all().items())

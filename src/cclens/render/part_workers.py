@@ -195,13 +195,19 @@ def _in_order(start: list[str], known: set[str], shares: list[_Share]) -> dict[s
 
 
 def draw_in_workers(
-    store: PartStore, workers: int, failures: list[str], *, size: int | None = None
+    store: PartStore,
+    workers: int,
+    failures: list[str],
+    *,
+    size: int | None = None,
+    prepare: Callable[[], None] | None = None,
 ) -> dict[str, str] | None:
     """Every part of ``store`` drawn by ``workers`` processes, in :meth:`PartStore.draw_all`'s
     order; ``None`` (nothing drawn) when forking is not possible or not worth it.
 
     ``failures`` is the renderer's list of view failures: the children's are added to it.
     ``size``: the bytes of the page's transcripts, when known (see :data:`MIN_BYTES`).
+    ``prepare`` is called once before forking: set-up each process would otherwise repeat.
     Raises :class:`OrderMatters` (some parts drawn) when only drawing in one process is exact.
     """
     if size is not None and size < MIN_BYTES:
@@ -216,6 +222,10 @@ def draw_in_workers(
     already = {part_id: store.drawn[part_id] for part_id in start if part_id in store.drawn}
     # Later chunks first: each holds many calls, and the last parts dealt should be small.
     waiting.sort(key=lambda part_id: not part_id.startswith(CHUNK_PREFIX))
+    if prepare is not None:
+        # Set-up only: what fails here fails again, and is reported, where it is used.
+        with contextlib.suppress(Exception):
+            prepare()
     queue = _Queue.open(waiting)
     if queue is None:
         return None
