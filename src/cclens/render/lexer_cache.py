@@ -6,7 +6,8 @@ session, paid again by every worker that draws parts (:mod:`cclens.render.part_w
 Python's ``re`` compiles an expression in two steps, parsing and code generation (pure Python,
 nearly all the cost), then ``_sre.compile`` (C) builds the pattern from the code. The code is
 kept here: one file per lexer class, mapping each expression and its flags to what
-``_sre.compile`` takes, so a later process builds the very same patterns without parsing them.
+``_sre.compile`` takes, so a later process builds the very same patterns without parsing them;
+and each ``words()`` list to the expression Pygments makes of it (``regex_opt``, as costly).
 
 Entries are keyed by the expression's text and flags; the folder by the Python version, the
 regular expression engine's ``MAGIC`` and the Pygments version, so another interpreter or
@@ -30,7 +31,7 @@ from re import _compiler, _parser  # type: ignore[attr-defined]
 from typing import Any
 
 import pygments
-from pygments.lexer import Lexer, RegexLexerMeta
+from pygments.lexer import Lexer, RegexLexerMeta, words
 from pygments.util import Future
 
 from .template_cache import cache_folder
@@ -84,6 +85,21 @@ def compiled_pattern(pattern: str, flags: int, entries: dict[Any, Any]) -> re.Pa
     return built
 
 
+def _words_pattern(found: words, entries: dict[Any, Any]) -> str:
+    """The expression of a ``words()`` list (Pygments' ``regex_opt``: as costly as compiling
+    it), from ``entries`` when they hold it (added when not). ``regex_opt`` sorts the words
+    first, so the sorted words are the key."""
+    try:
+        key = ("words", tuple(sorted(found.words)), found.prefix, found.suffix)
+    except TypeError:  # words that do not sort: not kept
+        return str(found.get())  # type: ignore[no-untyped-call]
+    pattern = entries.get(key)
+    if not isinstance(pattern, str):
+        pattern = str(found.get())  # type: ignore[no-untyped-call]
+        entries[key] = pattern
+    return pattern
+
+
 def _file(cls: type) -> Path:
     return lexer_cache_dir() / f"{cls.__module__}.{cls.__qualname__}.marshal"
 
@@ -131,8 +147,10 @@ def prepare(cls: type[Lexer]) -> None:
 
     def process_regex(regex: Any, rflags: int, state: str) -> Callable[..., Any]:
         # RegexLexerMeta._process_regex, with the compiled code from the cache.
-        if isinstance(regex, Future):
-            regex = regex.get()  # type: ignore[func-returns-value]  # (a words() list)
+        if isinstance(regex, words):
+            regex = _words_pattern(regex, entries)
+        elif isinstance(regex, Future):
+            regex = regex.get()  # type: ignore[func-returns-value]
         if not isinstance(regex, str):
             return re.compile(regex, rflags).match
         return compiled_pattern(regex, int(rflags), entries).match
