@@ -25,6 +25,7 @@ import os
 import re
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from re import _compiler, _parser  # type: ignore[attr-defined]
@@ -40,6 +41,8 @@ __all__ = ["compiled_pattern", "lexer_cache_dir", "prepare"]
 
 #: The C half of ``re`` (``re._compiler`` calls it the same).
 _sre: Any = _compiler._sre
+#: Held while a class's table is built: the method set on the class for that time is its own.
+_BUILDING = threading.Lock()
 
 #: What ``_sre.compile`` takes after the expression: flags, code, group count, group names.
 _Entry = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
@@ -141,6 +144,13 @@ def prepare(cls: type[Lexer]) -> None:
         return
     if any("_process_regex" in vars(klass) for klass in cls.__mro__):
         return  # a lexer that compiles its expressions its own way
+    with _BUILDING:  # one table at a time (the web app draws pages on several threads)
+        if "_tokens" not in cls.__dict__:
+            _build(cls)
+
+
+def _build(cls: type[Lexer]) -> None:
+    """Build ``cls``'s token table as Pygments does, its expressions taken from the cache."""
     path = _file(cls)
     entries = _load(path)
     known = len(entries)
