@@ -4,6 +4,7 @@ same patterns and the same tokens as Pygments' own, whatever state the cache is 
 from __future__ import annotations
 
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +140,26 @@ def test_other_lexers_are_left_to_pygments(cache_home: Path) -> None:
     assert json is not None and not issubclass(json, RegexLexer)
     prepare(json)
     assert not cache_home.exists()
+
+
+def test_threads_building_one_table_get_pygments_tokens() -> None:
+    cls = fresh("Python")
+    stock = find_lexer_class("Python")
+    assert stock is not None
+    errors: list[BaseException] = []
+
+    def build() -> None:
+        try:
+            prepare(cls)
+        except BaseException as error:  # pragma: no cover - the failure this test looks for
+            errors.append(error)
+
+    threads = [threading.Thread(target=build) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert "_process_regex" not in cls.__dict__
+    text = SAMPLES["Python"].read_text(encoding="utf-8")
+    assert tokens(cls, text) == tokens(stock, text)
