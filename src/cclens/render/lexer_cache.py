@@ -24,7 +24,6 @@ import marshal
 import os
 import re
 import sys
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -35,7 +34,7 @@ import pygments
 from pygments.lexer import Lexer, RegexLexerMeta, words
 from pygments.util import Future
 
-from .template_cache import cache_folder
+from ..places import cache_dir
 
 __all__ = ["compiled_pattern", "lexer_cache_dir", "prepare"]
 
@@ -51,7 +50,7 @@ _Entry = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 def lexer_cache_dir() -> Path:
     """The folder of this interpreter's and this Pygments's compiled token tables."""
     version = "{}.{}.{}".format(*sys.version_info[:3])
-    return cache_folder("lexers") / f"{version}-{_sre.MAGIC}-pygments-{pygments.__version__}"
+    return cache_dir("lexers") / f"{version}-{_sre.MAGIC}-pygments-{pygments.__version__}"
 
 
 def _entry(pattern: str, flags: int) -> _Entry:
@@ -116,6 +115,8 @@ def _load(path: Path) -> dict[Any, Any]:
 
 
 def _save(path: Path, entries: dict[Any, Any]) -> None:
+    import tempfile  # only when something new was compiled
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

@@ -16,20 +16,16 @@ import contextlib
 import os
 from pathlib import Path
 
-import platformdirs
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
 
-__all__ = ["TemplateCache", "cache_folder", "default_template_cache_dir", "template_cache"]
+from ..places import cache_dir
 
-
-def cache_folder(name: str) -> Path:
-    """``name`` under the user's cache directory for cclens."""
-    return Path(platformdirs.user_cache_dir("cclens", appauthor=False)) / name
+__all__ = ["TemplateCache", "default_template_cache_dir", "template_cache"]
 
 
 def default_template_cache_dir() -> Path:
     """``templates`` under the user's cache directory for cclens."""
-    return cache_folder("templates")
+    return cache_dir("templates")
 
 
 class TemplateCache(FileSystemBytecodeCache):
