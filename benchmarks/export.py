@@ -1,6 +1,7 @@
 """Time exporting every session of a corpus to HTML with cclens and with claude-code-log.
 
     python3 benchmarks/export.py [CORPUS] [--runs 3] [--jobs N] [--cold] [--real-sized]
+                                 [--compare SRC]
 
 The corpus (default ``../shared/corpus``) is copied into a temporary ``projects/`` layout (each
 session with its subagent files). ``--real-sized`` measures a corpus of large sessions instead
@@ -24,9 +25,14 @@ Python processes that convert every session once, to one HTML file each:
   read) and a new Python process calling ``convert_jsonl_to_html`` for each transcript. Here
   what each process costs before it does any work (start-up) counts once per session.
 
-Printed: the median wall time of each whole process (interpreter start and imports included),
-with the ratios, the bytes each tool wrote (and their ratio), then each session's median time
-for the two file-by-file runs, and the loops of one process per session.
+Printed: the median wall time of each whole process (interpreter start and imports included)
+and its CPU time (user and system, its worker processes included: what a loaded machine does
+not change much), with the ratios, the bytes each tool wrote (and their ratio), then each
+session's median time for the two file-by-file runs, and the loops of one process per session.
+
+``--compare SRC`` runs another cclens (its ``src`` folder, e.g. ``../main/src``: the code
+before a change) in the same runs, interleaved with the others, and prints its figures and the
+ratio of this cclens to it: on a shared machine only figures of one run can be compared.
 
 Both tools run as they would once installed: bytecode is cached (``PYTHONPYCACHEPREFIX`` in the
 work folder, ``PYTHONDONTWRITEBYTECODE`` dropped) and so are cclens's compiled templates
@@ -41,6 +47,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -102,7 +109,7 @@ Path(sys.argv[3]).write_text(json.dumps(times))
 }
 
 #: What the console script ``cclens`` runs (called through the interpreter, not a shell shim).
-CCLENS_CLI = "from cclens.cli import main; main()"
+CCLENS_CLI = "from cclens.__main__ import main; main()"
 
 #: One session in a new process, per tool: arguments are the transcript and the page to write.
 PER_PROCESS = {
@@ -157,6 +164,8 @@ class Run:
     """One process of one tool over every session: its wall time and each file's time."""
 
     seconds: float
+    #: User and system CPU time of the process and the processes it started.
+    cpu: float = 0.0
     per_file: list[float] = field(default_factory=list)
     #: Bytes of HTML written (pages and, for the bulk export, its shared files and index).
     written: int = 0
@@ -174,16 +183,22 @@ class Bench:
     #: Redact secrets, as ``cclens export`` does unless given ``--no-redact``.
     redact: bool = True
     runs: int = 0
+    #: Another cclens's ``src`` folder, run beside this one (``--compare``).
+    compare: Path | None = None
 
     @property
     def workers(self) -> int:
         """cclens's worker processes: ``--jobs``, else one per CPU (as ``cclens export``)."""
         return self.jobs or os.cpu_count() or 1
 
-    def environment(self) -> dict[str, str]:
-        """The tools' environment: bytecode and template caches in the work folder."""
-        caches = self.work / (f"caches-{self.runs}" if self.cold else "caches")
+    def environment(self, source: Path | None = None) -> dict[str, str]:
+        """The tools' environment: bytecode and template caches in the work folder; cclens
+        imported from ``source`` when given (its own caches)."""
+        name = "caches" if source is None else "caches-compared"
+        caches = self.work / (f"{name}-{self.runs}" if self.cold else name)
         env = dict(os.environ)
+        if source is not None:
+            env["PYTHONPATH"] = os.pathsep.join([str(source), env.get("PYTHONPATH", "")])
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(caches / "pycache")
         env["XDG_CACHE_HOME"] = str(caches / "xdg")
@@ -200,7 +215,7 @@ class Bench:
         out.mkdir()
         return out
 
-    def run_file_by_file(self, tool: str) -> Run:
+    def run_file_by_file(self, tool: str, source: Path | None = None) -> Run:
         """Convert every file with ``tool`` in one fresh process; every output must exist."""
         out = self.output(tool)
         listing = out / "files.txt"
@@ -208,18 +223,19 @@ class Bench:
         timings = out / "times.json"
         script = f"REDACT = {self.redact}\nWORKERS = {self.workers}\n{TOOL_SCRIPTS[tool]}"
         command = [sys.executable, "-c", script, str(listing), str(out), str(timings)]
-        seconds = _timed(command, self.environment())
+        seconds, cpu = _timed(command, self.environment(source))
         missing = [f for f in self.files if not (out / f"{f.stem}.html").is_file()]
         if missing:
             raise SystemExit(f"{tool} wrote no HTML for {len(missing)} sessions, e.g. {missing[0]}")
         written = sum((out / f"{f.stem}.html").stat().st_size for f in self.files)
-        return Run(seconds, json.loads(timings.read_text()), written)
+        return Run(seconds, cpu, json.loads(timings.read_text()), written)
 
-    def run_per_process(self, tool: str) -> Run:
+    def run_per_process(self, tool: str, source: Path | None = None) -> Run:
         """Each session in a new process of ``tool``; the whole loop is timed."""
         out = self.output(f"{tool} per process")
-        env = self.environment()
+        env = self.environment(source)
         started = time.perf_counter()
+        cpu_before = _children_cpu()
         per_file = []
         for path in self.files:
             page = out / f"{path.stem}.html"
@@ -227,32 +243,40 @@ class Bench:
             if tool == "cclens":
                 arguments += [] if self.redact else ["--no-redact"]
                 arguments += ["--jobs", str(self.jobs)] if self.jobs else []
-            per_file.append(_timed([sys.executable, "-c", *arguments], env))
+            per_file.append(_timed([sys.executable, "-c", *arguments], env)[0])
         seconds = time.perf_counter() - started
+        cpu = _children_cpu() - cpu_before
         written = sum((out / f"{f.stem}.html").stat().st_size for f in self.files)
-        return Run(seconds, per_file, written)
+        return Run(seconds, cpu, per_file, written)
 
-    def run_bulk(self) -> Run:
+    def run_bulk(self, source: Path | None = None) -> Run:
         """``cclens export --all`` over the projects folder; every page and the index must exist."""
         out = self.output(BULK)
         command = [sys.executable, "-c", CCLENS_CLI, "export", "--all", str(self.projects)]
         command += ["-o", str(out)] + (["--jobs", str(self.jobs)] if self.jobs else [])
         command += [] if self.redact else ["--no-redact"]
-        seconds = _timed(command, self.environment())
+        seconds, cpu = _timed(command, self.environment(source))
         pages = [p for p in out.rglob("*.html") if p.name != "index.html"]
         if len(pages) != len(self.files) or not (out / "index.html").is_file():
             raise SystemExit(f"{BULK} wrote {len(pages)} pages for {len(self.files)} sessions")
         written = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-        return Run(seconds, written=written)
+        return Run(seconds, cpu, written=written)
 
 
-def _timed(command: list[str], env: dict[str, str]) -> float:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """The wall and CPU time of running ``command`` (its own children included)."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, env=env)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{command[:4]} failed:\n{done.stderr.decode(errors='replace')[-2000:]}")
-    return seconds
+    return seconds, _children_cpu() - cpu
 
 
 def main() -> None:
@@ -266,6 +290,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--real-sized", action="store_true", help="large sessions built from the corpus's records"
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        default=None,
+        metavar="SRC",
+        help="another cclens's src folder (e.g. ../main/src), run in the same runs",
     )
     args = parser.parse_args()
     ensure_claude_code_log()
@@ -296,68 +327,100 @@ def main() -> None:
             args.cold,
             args.jobs,
             redact=not args.no_redact,
+            compare=args.compare,
         )
+        if args.compare is not None:
+            print(f"compared with: cclens from {args.compare} ({COMPARED})")
+        report(bench, args.runs)
 
-        if not args.cold:
-            bench.run_bulk()
-            for tool in TOOL_SCRIPTS:
-                bench.run_file_by_file(tool)
-                bench.run_per_process(tool)
-        runs: dict[str, list[Run]] = {BULK: [], "cclens": [], "claude-code-log": []}
-        apart: dict[str, list[Run]] = {tool: [] for tool in PER_PROCESS}
-        for _ in range(args.runs):
-            runs[BULK].append(bench.run_bulk())
-            for tool in TOOL_SCRIPTS:
-                runs[tool].append(bench.run_file_by_file(tool))
-                apart[tool].append(bench.run_per_process(tool))
 
-        workers = args.jobs or os.cpu_count()
-        labels = {
-            BULK: f"cclens export --all ({workers} workers)",
-            "cclens": "cclens, file by file",
-            "claude-code-log": "claude-code-log, file by file",
-        }
-        print("\nwhole corpus, one fresh process each (median of runs, imports included):")
-        wall = {tool: statistics.median(r.seconds for r in done) for tool, done in runs.items()}
-        for tool, seconds in wall.items():
-            print(f"  {labels[tool]:36} {seconds:7.2f} s")
-        reference = wall["claude-code-log"]
-        print(f"  ratio, {labels[BULK]:29} {reference / wall[BULK]:7.1f}x")
-        print(f"  ratio, {'file by file, one process each':29} {reference / wall['cclens']:7.1f}x")
+#: The suffix of the names of the runs of the cclens given to ``--compare``.
+COMPARED = "[compared]"
 
-        print("\none process per session (median of runs of the whole loop):")
-        each = {tool: statistics.median(r.seconds for r in done) for tool, done in apart.items()}
-        for tool, seconds in each.items():
-            print(f"  {tool + ', one process per session':36} {seconds:7.2f} s")
-        print(
-            f"  ratio, {'one process per session':29} "
-            f"{each['claude-code-log'] / each['cclens']:7.1f}x"
-        )
 
-        print("\nbytes written (last run):")
-        written = {tool: done[-1].written for tool, done in runs.items()}
-        for tool, count in written.items():
-            share = count / written["claude-code-log"]
-            print(f"  {labels[tool]:36} {count / 1e6:7.1f} MB ({share:.2f}x claude-code-log's)")
+def report(bench: Bench, count: int) -> None:
+    """Run every tool ``count`` times (after a warm-up run unless cold) and print the figures."""
+    sources: dict[str, Path | None] = {"": None}
+    if bench.compare is not None:
+        sources[f" {COMPARED}"] = bench.compare
+    runs: dict[str, list[Run]] = {}
+    apart: dict[str, list[Run]] = {}
+    for index in range(count + (0 if bench.cold else 1)):
+        warm_up = index == 0 and not bench.cold
+        for suffix, source in sources.items():
+            for name, done in [
+                (BULK + suffix, bench.run_bulk(source)),
+                ("cclens" + suffix, bench.run_file_by_file("cclens", source)),
+            ]:
+                runs.setdefault(name, []).extend([] if warm_up else [done])
+            done = bench.run_per_process("cclens", source)
+            apart.setdefault("cclens" + suffix, []).extend([] if warm_up else [done])
+        done = bench.run_file_by_file("claude-code-log")
+        runs.setdefault("claude-code-log", []).extend([] if warm_up else [done])
+        done = bench.run_per_process("claude-code-log")
+        apart.setdefault("claude-code-log", []).extend([] if warm_up else [done])
 
-        print("\nper session, file by file (each session's median over runs):")
-        count = len(bench.files)
-        medians = {
-            tool: [statistics.median(r.per_file[i] for r in runs[tool]) for i in range(count)]
-            for tool in TOOL_SCRIPTS
-        }
-        for tool, values in medians.items():
+    workers = bench.workers
+    labels = {}
+    for suffix in sources:
+        labels[BULK + suffix] = f"cclens export --all{suffix} ({workers} workers)"
+        labels["cclens" + suffix] = f"cclens{suffix}, file by file"
+    labels["claude-code-log"] = "claude-code-log, file by file"
+    reference = "claude-code-log"
+
+    def table(title: str, done: dict[str, list[Run]], names: dict[str, str]) -> None:
+        print(f"\n{title} (median of runs; wall, CPU with workers):")
+        wall = {tool: statistics.median(r.seconds for r in rs) for tool, rs in done.items()}
+        cpu = {tool: statistics.median(r.cpu for r in rs) for tool, rs in done.items()}
+        for tool in done:
+            print(f"  {names[tool]:46} {wall[tool]:7.2f} s  CPU {cpu[tool]:7.2f} s")
+        for tool in done:
+            if tool == reference:
+                continue
+            line = f"  ratio, {names[tool]:39} {wall[reference] / wall[tool]:7.2f}x"
+            line += f"  CPU {cpu[reference] / cpu[tool]:7.2f}x  (claude-code-log's / cclens's)"
+            print(line)
+        for tool in done:
+            if tool.endswith(COMPARED) or tool + f" {COMPARED}" not in done:
+                continue
+            other = tool + f" {COMPARED}"
             print(
-                f"  {tool:15}  total {sum(values):7.2f} s, "
-                f"median {statistics.median(values) * 1000:7.1f} ms, "
-                f"max {max(values) * 1000:7.1f} ms"
+                f"  ratio, {names[tool] + ' against ' + COMPARED:39} "
+                f"{wall[other] / wall[tool]:7.2f}x  CPU {cpu[other] / cpu[tool]:7.2f}x"
             )
-        ratios = [t / m for m, t in zip(medians["cclens"], medians["claude-code-log"], strict=True)]
-        total_ratio = sum(medians["claude-code-log"]) / sum(medians["cclens"])
+
+    table("whole corpus, one fresh process each, imports included", runs, labels)
+    table(
+        "one process per session, the whole loop",
+        apart,
+        {tool: f"{tool}, one process per session" for tool in apart},
+    )
+
+    print("\nbytes written (last run):")
+    written = {tool: done[-1].written for tool, done in runs.items()}
+    for tool, size in written.items():
+        share = size / written["claude-code-log"]
+        print(f"  {labels[tool]:46} {size / 1e6:7.1f} MB ({share:.2f}x claude-code-log's)")
+
+    print("\nper session, file by file (each session's median over runs):")
+    files = len(bench.files)
+    medians = {
+        tool: [statistics.median(r.per_file[i] for r in runs[tool]) for i in range(files)]
+        for tool in runs
+        if tool != BULK and not tool.startswith(BULK + " ")
+    }
+    for tool, values in medians.items():
         print(
-            f"  ratio of totals  {total_ratio:7.1f}x; "
-            f"median per-session ratio {statistics.median(ratios):.1f}x"
+            f"  {tool:26}  total {sum(values):7.2f} s, "
+            f"median {statistics.median(values) * 1000:7.1f} ms, "
+            f"max {max(values) * 1000:7.1f} ms"
         )
+    ratios = [t / m for m, t in zip(medians["cclens"], medians[reference], strict=True)]
+    total_ratio = sum(medians[reference]) / sum(medians["cclens"])
+    print(
+        f"  ratio of totals  {total_ratio:7.1f}x; "
+        f"median per-session ratio {statistics.median(ratios):.1f}x"
+    )
 
 
 if __name__ == "__main__":

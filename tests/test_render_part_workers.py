@@ -35,6 +35,17 @@ TWICE = CORPUS / "jazzyalex__agent-sessions/Resources/Fixtures/stage0/agents/cla
 def forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Forking for any page with two parts or more; yields the list of children forked."""
     monkeypatch.setattr(part_workers, "MIN_PARTS", 2)
+    monkeypatch.setattr(part_workers, "MIN_BYTES", 0)
+    yield from counted_forks(monkeypatch)
+
+
+@pytest.fixture(name="counted")
+def counted_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The children forked, with the default thresholds."""
+    yield from counted_forks(monkeypatch)
+
+
+def counted_forks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     children: list[int] = []
     fork = part_workers._fork_share
 
@@ -66,8 +77,28 @@ def test_every_corpus_page_drawn_by_two_or_three_processes_is_the_same(forks: li
     assert len(forks) > 100  # most pages were drawn apart, not quietly in one process
 
 
+def test_a_small_session_is_drawn_in_this_process(counted: list[int]) -> None:
+    # 27 kB and 12 parts: forking would cost more than it saves.
+    small = LARGEST.with_name("1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
+    session = load_session(small)
+    assert sum(agent.file_size for agent in session.all_sessions()) < part_workers.MIN_BYTES
+    renderer = SessionRenderer(RenderOptions(workers=2))
+    assert page(session, 2) == page(session, 1)
+    renderer.page(session)
+    assert len(renderer.parts.pending) >= part_workers.MIN_PARTS
+    assert counted == []
+
+
 @pytest.mark.slow
-def test_a_large_session_is_drawn_apart_by_default_thresholds() -> None:
+def test_a_large_session_is_drawn_apart_by_default_thresholds(counted: list[int]) -> None:
+    session = load_session(LARGEST)
+    assert session.file_size >= part_workers.MIN_BYTES
+    SessionRenderer(RenderOptions(workers=2)).page(session)
+    assert len(counted) == 1
+
+
+@pytest.mark.slow
+def test_a_large_session_is_drawn_apart_as_one_process_draws_it() -> None:
     session = load_session(LARGEST)
     renderer = SessionRenderer(RenderOptions(workers=2))
     renderer.body(session)
@@ -186,3 +217,21 @@ def test_a_queue_the_pipe_cannot_hold_is_refused_not_waited_on() -> None:
     assert taken == [f"t.{n}" for n in range(1_000)]
     # 80 kB of part numbers: more than a pipe holds, and nobody reads it yet.
     assert part_workers._Queue.open([f"t.{n}" for n in range(20_000)]) is None
+
+
+def test_set_up_runs_once_before_forking_and_cannot_fail_the_page(forks: list[int]) -> None:
+    session = load_session(LARGEST)
+    renderer = SessionRenderer(RenderOptions(workers=2))
+    renderer.body(session)
+    calls: list[int] = []
+
+    def prepare() -> None:
+        calls.append(os.getpid())
+        raise RuntimeError("a set-up that fails")
+
+    drawn = part_workers.draw_in_workers(renderer.parts, 2, [], prepare=prepare)
+    assert drawn is not None and forks
+    assert calls == [os.getpid()]
+    alone = SessionRenderer(RenderOptions())
+    alone.body(session)
+    assert list(drawn.items()) == list(alone.parts.draw_all().items())

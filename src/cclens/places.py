@@ -25,6 +25,12 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir("cclens", appauthor=False))
 
 
+def cache_dir(name: str) -> Path:
+    """``name`` in cclens's cache folder (``~/.cache/cclens`` on Linux): what only saves time
+    (compiled templates, compiled lexers), safe to delete; it may not exist yet."""
+    return Path(platformdirs.user_cache_dir("cclens", appauthor=False)) / name
+
+
 def setup_dir() -> Path:
     """Where ``cclens setup`` keeps its backups and their manifest."""
     return data_dir() / "setup"
@@ -64,4 +70,12 @@ def logger(name: str) -> logging.Logger:
     return found
 
 
-__all__ = ["LOG_BYTES", "data_dir", "hook_state_path", "log_path", "logger", "setup_dir"]
+__all__ = [
+    "LOG_BYTES",
+    "cache_dir",
+    "data_dir",
+    "hook_state_path",
+    "log_path",
+    "logger",
+    "setup_dir",
+]

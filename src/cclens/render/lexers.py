@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from pygments.lexer import Lexer
 from pygments.lexers import find_lexer_class, get_all_lexers
 
-__all__ = ["lexer_by_filename", "lexer_by_name", "lexer_for"]
+from .lexer_cache import prepare
+
+__all__ = ["lexer_by_filename", "lexer_by_name", "lexer_for", "set_up"]
 
 #: Names people put after ``` that Pygments does not know by that name.
 LANGUAGE_ALIASES = {
@@ -84,6 +87,7 @@ def _instance(name: str) -> Lexer | None:
     cls = find_lexer_class(name)
     if cls is None:
         return None
+    prepare(cls)  # its token table from the cache (lexer_cache.py)
     # Pygments strips leading and trailing blank lines by default, which would shift numbers.
     return cls(stripnl=False, stripall=False, ensurenl=False)
 
@@ -121,3 +125,12 @@ def lexer_for(language: str | None = None, filename: str | None = None) -> Lexer
         # Only the base name matters; paths may be long and would defeat the cache.
         return lexer_by_filename(filename.replace("\\", "/").rsplit("/", 1)[-1])
     return None
+
+
+def set_up(filenames: Iterable[str] = (), languages: Iterable[str] = ()) -> None:
+    """Find the lexers of ``filenames`` and ``languages`` now (their modules imported, their
+    token tables built): before forking processes that would each do it again."""
+    for language in languages:
+        lexer_for(language)
+    for filename in filenames:
+        lexer_for(filename=filename)

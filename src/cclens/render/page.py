@@ -21,6 +21,7 @@ from .find_index import FindEntry, find_entries, texts_by_part
 from .frame import tool_frame
 from .generic import generic_view, prepare_generic
 from .images import ImageStore
+from .lexers import set_up
 from .options import DEFAULT_OPTIONS, RenderOptions
 from .page_map import PageMap, agent_part, chunk_part, page_map, tool_part
 from .part_workers import OrderMatters, draw_in_workers
@@ -254,7 +255,14 @@ class SessionRenderer:
         data: dict[str, Any] = {"map": compress_json(found.as_json())}
         if parts:
             workers = self.options.workers
-            drawn = draw_in_workers(self.parts, workers, self.view_failures)
+            size = sum(agent.file_size for agent in session.all_sessions())
+            drawn = draw_in_workers(
+                self.parts,
+                workers,
+                self.view_failures,
+                size=size,
+                prepare=lambda: _set_up_lexers(session),
+            )
             if drawn is None:
                 drawn = self.parts.draw_all()
             data["parts"] = pack_parts(drawn, threads=workers)
@@ -306,6 +314,25 @@ class SessionRenderer:
             css=Markup(page_css()) if standalone else None,
             js=Markup(page_js()) if standalone else None,
         )
+
+
+def _set_up_lexers(session: Session) -> None:
+    """The lexers ``session``'s calls will most likely draw with, found before drawing workers
+    fork (each would find them again: imports and token tables, 50-80 ms of CPU for a session
+    of several languages): those of the files the calls name and the shell's."""
+    files: set[str] = set()
+    shell = False
+    for agent in session.all_sessions():
+        for call in agent.tool_calls.values():
+            shell = shell or call.name == "Bash"
+            arguments = call.block.input
+            if isinstance(arguments, dict):
+                files.update(
+                    value.replace("\\", "/").rsplit("/", 1)[-1]
+                    for key, value in arguments.items()
+                    if key.endswith("path") and isinstance(value, str)
+                )
+    set_up(sorted(files), ["bash"] if shell else [])
 
 
 def render_session_page(session: Session, options: RenderOptions = DEFAULT_OPTIONS) -> str:

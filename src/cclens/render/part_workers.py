@@ -18,7 +18,8 @@ page again in one process.
 
 Forking is used only on Linux and only when this process runs no other thread (forking a
 threaded process can leave a lock held forever in the child); otherwise, and for pages with
-few parts, :func:`draw_in_workers` answers ``None`` and the caller draws in this process.
+few parts or of small transcripts (:data:`MIN_BYTES`), :func:`draw_in_workers` answers ``None``
+and the caller draws in this process.
 """
 
 from __future__ import annotations
@@ -37,12 +38,18 @@ import msgspec
 from .page_map import CHUNK_PREFIX
 from .parts import PartStore
 
-__all__ = ["MIN_PARTS", "OrderMatters", "can_fork", "draw_in_workers"]
+__all__ = ["MIN_BYTES", "MIN_PARTS", "OrderMatters", "can_fork", "draw_in_workers"]
 
 #: With fewer parts waiting than this there is little to share. (Forking is cheap: drawing every
 #: corpus session apart, most of them a few parts, costs what drawing them alone does. What a
 #: page holds is not known before its chunks are drawn: a session of 167 calls waits with 12.)
 MIN_PARTS = 4
+#: Pages of smaller transcripts (the session's files and its subagents', in bytes) are drawn in
+#: this process. A worker costs about 10 ms to fork and collect, and pays again what a process
+#: does the first time it draws a language or a kind of view (imports, set-up): 15-25 ms of CPU
+#: for a session of 180-460 kB whose parts take 40-70 ms to draw alone. Below this size the
+#: gain on an idle core is a few milliseconds, and on a busy machine it is a loss.
+MIN_BYTES = 300_000
 #: The queue of parts is one pipe, written whole before forking: at most its 64 kB.
 MAX_PARTS = 16_000
 
@@ -187,13 +194,24 @@ def _in_order(start: list[str], known: set[str], shares: list[_Share]) -> dict[s
     return {part_id: html[part_id] for part_id in order}
 
 
-def draw_in_workers(store: PartStore, workers: int, failures: list[str]) -> dict[str, str] | None:
+def draw_in_workers(
+    store: PartStore,
+    workers: int,
+    failures: list[str],
+    *,
+    size: int | None = None,
+    prepare: Callable[[], None] | None = None,
+) -> dict[str, str] | None:
     """Every part of ``store`` drawn by ``workers`` processes, in :meth:`PartStore.draw_all`'s
     order; ``None`` (nothing drawn) when forking is not possible or not worth it.
 
     ``failures`` is the renderer's list of view failures: the children's are added to it.
+    ``size``: the bytes of the page's transcripts, when known (see :data:`MIN_BYTES`).
+    ``prepare`` is called once before forking: set-up each process would otherwise repeat.
     Raises :class:`OrderMatters` (some parts drawn) when only drawing in one process is exact.
     """
+    if size is not None and size < MIN_BYTES:
+        return None
     start = list(store.pending)
     waiting = [part_id for part_id in start if part_id not in store.drawn]
     workers = min(workers, len(waiting))  # on a machine of many cores, no idle children
@@ -204,6 +222,10 @@ def draw_in_workers(store: PartStore, workers: int, failures: list[str]) -> dict
     already = {part_id: store.drawn[part_id] for part_id in start if part_id in store.drawn}
     # Later chunks first: each holds many calls, and the last parts dealt should be small.
     waiting.sort(key=lambda part_id: not part_id.startswith(CHUNK_PREFIX))
+    if prepare is not None:
+        # Set-up only: what fails here fails again, and is reported, where it is used.
+        with contextlib.suppress(Exception):
+            prepare()
     queue = _Queue.open(waiting)
     if queue is None:
         return None

@@ -16,15 +16,16 @@ import contextlib
 import os
 from pathlib import Path
 
-import platformdirs
 from jinja2.bccache import Bucket, FileSystemBytecodeCache
+
+from ..places import cache_dir
 
 __all__ = ["TemplateCache", "default_template_cache_dir", "template_cache"]
 
 
 def default_template_cache_dir() -> Path:
     """``templates`` under the user's cache directory for cclens."""
-    return Path(platformdirs.user_cache_dir("cclens", appauthor=False)) / "templates"
+    return cache_dir("templates")
 
 
 class TemplateCache(FileSystemBytecodeCache):
