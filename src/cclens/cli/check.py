@@ -65,10 +65,12 @@ _SHOWN_LINES = 100
 
 
 def _lines(out: Console, lines: list[MalformedLine]) -> None:
-    """The first :data:`_SHOWN_LINES` of ``lines``, ``file:line: reason`` each (``file:a-b``
-    for identical lines reported together), then how many more there are."""
+    """The first :data:`_SHOWN_LINES` of ``lines``, ``file:line: reason`` each (``file:a-b
+    (n lines)`` for a run of lines with the same problem), then how many more there are."""
     for line in lines[:_SHOWN_LINES]:
-        where = f"{line.line}-{line.line + line.repeats}" if line.repeats else str(line.line)
+        where = str(line.line)
+        if line.repeats:
+            where = f"{line.line}-{line.last_line} ({line.repeats + 1:,} lines)"
         print_wrapped(out, f"{line.file}:{where}: {line.reason}")
     if len(lines) > _SHOWN_LINES:
         out.print(f"… and {len(lines) - _SHOWN_LINES:,} more (--json lists them all)")

@@ -447,7 +447,11 @@ def _header(session: Session, counts: SessionCounts | None) -> Iterator[str]:
     yield "\n".join(facts)
     for diagnostic in header.diagnostics:
         said = "was read in part" if diagnostic.partial else "could not be read"
-        yield f"> Line {diagnostic.line} {said}: {neutralize_html(diagnostic.reason)}"
+        where = f"Line {diagnostic.line}"
+        if diagnostic.repeats:  # a run of lines with the same problem
+            where = f"Lines {diagnostic.span} ({diagnostic.count:,} lines)"
+            said = "were read in part" if diagnostic.partial else "could not be read"
+        yield f"> {where} {said}: {neutralize_html(diagnostic.reason)}"
     yield "---"
 
 

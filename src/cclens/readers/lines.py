@@ -124,6 +124,24 @@ def problem_diagnostic(path: Path, entry: HasProblems) -> Diagnostic:
     return Diagnostic(path, entry.line, text, entry.offset, entry.excerpt, partial=True)
 
 
+def add_diagnostic(diagnostics: list[Diagnostic], found: Diagnostic) -> None:
+    """Append ``found`` to ``diagnostics``, or fold it into the last one when that one says
+    the same (same reason, both partial or both not) of the line just before: a run of lines
+    with the same problem is one diagnostic, its first line with its excerpt and offset, and
+    ``repeats`` the lines after it (a million ``[N]`` lines are one diagnostic, not a million)."""
+    if diagnostics and found.line:
+        last = diagnostics[-1]
+        if (
+            found.line == last.line + last.repeats + 1
+            and found.reason == last.reason
+            and found.partial == last.partial
+            and found.path == last.path
+        ):
+            diagnostics[-1] = replace(last, repeats=last.repeats + 1 + found.repeats)
+            return
+    diagnostics.append(found)
+
+
 #: An agent's decoder of one line: ``(path, line number, offset, data, length)`` to an entry or
 #: a diagnostic (``data``'s first ``length`` bytes are the line's JSON). Never raises.
 LineDecoder = Callable[[Path, int, int, "bytes | LargeLine", int], "E | Diagnostic"]
@@ -228,8 +246,10 @@ def _fold(entries: list[Any], diagnostics: list[Diagnostic], repeats: int) -> No
     if entries and (last_diagnostic is None or entries[-1].line >= last_diagnostic.line):
         entry = entries[-1]
         entry.repeats += repeats
-        if last_diagnostic is None or last_diagnostic.line != entry.line:
-            return
+        if last_diagnostic is None or not (
+            last_diagnostic.line <= entry.line <= last_diagnostic.line + last_diagnostic.repeats
+        ):
+            return  # (its problems' diagnostic may start earlier: a run folded by reason)
     assert last_diagnostic is not None
     diagnostics[-1] = replace(last_diagnostic, repeats=last_diagnostic.repeats + repeats)
 
@@ -303,11 +323,11 @@ def read_lines(
                 why = f"incomplete last line ({outcome.reason}); the file may still be written"
                 diagnostics.append(Diagnostic(path, number, why, offset, outcome.excerpt))
                 break
-            diagnostics.append(outcome)
+            add_diagnostic(diagnostics, outcome)
         else:
             entries.append(outcome)
             if outcome.problems:
-                diagnostics.append(problem_diagnostic(path, outcome))
+                add_diagnostic(diagnostics, problem_diagnostic(path, outcome))
         if fold and newline and line is read and len(read) <= FOLDED_LINE:
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
