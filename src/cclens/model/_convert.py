@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -93,7 +94,8 @@ def _parse_path(text: str) -> list[Segment]:
     segments: list[Segment] = []
     for name, index in _SEGMENT.findall(text):
         if name:
-            segments.append(name)
+            # (a field's name becomes a key of the ``extra`` it moves to: one string for all)
+            segments.append(sys.intern(name))
         elif index == _ANY_KEY:
             segments.append(_ANY_KEY)
         else:
@@ -413,8 +415,8 @@ def _attach(result: Any, repairs: _Repairs) -> bool:
             target = _child(target, segment)
         if not isinstance(target, Model):
             return False
-        existing = target.extra if isinstance(target.extra, dict) else {}
-        target.extra = {**existing, **extra}
+        existing = target.extra if isinstance(target.extra, dict) else None
+        target.extra = {**existing, **extra} if existing else extra
     return True
 
 

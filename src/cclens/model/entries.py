@@ -70,7 +70,8 @@ class LineEntry(Generic[T]):
     #: The notes that mean the line does not have the shape the agent writes (each is also
     #: reported as a partial :class:`Diagnostic`).
     problems: tuple[str, ...] = ()
-    #: The start of the line, kept when it has ``problems`` (for the diagnostic).
+    #: The start of the line, for a diagnostic (the readers of ``readers/lines.py`` leave it
+    #: empty: the diagnostic of the line's ``problems`` holds it, not each entry).
     excerpt: str = ""
 
 

@@ -115,13 +115,32 @@ def not_an_object(raw: Any) -> str:
     return f"not a JSON object ({shown})"
 
 
-def problem_diagnostic(path: Path, entry: HasProblems) -> Diagnostic:
-    """The partial diagnostic of an entry whose line had parts of an unexpected shape."""
+def problem_diagnostic(path: Path, entry: HasProblems, start: str | None = None) -> Diagnostic:
+    """The partial diagnostic of an entry whose line had parts of an unexpected shape;
+    ``start``: the excerpt of its line (:func:`line_start`; else the entry's own)."""
     text = "; ".join(entry.problems[:_SHOWN_PROBLEMS])
     more = len(entry.problems) - _SHOWN_PROBLEMS
     if more > 0:
         text += f"; and {more} more"
-    return Diagnostic(path, entry.line, text, entry.offset, entry.excerpt, partial=True)
+    shown = entry.excerpt if start is None else start
+    return Diagnostic(path, entry.line, text, entry.offset, shown, partial=True)
+
+
+#: The notes and problems of lines read so far, each kept once: a million lines with the same
+#: problem share one tuple, not a million equal ones (emptied when it grows past a bound).
+_SHARED: dict[tuple[str, ...], tuple[str, ...]] = {}
+_SHARED_BOUND = 4096
+
+
+def _shared(found: tuple[str, ...]) -> tuple[str, ...]:
+    if not found:
+        return ()
+    kept = _SHARED.get(found)
+    if kept is None:
+        if len(_SHARED) >= _SHARED_BOUND:
+            _SHARED.clear()
+        kept = _SHARED[found] = found
+    return kept
 
 
 def add_diagnostic(diagnostics: list[Diagnostic], found: Diagnostic) -> None:
@@ -135,9 +154,12 @@ def add_diagnostic(diagnostics: list[Diagnostic], found: Diagnostic) -> None:
             found.line == last.line + last.repeats + 1
             and found.reason == last.reason
             and found.partial == last.partial
-            and found.path == last.path
+            and (found.path is last.path or found.path == last.path)
         ):
-            diagnostics[-1] = replace(last, repeats=last.repeats + 1 + found.repeats)
+            repeats = last.repeats + 1 + found.repeats
+            diagnostics[-1] = Diagnostic(
+                last.path, last.line, last.reason, last.offset, last.excerpt, last.partial, repeats
+            )
             return
     diagnostics.append(found)
 
@@ -197,6 +219,16 @@ def decoder(
     def decode_line(
         path: Path, number: int, offset: int, data: bytes | LargeLine, length: int
     ) -> E | Diagnostic:
+        if type(data) is bytes and data[:1] != b"{" and not data[:1].isspace():
+            # Not an object (``[1]``, ``"text"``, ``5``): no record to type, only its kind to
+            # name (anything unusual, such as invalid JSON, takes the way below).
+            try:
+                plain = msgspec.json.decode(data)
+            except Exception:  # (said by the way below)
+                pass
+            else:
+                why = not_an_object(plain)
+                return Diagnostic(path, number, why, offset, line_start(data, length))
         repairs: list[str] = []
         try:
             decoded = decode(data)
@@ -222,9 +254,9 @@ def decoder(
             if revised is not None:
                 decoded, value = revised, revised.value
             repairs.extend(more)
-        problems = (*decoded.problems, *repairs)
-        start = line_start(data, length) if problems else ""
-        return make(value, number, offset, length, tuple(decoded.notes), problems, start)
+        problems = _shared((*decoded.problems, *repairs))
+        # (the excerpt of a line with problems is its diagnostic's: read_lines makes it)
+        return make(value, number, offset, length, _shared(tuple(decoded.notes)), problems, "")
 
     return decode_line
 
@@ -327,7 +359,8 @@ def read_lines(
         else:
             entries.append(outcome)
             if outcome.problems:
-                add_diagnostic(diagnostics, problem_diagnostic(path, outcome))
+                start = line_start(line, length)
+                add_diagnostic(diagnostics, problem_diagnostic(path, outcome, start))
         if fold and newline and line is read and len(read) <= FOLDED_LINE:
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position

@@ -58,6 +58,7 @@ from ...readers.claude.read import (
     FOLDED_LINE,
     add_diagnostic,
     decode_line,
+    line_start,
     problem_diagnostic,
 )
 
@@ -420,7 +421,7 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
                 position = following
                 continue
             if outcome.problems:
-                folded = problem_diagnostic(path, outcome)
+                folded = problem_diagnostic(path, outcome, line_start(content, len(content)))
                 add_diagnostic(diagnostics, folded)
             record = from_record(outcome.record)
         entries.append((number, record, position, end))
