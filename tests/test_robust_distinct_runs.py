@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,10 @@ from cclens.cli import main
 from cclens.export import export_html, export_json, export_markdown
 from cclens.model import AnyRecord, decode_record, to_builtins
 from cclens.model._convert import Lenient
+from cclens.model.entries import Diagnostic
 from cclens.model.records import UnknownRecord
 from cclens.readers.claude import load_session, read_file
+from cclens.readers.claude.read import add_diagnostic, decode_line
 from cclens.readers.codex.read import read_file as read_codex_file
 from cclens.render.runs import LONGEST, SHOWN, FoldedRun, fold_runs
 
@@ -233,3 +236,25 @@ def test_a_replayed_repair_is_the_repair_loop_s() -> None:
             assert (decoded.notes, decoded.problems) == (expected.notes, expected.problems), label
             replayed += line is second
     assert replayed > 1_000
+
+
+def test_runs_read_as_the_decoder_reads_each_line(tmp_path: Path) -> None:
+    """Random mixes of lines that are not objects (counted in a run without the decoder),
+    invalid JSON, blank lines, objects, the same line again: the diagnostics are those of the
+    decoder's reading of each line, folded by :func:`add_diagnostic`."""
+    pool = [b"[1]", b"[2]", b"5", b'"x"', b"null", b"[1", b"", b"  ", b"{}", b'{"n":1}', b"tru"]
+    pool += [b'["\\ud800"]', b"[\xff]", b"-", b"1e999", b"[[[]]]"]
+    randomness = random.Random(24)
+    for attempt in range(200):
+        lines = [randomness.choice(pool) for _ in range(randomness.randrange(1, 40))]
+        path = tmp_path / f"mix-{attempt}.jsonl"
+        path.write_bytes(b"".join(line + b"\n" for line in lines))
+        expected: list[Diagnostic] = []
+        for number, line in enumerate(lines, 1):
+            if line.strip():
+                outcome = decode_line(path, number, 0, line + b"\n")  # as read_file gives it
+                if isinstance(outcome, Diagnostic):
+                    add_diagnostic(expected, outcome)
+        found = read_file(path).diagnostics
+        shown = [(d.line, d.repeats, d.reason) for d in found]
+        assert shown == [(d.line, d.repeats, d.reason) for d in expected], lines

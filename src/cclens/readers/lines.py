@@ -107,12 +107,17 @@ def reason(data: bytes, error: Exception) -> str:
     return f"invalid JSON: {message}"
 
 
+_NOT_AN_OBJECT = "not a JSON object ("
+#: The first bytes of a line that may be an object: "{" and white space.
+_OBJECT_OR_SPACE = frozenset(b"{ \t\r\n\f\v")
+
+
 def not_an_object(raw: Any) -> str:
     """The reason given for a line whose JSON value is not an object."""
     kind = type(raw).__name__
     names = {"str": "a string", "int": "a number", "float": "a number", "list": "an array"}
     shown = names.get(kind, "null" if raw is None else kind)
-    return f"not a JSON object ({shown})"
+    return f"{_NOT_AN_OBJECT}{shown})"
 
 
 def problem_diagnostic(path: Path, entry: HasProblems, start: str | None = None) -> Diagnostic:
@@ -271,6 +276,15 @@ class Folds(HasProblems, Protocol):
     repeats: int
 
 
+def _count_more(diagnostics: list[Diagnostic], more: int) -> None:
+    """``more`` lines with the last diagnostic's problem, just after it, counted in it."""
+    last = diagnostics[-1]
+    repeats = last.repeats + more
+    diagnostics[-1] = Diagnostic(
+        last.path, last.line, last.reason, last.offset, last.excerpt, last.partial, repeats
+    )
+
+
 def _fold(entries: list[Any], diagnostics: list[Diagnostic], repeats: int) -> None:
     """Fold ``repeats`` lines, the same as the last one read, into its outcome: its entry (and
     the partial diagnostic of its problems) or its diagnostic."""
@@ -317,6 +331,11 @@ def read_lines(
     # The last line read, while lines just like it are folded into its outcome, and how many.
     previous: bytes | None = None
     repeats = 0
+    # While the last outcome is a line that is not an object (``[1]``): its reason, and the
+    # lines after it found to be the same (not yet counted in its diagnostic).
+    run: str | None = None
+    more = 0
+    json_decode = msgspec.json.decode
     while read := readline(limit):
         number += 1
         offset = position
@@ -327,6 +346,9 @@ def read_lines(
             end_offset = position
             continue
         if repeats:
+            if more:
+                _count_more(diagnostics, more)
+                more = 0
             _fold(entries, diagnostics, repeats)
             repeats = 0
         previous = None
@@ -348,6 +370,24 @@ def read_lines(
                 end_offset = position
             continue
         lines += 1
+        if run is not None and newline and line is read and read[0] not in _OBJECT_OR_SPACE:
+            # Another line that may not be an object either: when it is valid JSON of the
+            # same kind, it is counted in the run without a diagnostic of its own.
+            try:
+                kind = not_an_object(json_decode(read))
+            except Exception:  # (said by the decoder below)
+                kind = None
+            last = diagnostics[-1]
+            if kind == run and number == last.line + last.repeats + more + 1:
+                more += 1
+                if fold and len(read) <= FOLDED_LINE:
+                    previous = read
+                end_offset = position
+                continue
+        if more:
+            _count_more(diagnostics, more)
+            more = 0
+        run = None
         outcome = decode(path, number, offset, line, length)
         if isinstance(outcome, Diagnostic):
             if not newline:
@@ -356,6 +396,8 @@ def read_lines(
                 diagnostics.append(Diagnostic(path, number, why, offset, outcome.excerpt))
                 break
             add_diagnostic(diagnostics, outcome)
+            if outcome.reason.startswith(_NOT_AN_OBJECT):
+                run = outcome.reason
         else:
             entries.append(outcome)
             if outcome.problems:
@@ -364,6 +406,8 @@ def read_lines(
         if fold and newline and line is read and len(read) <= FOLDED_LINE:
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
+    if more:
+        _count_more(diagnostics, more)
     if repeats:
         _fold(entries, diagnostics, repeats)
     result.lines = lines
