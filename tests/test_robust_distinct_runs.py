@@ -30,6 +30,7 @@ from cclens.model.records import UnknownRecord
 from cclens.readers.claude import load_session, read_file
 from cclens.readers.claude.read import add_diagnostic, decode_line
 from cclens.readers.codex.read import read_file as read_codex_file
+from cclens.readers.gemini.chat import read_chat
 from cclens.render.runs import LONGEST, SHOWN, FoldedRun, fold_runs
 
 from .shapes import misfits, samples
@@ -258,3 +259,9 @@ def test_runs_read_as_the_decoder_reads_each_line(tmp_path: Path) -> None:
         found = read_file(path).diagnostics
         shown = [(d.line, d.repeats, d.reason) for d in found]
         assert shown == [(d.line, d.repeats, d.reason) for d in expected], lines
+
+
+def test_gemini_folds_a_run_of_malformed_lines(tmp_path: Path) -> None:
+    path = _write(tmp_path / "session-x.jsonl", lambda n: b"[%d]" % n, 100)
+    [diagnostic] = read_chat(path).diagnostics
+    assert (diagnostic.line, diagnostic.repeats, diagnostic.reason) == (1, 99, "not a JSON object")
