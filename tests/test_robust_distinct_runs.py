@@ -28,7 +28,7 @@ from cclens.model._convert import Lenient
 from cclens.model.entries import Diagnostic
 from cclens.model.records import UnknownRecord
 from cclens.readers.claude import load_session, read_file
-from cclens.readers.claude.read import add_diagnostic, decode_line
+from cclens.readers.claude.read import add_diagnostic, decode_line, problem_diagnostic
 from cclens.readers.codex.read import read_file as read_codex_file
 from cclens.readers.gemini.chat import read_chat
 from cclens.render.runs import LONGEST, SHOWN, FoldedRun, fold_runs
@@ -241,10 +241,14 @@ def test_a_replayed_repair_is_the_repair_loop_s() -> None:
 
 def test_runs_read_as_the_decoder_reads_each_line(tmp_path: Path) -> None:
     """Random mixes of lines that are not objects (counted in a run without the decoder),
-    invalid JSON, blank lines, objects, the same line again: the diagnostics are those of the
-    decoder's reading of each line, folded by :func:`add_diagnostic`."""
+    invalid JSON, blank lines, objects, records with problems, the same line again: the
+    diagnostics are those of the decoder's reading of each line, folded by
+    :func:`add_diagnostic`."""
     pool = [b"[1]", b"[2]", b"5", b'"x"', b"null", b"[1", b"", b"  ", b"{}", b'{"n":1}', b"tru"]
     pool += [b'["\\ud800"]', b"[\xff]", b"-", b"1e999", b"[[[]]]"]
+    # records read with problems (the same, or others), and without
+    pool += [b'{"type":"user","uuid":1}', b'{"type":"user","uuid":2}', b'{"type":"user"}']
+    pool += [b'{"type":"user","uuid":3,"isSidechain":"no"}', b'{"type":"system","uuid":4}']
     randomness = random.Random(24)
     for attempt in range(200):
         lines = [randomness.choice(pool) for _ in range(randomness.randrange(1, 40))]
@@ -256,9 +260,11 @@ def test_runs_read_as_the_decoder_reads_each_line(tmp_path: Path) -> None:
                 outcome = decode_line(path, number, 0, line + b"\n")  # as read_file gives it
                 if isinstance(outcome, Diagnostic):
                     add_diagnostic(expected, outcome)
+                elif outcome.problems:
+                    add_diagnostic(expected, problem_diagnostic(path, outcome))
         found = read_file(path).diagnostics
-        shown = [(d.line, d.repeats, d.reason) for d in found]
-        assert shown == [(d.line, d.repeats, d.reason) for d in expected], lines
+        shown = [(d.line, d.repeats, d.reason, d.partial) for d in found]
+        assert shown == [(d.line, d.repeats, d.reason, d.partial) for d in expected], lines
 
 
 def test_gemini_folds_a_run_of_malformed_lines(tmp_path: Path) -> None:

@@ -335,6 +335,9 @@ def read_lines(
     # lines after it found to be the same (not yet counted in its diagnostic).
     run: str | None = None
     more = 0
+    # The problems of the last line read, while its diagnostic is the last (the decoder
+    # shares equal ones: a line with the same is counted in it).
+    problems: tuple[str, ...] | None = None
     json_decode = msgspec.json.decode
     while read := readline(limit):
         number += 1
@@ -384,12 +387,13 @@ def read_lines(
                     previous = read
                 end_offset = position
                 continue
-        if more:
-            _count_more(diagnostics, more)
-            more = 0
         run = None
         outcome = decode(path, number, offset, line, length)
         if isinstance(outcome, Diagnostic):
+            if more:
+                _count_more(diagnostics, more)
+                more = 0
+            problems = None
             if not newline:
                 # A half-written last line: report it, but leave it to be read again later.
                 why = f"incomplete last line ({outcome.reason}); the file may still be written"
@@ -400,9 +404,20 @@ def read_lines(
                 run = outcome.reason
         else:
             entries.append(outcome)
-            if outcome.problems:
-                start = line_start(line, length)
-                add_diagnostic(diagnostics, problem_diagnostic(path, outcome, start))
+            if (
+                outcome.problems
+                and outcome.problems is problems
+                and number == diagnostics[-1].line + diagnostics[-1].repeats + more + 1
+            ):
+                more += 1  # the same problems as the line before (shared): in its diagnostic
+            else:
+                if more:
+                    _count_more(diagnostics, more)
+                    more = 0
+                problems = outcome.problems
+                if problems:
+                    start = line_start(line, length)
+                    add_diagnostic(diagnostics, problem_diagnostic(path, outcome, start))
         if fold and newline and line is read and len(read) <= FOLDED_LINE:
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
