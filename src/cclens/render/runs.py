@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..model.records import UnknownRecord
+from ..model.records import UnknownRecord, UserRecord
 from ..model.session import Item, MetaItem, UserItem
 
 #: Records of a run drawn before the fold.
@@ -45,16 +45,27 @@ class FoldedRun(MetaItem):
         return sum(1 + getattr(entry, "repeats", 0) for entry in self.entries)
 
 
+#: The kind of a user record without a message (no record type is written so).
+_NO_MESSAGE = " user records without a message"
+
+
 def _kind(item: Item) -> str | None:
-    """What a record with nothing to show is, in words; ``None`` for any other item."""
-    if len(item.entries) != 1:
+    """The kind of a record with nothing to show (an unknown record's type); ``None`` for any
+    other item."""
+    entries = item.entries
+    if len(entries) != 1:
         return None
-    record = item.first.record
-    if type(item) is MetaItem and isinstance(record, UnknownRecord):
-        return f"records of unknown type {record.kind}"
-    if isinstance(item, UserItem) and item.kind == "prompt" and not item.record.message:
-        return "user records without a message"
+    record = entries[0].record
+    kind = type(item)
+    if kind is MetaItem and type(record) is UnknownRecord:
+        return record.kind
+    if isinstance(item, UserItem) and type(record) is UserRecord and not record.message:
+        return _NO_MESSAGE if item.kind == "prompt" else None
     return None
+
+
+def _said(kind: str) -> str:
+    return _NO_MESSAGE.strip() if kind == _NO_MESSAGE else f"records of unknown type {kind}"
 
 
 def fold_runs(items: Sequence[Item]) -> Sequence[Item]:
@@ -69,8 +80,11 @@ def fold_runs(items: Sequence[Item]) -> Sequence[Item]:
         end = start + 1
         if kind is not None:
             line = _last_line(items[start])
-            while end < count and items[end].first.line == line + 1 and _kind(items[end]) == kind:
-                line = _last_line(items[end])
+            while end < count:
+                following = items[end]
+                if following.entries[0].line != line + 1 or _kind(following) != kind:
+                    break
+                line = _last_line(following)
                 end += 1
         if end - start > LONGEST:
             if folded is None:
@@ -78,7 +92,9 @@ def fold_runs(items: Sequence[Item]) -> Sequence[Item]:
             folded.extend(items[start : start + SHOWN])
             rest = [entry for item in items[start + SHOWN : end] for entry in item.entries]
             first = items[start]
-            folded.append(FoldedRun(rest, main=first.main, branch=first.branch, what=kind or ""))
+            folded.append(
+                FoldedRun(rest, main=first.main, branch=first.branch, what=_said(kind or ""))
+            )
         elif folded is not None:
             folded.extend(items[start:end])
         start = end
