@@ -161,10 +161,7 @@ def add_diagnostic(diagnostics: list[Diagnostic], found: Diagnostic) -> None:
             and found.partial == last.partial
             and (found.path is last.path or found.path == last.path)
         ):
-            repeats = last.repeats + 1 + found.repeats
-            diagnostics[-1] = Diagnostic(
-                last.path, last.line, last.reason, last.offset, last.excerpt, last.partial, repeats
-            )
+            _count_more(diagnostics, 1 + found.repeats)
             return
     diagnostics.append(found)
 
