@@ -37,12 +37,12 @@ class FoldedRun(MetaItem):
         """The first and last line of the records folded (identical lines folded in them
         included)."""
         last = self.entries[-1]
-        return self.first.line, last.line + getattr(last, "repeats", 0)
+        return self.first.line, last.line + last.repeats
 
     @property
     def records(self) -> int:
         """How many records are folded (identical lines folded into them included)."""
-        return sum(1 + getattr(entry, "repeats", 0) for entry in self.entries)
+        return sum(1 + entry.repeats for entry in self.entries)
 
 
 #: The kind of a user record without a message (no record type is written so).
@@ -76,15 +76,26 @@ def fold_runs(items: Sequence[Item]) -> Sequence[Item]:
     start = 0
     count = len(items)
     while start < count:
-        kind = _kind(items[start])
+        head = items[start]
+        kind = _kind(head)
         end = start + 1
         if kind is not None:
-            line = _last_line(items[start])
+            entry = head.entries[0]
+            line = entry.line + entry.repeats
+            item_type, record_type = type(head), type(entry.record)
             while end < count:
                 following = items[end]
-                if following.entries[0].line != line + 1 or _kind(following) != kind:
+                entries = following.entries
+                entry = entries[0]
+                if (
+                    entry.line != line + 1
+                    or len(entries) != 1
+                    or type(following) is not item_type
+                    or type(entry.record) is not record_type
+                    or _kind(following) != kind
+                ):
                     break
-                line = _last_line(following)
+                line = entry.line + entry.repeats
                 end += 1
         if end - start > LONGEST:
             if folded is None:
@@ -99,8 +110,3 @@ def fold_runs(items: Sequence[Item]) -> Sequence[Item]:
             folded.extend(items[start:end])
         start = end
     return items if folded is None else folded
-
-
-def _last_line(item: Item) -> int:
-    entry = item.first
-    return entry.line + getattr(entry, "repeats", 0)
