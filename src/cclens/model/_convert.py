@@ -434,8 +434,7 @@ _PLANNED_LINE = 2048
 _PLANS = 1024
 
 
-@dataclass(slots=True)
-class _Plan:
+class _Plan(msgspec.Struct):
     """What the repair loop did for a value of one shape: msgspec's error at each step
     (``errors``), what each repair did (``steps``), and what it said. Another value of the
     same shape (:func:`_shape`: the same keys, lists, types of numbers and the same strings)

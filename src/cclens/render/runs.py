@@ -12,7 +12,6 @@ lines 21-1,000,000"). The JSON export and the API keep every record (they never 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from ..model.records import UnknownRecord, UserRecord
 from ..model.session import Item, MetaItem, UserItem
@@ -23,8 +22,7 @@ SHOWN = 20
 LONGEST = 50
 
 
-@dataclass(eq=False)
-class FoldedRun(MetaItem):
+class FoldedRun(MetaItem, eq=False, dict=True):
     """The records of a run after its first :data:`SHOWN` (``entries``), drawn as one line.
 
     ``what`` names their kind in words (``records of unknown type x``, ``user records without
