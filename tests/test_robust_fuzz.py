@@ -146,7 +146,7 @@ def test_check_reports_every_bad_line_by_file_and_line(claude: Path, tmp_path: P
     assert sorted(Path(u.split(": ")[0]).name for u in report["unreadable"]) == sorted(SPECIAL)
     malformed_lines = sum(1 + m.get("repeats", 0) for m in report["malformed"])
     assert report["records"] + malformed_lines == report["lines"]
-    # Lines just like the one before are reported with it (``repeats``).
+    # Lines with the same problem as the one before are reported with it (``repeats``).
     reported = {
         (Path(m["file"]), m["line"] + extra)
         for m in report["malformed"]
@@ -155,7 +155,12 @@ def test_check_reports_every_bad_line_by_file_and_line(claude: Path, tmp_path: P
     for path in [*_sessions(claude), *claude.rglob("agent-*.jsonl")]:
         for number in expected_malformed(path.read_bytes()):
             assert (path, number) in reported, (path, number)
-    partial = {(Path(p["file"]).name, p["line"]) for p in report["partial"]}
+    # Consecutive lines with the same problem are one entry: its first line and ``repeats``.
+    partial = {
+        (Path(p["file"]).name, p["line"] + extra)
+        for p in report["partial"]
+        for extra in range(p.get("repeats", 0) + 1)
+    }
     first = _sessions(claude)[0].name
     assert {(first, 3), (first, 4), (first, 5)} <= partial  # deep, deep, the odd snapshot
 

@@ -36,7 +36,8 @@ def command(paths: tuple[Path, ...], dirs: tuple[Path, ...], as_json: bool) -> N
     transcripts, or single transcript files; with none, every agent's folder that exists is
     read. A path that does not exist is an error. The report counts files, bytes, non-empty
     lines and records by type (a Codex line by its type and its payload's); lists malformed
-    lines (file, line, reason); counts record types, content blocks and tools cclens does not
+    lines (file, line, reason; consecutive lines with the same reason as one, with their first
+    and last line and count); counts record types, content blocks and tools cclens does not
     know; lists lines read only in part (a value of an unexpected type, or nesting past the
     depth cclens decodes, kept as it is); counts tool calls per tool (calls, results, errors,
     unpaired); and says how many subagent files were attached to the call that spawned them. A
@@ -65,10 +66,12 @@ _SHOWN_LINES = 100
 
 
 def _lines(out: Console, lines: list[MalformedLine]) -> None:
-    """The first :data:`_SHOWN_LINES` of ``lines``, ``file:line: reason`` each (``file:a-b``
-    for identical lines reported together), then how many more there are."""
+    """The first :data:`_SHOWN_LINES` of ``lines``, ``file:line: reason`` each (``file:a-b
+    (n lines)`` for a run of lines with the same problem), then how many more there are."""
     for line in lines[:_SHOWN_LINES]:
-        where = f"{line.line}-{line.line + line.repeats}" if line.repeats else str(line.line)
+        where = str(line.line)
+        if line.repeats:
+            where = f"{line.line}-{line.last_line} ({line.repeats + 1:,} lines)"
         print_wrapped(out, f"{line.file}:{where}: {line.reason}")
     if len(lines) > _SHOWN_LINES:
         out.print(f"… and {len(lines) - _SHOWN_LINES:,} more (--json lists them all)")

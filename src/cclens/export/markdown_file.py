@@ -36,6 +36,7 @@ from ..render.commands import parse_command, parse_command_output
 from ..render.context import session_header
 from ..render.events import event_view
 from ..render.prepared import TextPart, below_summary
+from ..render.runs import fold_runs
 from ..render.tool_views import prepared_view, tool_summary
 from ..render.unshown import unshown_lines
 from .transform import JsonTransform, Transform, transform_session
@@ -248,11 +249,11 @@ class _Writer:
 
     def session(self, session: Session, level: int) -> None:
         calls = session.tool_calls
-        for item in session.main_line:
+        for item in fold_runs(session.main_line):
             self.item(item, calls, level)
         for index, branch in enumerate(session.branches):
             inner = _Writer(self.speaker)
-            for item in branch.items:
+            for item in fold_runs(branch.items):
                 inner.item(item, calls, min(level + 1, 6))
             if inner.parts:
                 where = f" (forks after {branch.fork})" if branch.fork else ""
@@ -447,7 +448,11 @@ def _header(session: Session, counts: SessionCounts | None) -> Iterator[str]:
     yield "\n".join(facts)
     for diagnostic in header.diagnostics:
         said = "was read in part" if diagnostic.partial else "could not be read"
-        yield f"> Line {diagnostic.line} {said}: {neutralize_html(diagnostic.reason)}"
+        where = f"Line {diagnostic.line}"
+        if diagnostic.repeats:  # a run of lines with the same problem
+            where = f"Lines {diagnostic.span} ({diagnostic.count:,} lines)"
+            said = "were read in part" if diagnostic.partial else "could not be read"
+        yield f"> {where} {said}: {neutralize_html(diagnostic.reason)}"
     yield "---"
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
+import sys
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -90,7 +91,8 @@ def _parse_path(text: str) -> list[Segment]:
     segments: list[Segment] = []
     for name, index in _SEGMENT.findall(text):
         if name:
-            segments.append(name)
+            # (a field's name becomes a key of the ``extra`` it moves to: one string for all)
+            segments.append(sys.intern(name))
         elif index == _ANY_KEY:
             segments.append(_ANY_KEY)
         else:
@@ -157,6 +159,8 @@ class _Repairer:
         self._own: set[int] = set()
         self.repairs = _Repairs()
         self._placeholders: set[Place] = set()
+        #: What each repair did, in order, for :class:`_Plan` (``None``: not recorded).
+        self.log: list[tuple[str, Place, str]] | None = None
 
     @property
     def work(self) -> Any:
@@ -224,6 +228,8 @@ class _Repairer:
 
     def move_to_extra(self, holder: Place, key: str) -> None:
         """Move field ``key`` of the struct at ``holder`` into that struct's extras."""
+        if self.log is not None:
+            self.log.append((_EXTRA_OP, holder, key))
         self._forget_under((*holder, key))
         original = _get(self.pristine, holder)[key]
         del self._mutable(holder)[key]
@@ -238,10 +244,15 @@ class _Repairer:
         if member is None or place in self._placeholders:
             self.escalate(place)
             return
+        self.set_unknown(place, str(member.__struct_config__.tag_field))
+
+    def set_unknown(self, place: Place, tag_field: str) -> None:
+        """Put the unknown member's tag at ``place``, its value set aside."""
+        if self.log is not None:
+            self.log.append((_UNKNOWN_OP, place, tag_field))
         self._forget_under(place)
         self._placeholders.add(place)
         self.repairs.unknowns[place] = _get(self.pristine, place)
-        tag_field = str(member.__struct_config__.tag_field)
         self._mutable(place[:-1])[place[-1]] = {tag_field: UNKNOWN_TAG}
 
     def escalate(self, place: Place) -> None:
@@ -410,9 +421,48 @@ def _attach(result: Any, repairs: _Repairs) -> bool:
             target = _child(target, segment)
         if not isinstance(target, Model):
             return False
-        existing = target.extra if isinstance(target.extra, dict) else {}
-        target.extra = {**existing, **extra}
+        existing = target.extra if isinstance(target.extra, dict) else None
+        target.extra = {**existing, **extra} if existing else extra
     return True
+
+
+_EXTRA_OP = "extra"
+_UNKNOWN_OP = "unknown"
+#: Lines at most this long that need repairs are remembered by shape (:class:`_Plan`).
+_PLANNED_LINE = 2048
+#: Shapes remembered per decoder (all forgotten when there are more).
+_PLANS = 1024
+
+
+class _Plan(msgspec.Struct):
+    """What the repair loop did for a value of one shape: msgspec's error at each step
+    (``errors``), what each repair did (``steps``), and what it said. Another value of the
+    same shape (:func:`_shape`: the same keys, lists, types of numbers and the same strings)
+    is repaired by replaying it, each step checked against msgspec's own error: a value that
+    fails elsewhere (a number out of a range) takes the loop."""
+
+    errors: list[str]
+    steps: list[list[tuple[str, Place, str]]]
+    notes: list[str]
+    problems: list[str]
+    #: The reason when the value became the unknown member (after ``errors``).
+    unknown: str | None = None
+    #: False when the loop cannot be replayed (a step chose among the keys of a mapping by
+    #: their values, or the loop gave up).
+    replayable: bool = True
+
+
+def _shape(value: Any) -> Any:
+    """A key equal for JSON values that the repair loop treats alike: the same objects (keys
+    in order), arrays and strings, with numbers, booleans and null by their type only."""
+    kind = type(value)
+    if kind is dict:
+        return (dict, *((key, _shape(item)) for key, item in value.items()))
+    if kind is list:
+        return (list, *(_shape(item) for item in value))
+    if kind is str:
+        return value
+    return kind
 
 
 class Lenient(Generic[T]):
@@ -459,6 +509,8 @@ class Lenient(Generic[T]):
                 if nested_past_budget(data, value):
                     return self._deep(data)
                 return Decoded(value, [])
+        if not reserved and len(data) <= _PLANNED_LINE:
+            return self._plain(data, self._planned)
         return self._plain(data, functools.partial(self._slow, audit=reserved))
 
     def convert(self, raw: Any) -> Decoded[T]:
@@ -508,30 +560,109 @@ class Lenient(Generic[T]):
         decoded.problems.append(problem)
         return decoded
 
-    def _slow(self, pristine: Any, *, audit: bool = True) -> Decoded[T]:
+    def _slow(self, pristine: Any, *, audit: bool = True, plan: _Plan | None = None) -> Decoded[T]:
         """The repair loop. ``audit``: the input may name the model's reserved keys (when it
-        is known not to, the check for them is skipped)."""
+        is known not to, the check for them is skipped). ``plan`` (without ``audit``): filled
+        with what the loop did (see :class:`_Plan`)."""
         repairer = _Repairer(self.type, pristine)
         repairs = repairer.repairs
         for _ in range(_MAX_REPAIRS):
             try:
                 result: T = msgspec.convert({_BOX: repairer.work}, self._box).value
             except msgspec.ValidationError as error:
+                if plan is not None and plan.replayable:
+                    text = str(error)
+                    if f"{_ANY_KEY}]" in text:
+                        plan.replayable = False
+                    else:
+                        plan.errors.append(text)
+                        repairer.log = []
+                        plan.steps.append(repairer.log)
                 try:
                     repairer.repair(error)
                 except _Unrepairable:
-                    return self._unknown(pristine, repairs, _describe(error))
+                    reason = _describe(error)
+                    if plan is not None:
+                        plan.unknown = reason
+                        _keep_said(plan, repairs)
+                    return self._unknown(pristine, repairs, reason)
                 continue
             if audit and repairer.audit(result):
                 continue
             if not _attach(result, repairs):
+                if plan is not None:
+                    plan.replayable = False
                 return self._unknown(pristine, repairs, "a repair did not land on a struct")
+            if plan is not None:
+                _keep_said(plan, repairs)
             return Decoded(result, repairs.notes, repairs.problems)
+        if plan is not None:
+            plan.replayable = False
         return self._unknown(pristine, repairs, "too many repairs")
+
+    @functools.cached_property
+    def _plans(self) -> dict[Any, _Plan | None]:
+        return {}
+
+    def _planned(self, pristine: Any) -> Decoded[T]:
+        """:meth:`_slow` (without the audit: the input names no reserved key), replaying
+        the plan of a value of the same shape when there is one, else recording one."""
+        try:
+            shape = _shape(pristine)
+            hash(shape)
+        except RecursionError:
+            return self._slow(pristine, audit=False)
+        plans = self._plans
+        plan = plans.get(shape)
+        if plan is not None:
+            replayed = self._replay(pristine, plan)
+            if replayed is not None:
+                return replayed
+        elif shape in plans:  # (a shape whose loop cannot be replayed)
+            return self._slow(pristine, audit=False)
+        if len(plans) >= _PLANS:
+            plans.clear()
+        recorded = _Plan([], [], [], [])
+        decoded = self._slow(pristine, audit=False, plan=recorded)
+        plans[shape] = recorded if recorded.replayable else None
+        return decoded
+
+    def _replay(self, pristine: Any, plan: _Plan) -> Decoded[T] | None:
+        """``pristine`` repaired as ``plan`` says; ``None`` when msgspec disagrees."""
+        repairer = _Repairer(self.type, pristine)
+        box = self._box
+        for error, steps in zip(plan.errors, plan.steps, strict=True):
+            try:
+                msgspec.convert({_BOX: repairer.work}, box)
+            except msgspec.ValidationError as found:
+                if str(found) != error:
+                    return None
+            else:
+                return None
+            for operation, place, name in steps:
+                if operation == _EXTRA_OP:
+                    repairer.move_to_extra(place, name)
+                else:
+                    repairer.set_unknown(place, name)
+        repairs = repairer.repairs
+        repairs.notes, repairs.problems = list(plan.notes), list(plan.problems)
+        if plan.unknown is not None:
+            return self._unknown(pristine, repairs, plan.unknown)
+        try:
+            result: T = msgspec.convert({_BOX: repairer.work}, box).value
+        except msgspec.ValidationError:
+            return None
+        if not _attach(result, repairs):
+            return None
+        return Decoded(result, repairs.notes, repairs.problems)
 
     def _unknown(self, pristine: Any, repairs: _Repairs, reason: str) -> Decoded[T]:
         notes = [*repairs.notes, reason]
         return Decoded(self.unknown(pristine), notes, repairs.problems)
+
+
+def _keep_said(plan: _Plan, repairs: _Repairs) -> None:
+    plan.notes, plan.problems = list(repairs.notes), list(repairs.problems)
 
 
 def _reserved(struct: msgspec.Struct) -> bool:

@@ -110,9 +110,35 @@ def iter_json(value: Any, indent: int = 2) -> Iterator[bytes]:
     yield b"}"
 
 
+def _has_large(value: Any) -> bool:
+    """Whether ``value`` holds a :class:`msgspec.Raw` or a large string (see :func:`_piece`)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is str:
+            if len(node) >= LARGE_STRING:
+                return True
+        elif kind is dict:
+            stack.extend(node.values())
+        elif kind is list or kind is tuple:
+            stack.extend(node)
+        elif isinstance(node, msgspec.Raw | str | dict | list | tuple):
+            return True  # (a subclass: the careful way)
+    return False
+
+
 def _piece(value: Any, indent: int, level: int) -> Iterator[bytes]:
     """``value`` formatted at nesting ``level``, its large strings and raw values written
     apart from the rest."""
+    if not _has_large(value):  # (most values: encoded and formatted at once)
+        text = msgspec.json.encode(value)
+        if indent:
+            text = msgspec.json.format(text, indent=indent)
+            if level:
+                text = text.replace(b"\n", b"\n" + b" " * (indent * level))
+        yield text
+        return
     kept: list[Any] = []
     nonce = secrets.token_hex(8)
     skeleton = _set_aside(value, nonce, kept)

@@ -32,15 +32,24 @@ class Diagnostic(msgspec.Struct, frozen=True):
     offset: int = 0
     excerpt: str = ""
     partial: bool = False
-    #: Lines just after this one, byte for byte the same, folded into it (see
-    #: :attr:`Entry.repeats`).
+    #: Lines just after this one with the same problem, folded into it: byte for byte the
+    #: same lines (see :attr:`Entry.repeats`), or other lines with the same ``reason`` (a
+    #: million ``[N]`` lines are one diagnostic). ``offset`` and ``excerpt`` are the first's.
     repeats: int = 0
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else str(self.path)
-        if self.repeats:
-            where = f"{self.path}:{self.line}-{self.line + self.repeats}"
+        where = f"{self.path}:{self.span}" if self.line else str(self.path)
         return f"{where}: {self.reason}"
+
+    @property
+    def span(self) -> str:
+        """The line, or the first and last of the lines folded into it: ``"7"``, ``"7-90"``."""
+        return f"{self.line}-{self.line + self.repeats}" if self.repeats else str(self.line)
+
+    @property
+    def count(self) -> int:
+        """How many lines it is about (itself and those folded into it)."""
+        return 1 + self.repeats
 
     @property
     def outcome(self) -> str:
@@ -60,7 +69,8 @@ class LineEntry(msgspec.Struct, Generic[T]):
     #: The notes that mean the line does not have the shape the agent writes (each is also
     #: reported as a partial :class:`Diagnostic`).
     problems: tuple[str, ...] = ()
-    #: The start of the line, kept when it has ``problems`` (for the diagnostic).
+    #: The start of the line, for a diagnostic (the readers of ``readers/lines.py`` leave it
+    #: empty: the diagnostic of the line's ``problems`` holds it, not each entry).
     excerpt: str = ""
 
 
@@ -94,7 +104,5 @@ def malformed(diagnostics: Iterable[Diagnostic]) -> int:
     """How many of ``diagnostics`` are about lines that could not be read (the others are
     about lines read in part, or whole files)."""
     return sum(
-        1 + diagnostic.repeats
-        for diagnostic in diagnostics
-        if diagnostic.line and not diagnostic.partial
+        diagnostic.count for diagnostic in diagnostics if diagnostic.line and not diagnostic.partial
     )

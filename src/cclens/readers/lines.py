@@ -106,21 +106,63 @@ def reason(data: bytes, error: Exception) -> str:
     return f"invalid JSON: {message}"
 
 
+_NOT_AN_OBJECT = "not a JSON object ("
+#: The first bytes of a line that may be an object: "{" and white space.
+_OBJECT_OR_SPACE = frozenset(b"{ \t\r\n\f\v")
+
+
 def not_an_object(raw: Any) -> str:
     """The reason given for a line whose JSON value is not an object."""
     kind = type(raw).__name__
     names = {"str": "a string", "int": "a number", "float": "a number", "list": "an array"}
     shown = names.get(kind, "null" if raw is None else kind)
-    return f"not a JSON object ({shown})"
+    return f"{_NOT_AN_OBJECT}{shown})"
 
 
-def problem_diagnostic(path: Path, entry: HasProblems) -> Diagnostic:
-    """The partial diagnostic of an entry whose line had parts of an unexpected shape."""
+def problem_diagnostic(path: Path, entry: HasProblems, start: str | None = None) -> Diagnostic:
+    """The partial diagnostic of an entry whose line had parts of an unexpected shape;
+    ``start``: the excerpt of its line (:func:`line_start`; else the entry's own)."""
     text = "; ".join(entry.problems[:_SHOWN_PROBLEMS])
     more = len(entry.problems) - _SHOWN_PROBLEMS
     if more > 0:
         text += f"; and {more} more"
-    return Diagnostic(path, entry.line, text, entry.offset, entry.excerpt, partial=True)
+    shown = entry.excerpt if start is None else start
+    return Diagnostic(path, entry.line, text, entry.offset, shown, partial=True)
+
+
+#: The notes and problems of lines read so far, each kept once: a million lines with the same
+#: problem share one tuple, not a million equal ones (emptied when it grows past a bound).
+_SHARED: dict[tuple[str, ...], tuple[str, ...]] = {}
+_SHARED_BOUND = 4096
+
+
+def _shared(found: tuple[str, ...]) -> tuple[str, ...]:
+    if not found:
+        return ()
+    kept = _SHARED.get(found)
+    if kept is None:
+        if len(_SHARED) >= _SHARED_BOUND:
+            _SHARED.clear()
+        kept = _SHARED[found] = found
+    return kept
+
+
+def add_diagnostic(diagnostics: list[Diagnostic], found: Diagnostic) -> None:
+    """Append ``found`` to ``diagnostics``, or fold it into the last one when that one says
+    the same (same reason, both partial or both not) of the line just before: a run of lines
+    with the same problem is one diagnostic, its first line with its excerpt and offset, and
+    ``repeats`` the lines after it (a million ``[N]`` lines are one diagnostic, not a million)."""
+    if diagnostics and found.line:
+        last = diagnostics[-1]
+        if (
+            found.line == last.line + last.repeats + 1
+            and found.reason == last.reason
+            and found.partial == last.partial
+            and (found.path is last.path or found.path == last.path)
+        ):
+            _count_more(diagnostics, 1 + found.repeats)
+            return
+    diagnostics.append(found)
 
 
 #: An agent's decoder of one line: ``(path, line number, offset, data, length)`` to an entry or
@@ -178,6 +220,16 @@ def decoder(
     def decode_line(
         path: Path, number: int, offset: int, data: bytes | LargeLine, length: int
     ) -> E | Diagnostic:
+        if type(data) is bytes and data[:1] != b"{" and not data[:1].isspace():
+            # Not an object (``[1]``, ``"text"``, ``5``): no record to type, only its kind to
+            # name (anything unusual, such as invalid JSON, takes the way below).
+            try:
+                plain = msgspec.json.decode(data)
+            except Exception:  # (said by the way below)
+                pass
+            else:
+                why = not_an_object(plain)
+                return Diagnostic(path, number, why, offset, line_start(data, length))
         repairs: list[str] = []
         try:
             decoded = decode(data)
@@ -203,9 +255,9 @@ def decoder(
             if revised is not None:
                 decoded, value = revised, revised.value
             repairs.extend(more)
-        problems = (*decoded.problems, *repairs)
-        start = line_start(data, length) if problems else ""
-        return make(value, number, offset, length, tuple(decoded.notes), problems, start)
+        problems = _shared((*decoded.problems, *repairs))
+        # (the excerpt of a line with problems is its diagnostic's: read_lines makes it)
+        return make(value, number, offset, length, _shared(tuple(decoded.notes)), problems, "")
 
     return decode_line
 
@@ -220,6 +272,15 @@ class Folds(HasProblems, Protocol):
     repeats: int
 
 
+def _count_more(diagnostics: list[Diagnostic], more: int) -> None:
+    """``more`` lines with the last diagnostic's problem, just after it, counted in it."""
+    last = diagnostics[-1]
+    repeats = last.repeats + more
+    diagnostics[-1] = Diagnostic(
+        last.path, last.line, last.reason, last.offset, last.excerpt, last.partial, repeats
+    )
+
+
 def _fold(entries: list[Any], diagnostics: list[Diagnostic], repeats: int) -> None:
     """Fold ``repeats`` lines, the same as the last one read, into its outcome: its entry (and
     the partial diagnostic of its problems) or its diagnostic."""
@@ -227,8 +288,10 @@ def _fold(entries: list[Any], diagnostics: list[Diagnostic], repeats: int) -> No
     if entries and (last_diagnostic is None or entries[-1].line >= last_diagnostic.line):
         entry = entries[-1]
         entry.repeats += repeats
-        if last_diagnostic is None or last_diagnostic.line != entry.line:
-            return
+        if last_diagnostic is None or not (
+            last_diagnostic.line <= entry.line <= last_diagnostic.line + last_diagnostic.repeats
+        ):
+            return  # (its problems' diagnostic may start earlier: a run folded by reason)
     assert last_diagnostic is not None
     diagnostics[-1] = replace(last_diagnostic, repeats=last_diagnostic.repeats + repeats)
 
@@ -264,6 +327,14 @@ def read_lines(
     # The last line read, while lines just like it are folded into its outcome, and how many.
     previous: bytes | None = None
     repeats = 0
+    # While the last outcome is a line that is not an object (``[1]``): its reason, and the
+    # lines after it found to be the same (not yet counted in its diagnostic).
+    run: str | None = None
+    more = 0
+    # The problems of the last line read, while its diagnostic is the last (the decoder
+    # shares equal ones: a line with the same is counted in it).
+    problems: tuple[str, ...] | None = None
+    json_decode = msgspec.json.decode
     while read := readline(limit):
         number += 1
         offset = position
@@ -274,6 +345,9 @@ def read_lines(
             end_offset = position
             continue
         if repeats:
+            if more:
+                _count_more(diagnostics, more)
+                more = 0
             _fold(entries, diagnostics, repeats)
             repeats = 0
         previous = None
@@ -295,21 +369,56 @@ def read_lines(
                 end_offset = position
             continue
         lines += 1
+        if run is not None and newline and line is read and read[0] not in _OBJECT_OR_SPACE:
+            # Another line that may not be an object either: when it is valid JSON of the
+            # same kind, it is counted in the run without a diagnostic of its own.
+            try:
+                kind = not_an_object(json_decode(read))
+            except Exception:  # (said by the decoder below)
+                kind = None
+            last = diagnostics[-1]
+            if kind == run and number == last.line + last.repeats + more + 1:
+                more += 1
+                if fold and len(read) <= FOLDED_LINE:
+                    previous = read
+                end_offset = position
+                continue
+        run = None
         outcome = decode(path, number, offset, line, length)
         if isinstance(outcome, Diagnostic):
+            if more:
+                _count_more(diagnostics, more)
+                more = 0
+            problems = None
             if not newline:
                 # A half-written last line: report it, but leave it to be read again later.
                 why = f"incomplete last line ({outcome.reason}); the file may still be written"
                 diagnostics.append(Diagnostic(path, number, why, offset, outcome.excerpt))
                 break
-            diagnostics.append(outcome)
+            add_diagnostic(diagnostics, outcome)
+            if outcome.reason.startswith(_NOT_AN_OBJECT):
+                run = outcome.reason
         else:
             entries.append(outcome)
-            if outcome.problems:
-                diagnostics.append(problem_diagnostic(path, outcome))
+            if (
+                outcome.problems
+                and outcome.problems is problems
+                and number == diagnostics[-1].line + diagnostics[-1].repeats + more + 1
+            ):
+                more += 1  # the same problems as the line before (shared): in its diagnostic
+            else:
+                if more:
+                    _count_more(diagnostics, more)
+                    more = 0
+                problems = outcome.problems
+                if problems:
+                    start = line_start(line, length)
+                    add_diagnostic(diagnostics, problem_diagnostic(path, outcome, start))
         if fold and newline and line is read and len(read) <= FOLDED_LINE:
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
+    if more:
+        _count_more(diagnostics, more)
     if repeats:
         _fold(entries, diagnostics, repeats)
     result.lines = lines

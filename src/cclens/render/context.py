@@ -57,6 +57,7 @@ from ..readers import agents as registry
 from ..readers.resume import resume_command
 from .commands import CommandOutput, CommandView, parse_command, parse_command_output
 from .events import EventView, event_view
+from .runs import fold_runs
 
 __all__ = [
     "BLOCK_TEMPLATES",
@@ -532,7 +533,7 @@ def page_context(
     """The context of ``session``'s page (see :class:`PageContext`); ``counts`` as in
     :func:`session_header`."""
     calls = session.tool_calls
-    main = views(session.main_line, calls)
+    main = views(fold_runs(session.main_line), calls)
     trailing: list[BranchView] = []
     if show_branches and session.branches:
         by_uuid: dict[str, ItemView] = {}
@@ -542,7 +543,7 @@ def page_context(
                 if isinstance(uuid, str) and uuid:
                     by_uuid[uuid] = view
         for index, branch in enumerate(session.branches):
-            branch_items = views(branch.items, calls)
+            branch_items = views(fold_runs(branch.items), calls)
             if not branch_items:
                 continue
             branch_view = BranchView(index, branch.fork, branch_items, _branch_label(branch_items))

@@ -42,6 +42,7 @@ from ..model.records import (
 )
 from ..model.session import AttachmentItem, Item, ProgressItem, SystemItem
 from .markdown import is_safe_url
+from .runs import SHOWN, FoldedRun
 
 __all__ = ["EventView", "Link", "event_view", "strip_ansi"]
 
@@ -538,8 +539,18 @@ _BUILDERS: Mapping[type[Item], Callable[[Any], EventView]] = {
 }
 
 
+def _folded_run(run: FoldedRun) -> EventView:
+    """One line for the records of a long run after its first few (:mod:`.runs`)."""
+    first, last = run.lines
+    label = f"{run.records:,} more {run.what}"
+    summary = f"lines {first:,}-{last:,}, folded: the first {SHOWN} of the run are drawn above"
+    return EventView("meta:folded-run", label, summary, "warn")
+
+
 def event_view(item: Item) -> EventView:
     """The compact view of a system, attachment, progress or metadata item."""
+    if isinstance(item, FoldedRun):
+        return _folded_run(item)
     builder = _BUILDERS.get(type(item))
     view = builder(item) if builder is not None else _meta(item.first.record)
     repeats = sum(entry.repeats for entry in item.entries)

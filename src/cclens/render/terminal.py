@@ -34,6 +34,7 @@ from .commands import parse_command, parse_command_output
 from .context import session_header
 from .events import event_view, strip_ansi
 from .prepared import TextPart, below_summary
+from .runs import fold_runs
 from .tool_views import prepared_view, tool_summary
 from .tool_views.tasks import status_icon
 
@@ -280,7 +281,7 @@ def _user(item: UserItem) -> Iterator[RenderableType]:
 
 def _items(session: Session, options: TerminalOptions, depth: int) -> Iterator[RenderableType]:
     speaker = agents.speaker(session.agent)
-    for item in session.main_line:
+    for item in fold_runs(session.main_line):
         if isinstance(item, UserItem):
             yield from _user(item)
         elif isinstance(item, AssistantItem):

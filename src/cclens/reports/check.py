@@ -27,13 +27,15 @@ from ..readers.discovery import Discovery
 
 
 class MalformedLine(msgspec.Struct, omit_defaults=True):
-    """A line (``line`` 0: a whole file) and what was wrong with it; ``repeats``: the lines
-    just after it, byte for byte the same, reported with it (left out when none)."""
+    """A line (``line`` 0: a whole file) and what was wrong with it. A run of consecutive
+    lines with the same problem is one: ``line`` its first, ``last_line`` its last and
+    ``repeats`` the lines after the first (both left out for a single line)."""
 
     file: str
     line: int
     reason: str
     repeats: int = 0
+    last_line: int = 0
 
 
 class UnknownKinds(msgspec.Struct):
@@ -115,8 +117,13 @@ class _Tally:
                 reason = diagnostic.reason.removeprefix("cannot read: ")
                 self.unreadable.append(f"{diagnostic.path}: {reason}")
                 continue
+            repeats = diagnostic.repeats
             found = MalformedLine(
-                str(diagnostic.path), diagnostic.line, diagnostic.reason, diagnostic.repeats
+                str(diagnostic.path),
+                diagnostic.line,
+                diagnostic.reason,
+                repeats,
+                diagnostic.line + repeats if repeats else 0,
             )
             (self.partial if diagnostic.partial else self.malformed).append(found)
         for entry in entries:

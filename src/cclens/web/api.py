@@ -65,7 +65,9 @@ def transcript_json(session: Session) -> dict[str, Any]:
         "agent_id": session.agent_id,
         "parent_tool_use_id": session.parent_tool_use_id,
         "diagnostics": [
-            {"line": d.line, "reason": d.reason, "excerpt": d.excerpt} for d in session.diagnostics
+            {"line": d.line, "reason": d.reason, "excerpt": d.excerpt}
+            | ({"repeats": d.repeats} if d.repeats else {})
+            for d in session.diagnostics
         ],
         "items": [item_json(item) for item in session.items],
         "subagents": [transcript_json(agent) for agent in session.subagents],

@@ -55,7 +55,13 @@ from ...model.records import (
     UserRecord,
 )
 from ...readers.claude import Diagnostic
-from ...readers.claude.read import FOLDED_LINE, decode_line, problem_diagnostic
+from ...readers.claude.read import (
+    FOLDED_LINE,
+    add_diagnostic,
+    decode_line,
+    line_start,
+    problem_diagnostic,
+)
 
 _BOM = b"\xef\xbb\xbf"
 #: The ``type`` the full model gives a record or block it does not know.
@@ -371,7 +377,7 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
             position = following
             continue
         if repeats and folded is not None:
-            diagnostics[-1] = replace(folded, repeats=repeats)
+            _fold_into_last(diagnostics, repeats)
         repeats, folded, previous = 0, None, b""
         if end > position and data[end - 1] == 13:  # "\r"
             end -= 1
@@ -407,7 +413,7 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
                         Diagnostic(path, number, reason, outcome.offset, outcome.excerpt)
                     )
                     break
-                diagnostics.append(outcome)
+                add_diagnostic(diagnostics, outcome)
                 folded = outcome
                 if newline and following - position <= FOLDED_LINE:
                     previous = data[position:following]
@@ -416,8 +422,8 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
                 position = following
                 continue
             if outcome.problems:
-                folded = problem_diagnostic(path, outcome)
-                diagnostics.append(folded)
+                folded = problem_diagnostic(path, outcome, line_start(content, len(content)))
+                add_diagnostic(diagnostics, folded)
             record = from_record(outcome.record)
         entries.append((number, record, position, end))
         if newline and following - position <= FOLDED_LINE:
@@ -426,8 +432,14 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
         result.newlines += newline
         position = following
     if repeats and folded is not None:
-        diagnostics[-1] = replace(folded, repeats=repeats)
+        _fold_into_last(diagnostics, repeats)
     return result
+
+
+def _fold_into_last(diagnostics: list[Diagnostic], repeats: int) -> None:
+    """``repeats`` more lines, byte for byte the same as the last one, counted in the last
+    diagnostic (which may already hold a run of lines with the same problem)."""
+    diagnostics[-1] = replace(diagnostics[-1], repeats=diagnostics[-1].repeats + repeats)
 
 
 def full_record(

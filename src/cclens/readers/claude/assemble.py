@@ -109,6 +109,8 @@ def text_kind(text: str, is_meta: bool) -> UserKind:
     while start < length and text[start].isspace():
         start += 1
     stripped = text[start : start + 400]
+    if not stripped:  # (no marker to look for: a record without a message, a blank prompt)
+        return "meta" if is_meta else "prompt"
     if any(stripped.startswith(marker) for marker in INTERRUPTION_MARKERS):
         return "interrupt"
     if any(marker in stripped[:200] for marker in _OUTPUT_MARKERS):

@@ -18,10 +18,25 @@ from ...model import (
 from ...model.entries import Diagnostic, Entry, ReadResult
 from ...model.records import UnknownRecord
 from ...times import is_in_the_future
-from ..lines import FOLDED_LINE, decoder, problem_diagnostic, read_lines
+from ..lines import (
+    FOLDED_LINE,
+    add_diagnostic,
+    decoder,
+    line_start,
+    problem_diagnostic,
+    read_lines,
+)
 from ._gc import paused
 
-__all__ = ["FOLDED_LINE", "decode_line", "problem_diagnostic", "read_data", "read_file"]
+__all__ = [
+    "FOLDED_LINE",
+    "add_diagnostic",
+    "decode_line",
+    "line_start",
+    "problem_diagnostic",
+    "read_data",
+    "read_file",
+]
 
 
 def _revise(

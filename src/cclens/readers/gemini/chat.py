@@ -32,6 +32,7 @@ from ...model.gemini import (
     decode_line,
 )
 from ..claude._gc import paused
+from ..lines import add_diagnostic
 
 Form = Literal["json", "jsonl"]
 
@@ -223,19 +224,24 @@ def _read_lines(path: Path, data: bytes, start_offset: int, start_line: int) -> 
                 reason = f"incomplete last line ({reason}); the file may still be written"
                 chat.diagnostics.append(Diagnostic(path, number, reason, offset, _excerpt(line)))
                 break
-            chat.diagnostics.append(Diagnostic(path, number, reason, offset, _excerpt(line)))
+            add_diagnostic(
+                chat.diagnostics, Diagnostic(path, number, reason, offset, _excerpt(line))
+            )
             chat.end_offset = position
             continue
         value = decoded.value
         if isinstance(value, UnknownLine) and not isinstance(value.raw, dict):
             reason = "not a JSON object"
-            chat.diagnostics.append(Diagnostic(path, number, reason, offset, _excerpt(line)))
+            add_diagnostic(
+                chat.diagnostics, Diagnostic(path, number, reason, offset, _excerpt(line))
+            )
         else:
             chat.records.append(ChatRecord(value, number, offset, length, tuple(decoded.notes)))
             if decoded.problems:
                 reason = "; ".join(decoded.problems[:3])
-                chat.diagnostics.append(
-                    Diagnostic(path, number, reason, offset, _excerpt(line), partial=True)
+                add_diagnostic(
+                    chat.diagnostics,
+                    Diagnostic(path, number, reason, offset, _excerpt(line), partial=True),
                 )
         chat.end_offset = position
     return chat
