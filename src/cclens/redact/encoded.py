@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from cclens.redact.entropy import candidate_runs
@@ -31,15 +31,21 @@ _TEXT_HEX: Final = re.compile(r"(?:[2-7][0-9A-Fa-f])+")
 Scan = Callable[[str], list[Finding]]
 
 
-def find_hex_secrets(text: str, findings: list[Finding], scan: Scan) -> list[Finding]:
+def find_hex_secrets(
+    text: str,
+    findings: list[Finding],
+    scan: Scan,
+    runs: Iterable[tuple[int, int]] | None = None,
+) -> list[Finding]:
     """Hex runs of ``text`` that hold a secret ``scan`` finds once decoded, and that no
-    finding of ``findings`` (sorted) already touches; sorted."""
+    finding of ``findings`` (sorted) already touches; sorted. ``runs``:
+    ``candidate_runs(text)`` when the caller has them already."""
     found: list[Finding] = []
     starts = [finding.start for finding in findings]
     # Hex runs are runs of base64 characters: looked for only inside those (found in C).
     matches = (
         match
-        for low, high in candidate_runs(text)
+        for low, high in (candidate_runs(text) if runs is None else runs)
         if high - low >= _SHORTEST
         for match in _RUN.finditer(text, low, high)
     )

@@ -21,7 +21,7 @@ from cclens.redact.assignments import (
     PRIVATE_KEY,
 )
 from cclens.redact.encoded import find_hex_secrets
-from cclens.redact.entropy import HIGH_ENTROPY, find_high_entropy
+from cclens.redact.entropy import HIGH_ENTROPY, candidate_runs, find_high_entropy
 from cclens.redact.flags import COMMAND_PASSWORD
 from cclens.redact.hidden import hidden_findings, kept_insertions, merge, might_hide
 from cclens.redact.names import secret_word
@@ -265,10 +265,12 @@ class Redactor:
             )
             for start, end, kind in findings
         )
-        entropy = find_high_entropy(value, findings)
+        # The runs of base64 characters both passes look in, found once.
+        runs = list(candidate_runs(value))
+        entropy = find_high_entropy(value, findings, runs)
         if entropy:
             findings = sorted(findings + entropy)
-        encoded = find_hex_secrets(value, findings, _SCANNER.scan)
+        encoded = find_hex_secrets(value, findings, _SCANNER.scan, runs)
         if encoded:
             findings = sorted(findings + encoded)
         widened: set[int] = set()

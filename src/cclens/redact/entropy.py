@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
 from typing import Final
 
@@ -196,15 +196,18 @@ def _runs(text: str, low: int, high: int) -> Iterator[tuple[int, int]]:
         at = find(_RUN, byte)
 
 
-def find_high_entropy(text: str, protected: Sequence[Finding]) -> list[Finding]:
+def find_high_entropy(
+    text: str, protected: Sequence[Finding], runs: Iterable[tuple[int, int]] | None = None
+) -> list[Finding]:
     """High-entropy spans of ``text`` outside the ``protected`` spans (sorted findings).
 
     A run that a finding cuts is judged in the pieces left on either side, as it will read
-    once the finding is replaced by its marker.
+    once the finding is replaced by its marker. ``runs``: ``candidate_runs(text)`` when the
+    caller has them already.
     """
     findings: list[Finding] = []
     cursor = 0
-    for start, end in candidate_runs(text):
+    for start, end in candidate_runs(text) if runs is None else runs:
         if end - start > MAX_LENGTH:
             continue
         while cursor < len(protected) and protected[cursor].end <= start:

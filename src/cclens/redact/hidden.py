@@ -38,13 +38,16 @@ _TOKEN_CHARACTERS: Final = "A-Za-z0-9_\\-+/=.~"
 _TOKEN_SET: Final = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+/=.~"
 )
-#: Runs of token characters joined by line breaks (``abc\\ndef\\nghi``), found in one pass;
-#: each break between two of them is a place a token may have been wrapped.
-#: (Possessive, from the start of a run only: a long run with no break after it is passed
-#: over once, not tried again from each of its characters.)
+#: Runs of token characters joined by line breaks (``abc\\ndef\\nghi``): each break between
+#: two of them is a place a token may have been wrapped. This expression defines them;
+#: :func:`_chains` finds the same spans from the line breaks, about four times faster (the
+#: expression is tried at every character of a text, a line break is found by a fast search).
 _CHAIN: Final = re.compile(
     f"(?<![{_TOKEN_CHARACTERS}])[{_TOKEN_CHARACTERS}]++(?:\\r?\\n[{_TOKEN_CHARACTERS}]++)+"
 )
+#: A line break followed by a token character: where a chain may join two runs.
+_JOIN: Final = re.compile(f"\\n(?=[{_TOKEN_CHARACTERS}])")
+_RUN: Final = re.compile(f"[{_TOKEN_CHARACTERS}]+")
 _BREAK: Final = re.compile("\\r?\\n")
 #: Runs joined across a line break this long together may be a wrapped credential.
 _JOINED_RUN: Final = 20
@@ -118,13 +121,13 @@ def _insertions(text: str, known: list[Finding]) -> list[_Insertion]:
         # ``export``). Breaks inside what was found (a key block's lines) are its own.
         ends = {f.end for f in known if f.kind != KEEP}
         starts = [f.start for f in known]
-        for chain in _CHAIN.finditer(text):
-            if chain.end() - chain.start() < _JOINED_RUN + 1:
+        for base, stop in _chains(text):
+            if stop - base < _JOINED_RUN + 1:
                 continue  # no two of its runs are long enough together
-            base = chain.start()
-            low, high = max(0, base - _LEAD), min(len(text), chain.end() + 1)
-            runs = _BREAK.split(chain.group())
-            breaks = [m.span() for m in _BREAK.finditer(chain.group())]
+            low, high = max(0, base - _LEAD), min(len(text), stop + 1)
+            chain = text[base:stop]
+            runs = _BREAK.split(chain)
+            breaks = [m.span() for m in _BREAK.finditer(chain)]
             for number, (cut_start, cut_end) in enumerate(breaks):
                 start, end = base + cut_start, base + cut_end
                 last = end + len(runs[number + 1])
@@ -140,6 +143,31 @@ def _insertions(text: str, known: list[Finding]) -> list[_Insertion]:
                 break
     found.sort(key=lambda insertion: insertion.start)
     return found[:_MAX_INSERTIONS]
+
+
+def _chains(text: str) -> Iterator[tuple[int, int]]:
+    """The start and end of each match of :data:`_CHAIN` in ``text``, in order: the line
+    breaks with a token character on each side (a ``\\r`` before one belongs to it), each
+    run between two of them joining them into one chain."""
+    start = end = -1
+    for join in _JOIN.finditer(text):
+        at = join.start()
+        before = at - 1 if at > 0 and text[at - 1] == "\r" else at  # where the run before ends
+        if before == 0 or text[before - 1] not in _TOKEN_SET:
+            continue
+        found = _RUN.match(text, at + 1)
+        after = found.end() if found is not None else at + 1  # (always found: see _JOIN)
+        if before == end:  # the run before is the last run of the chain: the chain goes on
+            end = after
+            continue
+        if start >= 0:
+            yield start, end
+        start = before - 1
+        while start > 0 and text[start - 1] in _TOKEN_SET:
+            start -= 1
+        end = after
+    if start >= 0:
+        yield start, end
 
 
 #: The rest of a token wrapped onto the next line: a run of token characters standing alone

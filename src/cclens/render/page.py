@@ -261,7 +261,7 @@ class SessionRenderer:
                 workers,
                 self.view_failures,
                 size=size,
-                prepare=lambda: _set_up_lexers(session),
+                prepare=lambda: self._set_up(session),
             )
             if drawn is None:
                 drawn = self.parts.draw_all()
@@ -314,6 +314,24 @@ class SessionRenderer:
             css=Markup(page_css()) if standalone else None,
             js=Markup(page_js()) if standalone else None,
         )
+
+    def _set_up(self, session: Session) -> None:
+        """What drawing ``session``'s parts sets up on first use, done once before drawing
+        workers fork (each would do it again): the lexers (:func:`_set_up_lexers`), and the
+        views of its calls with their templates (modules imported, templates loaded)."""
+        _set_up_lexers(session)
+        self.environment.get_template("tools/_body.html")
+        seen: set[int] = set()
+        for agent in session.all_sessions():
+            for call in agent.tool_calls.values():
+                view = self.views(call)
+                if id(view) in seen:
+                    continue
+                seen.add(id(view))
+                resolve = getattr(view.prepare, "resolve", None)
+                if resolve is not None:
+                    resolve()
+                self.environment.get_template(view.template)
 
 
 def _set_up_lexers(session: Session) -> None:
