@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import msgspec
 
-from .identity import by_project, call_key
+from .identity import ReadingKey, call_key, session_reading_key
 
 if TYPE_CHECKING:
     from ..model.session import Session, ToolCall, ToolStatus
@@ -142,17 +142,48 @@ def session_calls(session: Session) -> list[tuple[str, ToolCall]]:
     return list(zip(dict.fromkeys(keys), (call for _, call in merger.calls()), strict=True))
 
 
+def merge_calls(
+    sessions: Iterable[tuple[ReadingKey, Owner, Sequence[tuple[str, Copy]]]],
+    status: Callable[[Copy], ToolStatus],
+) -> list[tuple[Owner, str, Copy]]:
+    """Every call once, from sessions given as (their reading key, their owner, their keyed
+    calls from :func:`session_calls`): in reading order, each project counted on its own, the
+    first owner met and the first copy with a result kept (``status`` tells a copy's)."""
+    projects: dict[str, list[tuple[Owner, Sequence[tuple[str, Copy]]]]] = {}
+    for reading, owner, calls in sorted(sessions, key=lambda each: each[0]):
+        projects.setdefault(reading[0], []).append((owner, calls))
+    found: list[tuple[Owner, str, Copy]] = []
+    for project in projects.values():
+        merger: CallMerger[tuple[Owner, str], Copy] = CallMerger(status)
+        for owner, calls in project:
+            for key, call in calls:
+                merger.add((owner, key), key, call)
+        found += [(owner, key, call) for (owner, key), call in merger.calls()]
+    return found
+
+
 def keyed_calls(sessions: Iterable[Session]) -> list[tuple[Session, str, ToolCall]]:
     """Every tool call of ``sessions`` once, with the top-level session that counts it and its
     key (see the module docstring); each project is counted on its own."""
-    found: list[tuple[Session, str, ToolCall]] = []
-    for project in by_project(sessions):
-        merger: CallMerger[tuple[Session, str], ToolCall] = CallMerger(lambda call: call.status)
-        for top in project:
-            for key, call in session_calls(top):
-                merger.add((top, key), key, call)
-        found += [(top, key, call) for (top, key), call in merger.calls()]
-    return found
+    return merge_calls(
+        ((session_reading_key(top), top, session_calls(top)) for top in sessions),
+        lambda call: call.status,
+    )
+
+
+SessionFacts = tuple[ReadingKey, None, list[tuple[str, CallFact]]]
+
+
+def session_facts(session: Session) -> SessionFacts:
+    """What :func:`facts_of_sessions` needs of ``session``: a few bytes a call, so that a
+    command reading many sessions need not keep them."""
+    calls = [(key, CallFact.of(call, key)) for key, call in session_calls(session)]
+    return session_reading_key(session), None, calls
+
+
+def facts_of_sessions(sessions: Iterable[SessionFacts]) -> list[CallFact]:
+    """:func:`call_facts` of sessions given by their :func:`session_facts`: the same calls."""
+    return [fact for _, _, fact in merge_calls(sessions, lambda fact: fact.status)]
 
 
 def owned_calls(sessions: Iterable[Session]) -> list[tuple[Session, ToolCall]]:
@@ -172,7 +203,7 @@ def unique_calls(sessions: Iterable[Session]) -> list[ToolCall]:
 
 def call_facts(sessions: Iterable[Session]) -> list[CallFact]:
     """:func:`unique_calls` as :class:`CallFact` values."""
-    return [CallFact.of(call, key) for _, key, call in keyed_calls(sessions)]
+    return facts_of_sessions(session_facts(session) for session in sessions)
 
 
 class CallFigures(Protocol):
@@ -247,15 +278,19 @@ __all__ = [
     "CallFact",
     "CallFigures",
     "CallMerger",
+    "SessionFacts",
     "ToolUsage",
     "call_facts",
     "calls_usage",
+    "facts_of_sessions",
     "inventory",
     "is_failed",
     "keyed_calls",
+    "merge_calls",
     "owned_calls",
     "percentile",
     "session_calls",
+    "session_facts",
     "tool_usage",
     "unique_calls",
 ]

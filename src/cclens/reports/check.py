@@ -14,7 +14,7 @@ from pathlib import Path
 
 import msgspec
 
-from ..figures.inventory import tool_usage
+from ..figures.inventory import SessionFacts, calls_usage, facts_of_sessions, session_facts
 from ..model.blocks import ToolResultBlock, UnknownBlock
 from ..model.entries import Diagnostic, Entry
 from ..model.records import AssistantRecord, UnknownRecord, UserRecord
@@ -170,13 +170,24 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
     """
     found: Discovery = agents.discover(*paths)
     tally = _Tally()
-    sessions: list[Session] = []
+    # What the tool figures need of each session (its calls as facts): a history of many
+    # sessions is read one at a time, never held whole.
+    calls: list[SessionFacts] = []
+    unknown_tools: Counter[str] = Counter()
+    sessions = 0
     problems: list[Diagnostic] = []
     subagent_files = attached = 0
     for file, session in each_isolated(
         found.sessions, lambda file: (file, agents.load(file)), lambda file: file.path, problems
     ):
-        sessions.append(session)
+        sessions += 1
+        calls.append(session_facts(session))
+        unknown_tools.update(
+            call.name
+            for agent in session.all_sessions()
+            for call in agent.tool_calls.values()
+            if not is_known_tool(call.name, call.agent)
+        )
         tally.add_session(session)
         if session.orphan:
             subagent_files += 1
@@ -195,14 +206,7 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
     unreadable += unreadable_reasons(problems)
     unreadable += tally.unreadable
 
-    usage = tool_usage(sessions)
-    unknown_tools = Counter(
-        call.name
-        for session in sessions
-        for agent in session.all_sessions()
-        for call in agent.tool_calls.values()
-        if not is_known_tool(call.name, call.agent)
-    )
+    usage = calls_usage(facts_of_sessions(calls))
     return CheckReport(
         files=tally.files,
         bytes=tally.bytes,
@@ -222,7 +226,7 @@ def check(paths: Iterable[Path | str]) -> CheckReport:
             )
             for name, row in sorted(usage.items(), key=lambda kv: (-kv[1].calls, kv[0]))
         },
-        sessions=len(sessions),
+        sessions=sessions,
         subagents=SubagentCounts(
             files=subagent_files, attached=attached, orphans=len(found.orphans)
         ),
