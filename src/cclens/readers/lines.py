@@ -160,7 +160,7 @@ def add_diagnostic(diagnostics: list[Diagnostic], found: Diagnostic) -> None:
             and found.partial == last.partial
             and (found.path is last.path or found.path == last.path)
         ):
-            _count_more(diagnostics, 1 + found.repeats)
+            count_more(diagnostics, 1 + found.repeats)
             return
     diagnostics.append(found)
 
@@ -272,8 +272,9 @@ class Folds(HasProblems, Protocol):
     repeats: int
 
 
-def _count_more(diagnostics: list[Diagnostic], more: int) -> None:
-    """``more`` lines with the last diagnostic's problem, just after it, counted in it."""
+def count_more(diagnostics: list[Diagnostic], more: int) -> None:
+    """``more`` lines with the last diagnostic's problem, just after it, counted in it (lines
+    byte for byte the same as its last, or other lines with the same reason)."""
     last = diagnostics[-1]
     repeats = last.repeats + more
     diagnostics[-1] = Diagnostic(
@@ -292,8 +293,7 @@ def _fold(entries: list[Any], diagnostics: list[Diagnostic], repeats: int) -> No
             last_diagnostic.line <= entry.line <= last_diagnostic.line + last_diagnostic.repeats
         ):
             return  # (its problems' diagnostic may start earlier: a run folded by reason)
-    assert last_diagnostic is not None
-    diagnostics[-1] = replace(last_diagnostic, repeats=last_diagnostic.repeats + repeats)
+    count_more(diagnostics, repeats)
 
 
 def read_lines(
@@ -346,7 +346,7 @@ def read_lines(
             continue
         if repeats:
             if more:
-                _count_more(diagnostics, more)
+                count_more(diagnostics, more)
                 more = 0
             _fold(entries, diagnostics, repeats)
             repeats = 0
@@ -387,7 +387,7 @@ def read_lines(
         outcome = decode(path, number, offset, line, length)
         if isinstance(outcome, Diagnostic):
             if more:
-                _count_more(diagnostics, more)
+                count_more(diagnostics, more)
                 more = 0
             problems = None
             if not newline:
@@ -408,7 +408,7 @@ def read_lines(
                 more += 1  # the same problems as the line before (shared): in its diagnostic
             else:
                 if more:
-                    _count_more(diagnostics, more)
+                    count_more(diagnostics, more)
                     more = 0
                 problems = outcome.problems
                 if problems:
@@ -418,7 +418,7 @@ def read_lines(
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
     if more:
-        _count_more(diagnostics, more)
+        count_more(diagnostics, more)
     if repeats:
         _fold(entries, diagnostics, repeats)
     result.lines = lines

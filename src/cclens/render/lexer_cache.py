@@ -19,9 +19,7 @@ directory (beside the compiled templates, :mod:`cclens.render.template_cache`).
 
 from __future__ import annotations
 
-import contextlib
 import marshal
-import os
 import re
 import sys
 import threading
@@ -115,20 +113,13 @@ def _load(path: Path) -> dict[Any, Any]:
 
 
 def _save(path: Path, entries: dict[Any, Any]) -> None:
-    import tempfile  # only when something new was compiled
+    from ..files import write_file  # only when something new was compiled
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as out:
-            marshal.dump(entries, out)
-        os.replace(temporary, path)
+        write_file(path, marshal.dumps(entries))
     except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        return
 
 
 def prepare(cls: type[Lexer]) -> None:

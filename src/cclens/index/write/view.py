@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
-from msgspec.structs import replace
 
 from ...model import UNSET, AnyRecord, Usage, may_be_deep, too_deep
 from ...model._base import Int
@@ -58,6 +57,7 @@ from ...readers.claude import Diagnostic
 from ...readers.claude.read import (
     FOLDED_LINE,
     add_diagnostic,
+    count_more,
     decode_line,
     line_start,
     problem_diagnostic,
@@ -377,7 +377,7 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
             position = following
             continue
         if repeats and folded is not None:
-            _fold_into_last(diagnostics, repeats)
+            count_more(diagnostics, repeats)
         repeats, folded, previous = 0, None, b""
         if end > position and data[end - 1] == 13:  # "\r"
             end -= 1
@@ -432,14 +432,8 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
         result.newlines += newline
         position = following
     if repeats and folded is not None:
-        _fold_into_last(diagnostics, repeats)
+        count_more(diagnostics, repeats)
     return result
-
-
-def _fold_into_last(diagnostics: list[Diagnostic], repeats: int) -> None:
-    """``repeats`` more lines, byte for byte the same as the last one, counted in the last
-    diagnostic (which may already hold a run of lines with the same problem)."""
-    diagnostics[-1] = replace(diagnostics[-1], repeats=diagnostics[-1].repeats + repeats)
 
 
 def full_record(

@@ -21,6 +21,7 @@ from ...times import is_in_the_future
 from ..lines import (
     FOLDED_LINE,
     add_diagnostic,
+    count_more,
     decoder,
     line_start,
     problem_diagnostic,
@@ -31,6 +32,7 @@ from ._gc import paused
 __all__ = [
     "FOLDED_LINE",
     "add_diagnostic",
+    "count_more",
     "decode_line",
     "line_start",
     "problem_diagnostic",
