@@ -25,7 +25,7 @@ from cclens.cli import main
 from cclens.export import export_html, export_json, export_markdown
 from cclens.model import AnyRecord, decode_record, to_builtins
 from cclens.model._convert import Lenient
-from cclens.model.entries import Diagnostic
+from cclens.model.entries import QUIET_KEPT, Diagnostic
 from cclens.model.records import UnknownRecord
 from cclens.readers.claude import load_session, read_file
 from cclens.readers.claude.read import add_diagnostic, decode_line, problem_diagnostic
@@ -108,7 +108,9 @@ def test_records_with_the_same_problem_share_one_diagnostic_and_are_all_read(
     users: Path,
 ) -> None:
     result = read_file(users)
-    assert len(result.entries) == LINES
+    # The first QUIET_KEPT are records, the rest the lines after the last (test_quiet_lines).
+    assert len(result.entries) == QUIET_KEPT
+    assert sum(entry.records for entry in result.entries) == LINES
     assert [entry.record.extra for entry in result.entries[:3]] == [
         {"uuid": 1},
         {"uuid": 2},
@@ -139,7 +141,7 @@ def test_json_keeps_every_unknown_record_the_page_and_markdown_fold_the_run(
     unknowns: Path,
 ) -> None:
     session = load_session(unknowns)
-    assert len(session.items) == LINES
+    assert len(session.items) == QUIET_KEPT  # (the last holds the rest of the lines)
     document = json.loads(export_json(session))
     assert _records(document) == [{"n": n} for n in range(1, LINES + 1)]
     folded = fold_runs(session.main_line)
@@ -160,7 +162,7 @@ def test_json_keeps_every_unknown_record_the_page_and_markdown_fold_the_run(
 def test_user_records_without_a_message_fold_too(users: Path) -> None:
     session = load_session(users)
     html = export_html(session)
-    assert html.count("(empty prompt)") == SHOWN
+    assert html.count("User record without a message") == SHOWN  # (not a prompt)
     assert f"{LINES - SHOWN:,} more user records without a message" in html
     assert f"Lines 1-{LINES} ({LINES:,} lines) were read in part" in export_markdown(session)
 

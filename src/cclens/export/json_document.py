@@ -33,6 +33,7 @@ so nothing is lost; timestamps are ISO 8601 strings.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -40,7 +41,7 @@ from typing import Any
 import msgspec
 
 from ..figures.counts import SessionCounts, counts_alone
-from ..model import UNSET, iter_json, to_builtins
+from ..model import UNSET, JsonStream, iter_json, stream_hook, to_builtins
 from ..model.session import (
     AssistantItem,
     AttachmentItem,
@@ -118,6 +119,35 @@ def _item(item: Item) -> dict[str, Any]:
     return out
 
 
+def _items(session: Session) -> Iterator[dict[str, Any]]:
+    """Each item of ``session`` as JSON, and after an item whose record is followed by quiet
+    lines (:class:`~cclens.model.entries.QuietLines`), one item per line as the record's own
+    would be (its line, anchor and record are its own; a line the same as the one before is
+    counted in its ``repeats``, as the reader folds such lines)."""
+    for item in session.items:
+        out = _item(item)
+        yield out
+        for entry in item.entries:
+            if entry.quiet is not None:
+                yield from _quiet_items(out, entry.line + entry.repeats + 1, entry.quiet.lines())
+
+
+def _quiet_items(
+    out: dict[str, Any], line: int, written: Iterator[bytes]
+) -> Iterator[dict[str, Any]]:
+    """The items of quiet lines (``written``, the first on ``line``) after the item ``out``."""
+    for first, same in itertools.groupby(written):
+        each = out | {"anchor": f"line-{line}", "line": line}
+        each.pop("repeats", None)
+        repeats = sum(1 for _ in same) - 1
+        if "record" in out:
+            each["record"] = msgspec.json.decode(first)
+            if repeats:
+                each["repeats"] = repeats
+        line += 1 + repeats
+        yield each
+
+
 def _call(call: ToolCall) -> dict[str, Any]:
     block = call.result_block
     return {
@@ -139,7 +169,8 @@ def _call(call: ToolCall) -> dict[str, Any]:
     }
 
 
-def _session(session: Session) -> dict[str, Any]:
+def _session(session: Session, streamed: bool = False) -> dict[str, Any]:
+    """``streamed``: its items as a :class:`~cclens.model.JsonStream` (made as written)."""
     tokens = response_totals(session)[0]
     claimed = {id(a) for call in session.tool_calls.values() for a in call.subagents}
     return {
@@ -172,7 +203,7 @@ def _session(session: Session) -> dict[str, Any]:
                 "responses": tokens.responses,
             },
         },
-        "items": [_item(item) for item in session.items],
+        "items": JsonStream(lambda: _items(session)) if streamed else list(_items(session)),
         "tool_calls": [_call(call) for call in session.tool_calls.values()],
         "branches": [
             {"fork": branch.fork, "items": [item.anchor for item in branch.items]}
@@ -196,15 +227,18 @@ def _session(session: Session) -> dict[str, Any]:
     }
 
 
-def session_document(session: Session, counts: SessionCounts | None = None) -> dict[str, Any]:
+def session_document(
+    session: Session, counts: SessionCounts | None = None, *, streamed: bool = False
+) -> dict[str, Any]:
     """The normalized session as JSON builtins (see the module docstring for the shape);
-    ``counts`` as the index counts the session (default: counted on its own)."""
+    ``counts`` as the index counts the session (default: counted on its own); ``streamed``:
+    its items made as :func:`cclens.model.iter_json` writes them."""
     counted = counts or counts_alone(session)
     return {
         "format": FORMAT,
         "version": VERSION,
         "counts": msgspec.to_builtins(counted),
-        **_session(session),
+        **_session(session, streamed),
     }
 
 
@@ -232,9 +266,9 @@ def json_pieces(
     line is never held as one string (see :func:`cclens.model.iter_json`); ``counts`` as in
     :func:`session_document`."""
     session = transform_session(session, transform, json_transform=json_transform)
-    document = session_document(session, counts)
+    document = session_document(session, counts, streamed=True)
     if indent:
         yield from iter_json(document, indent)
     else:
-        yield msgspec.json.encode(document)
+        yield msgspec.json.encode(document, enc_hook=stream_hook)
     yield b"\n"

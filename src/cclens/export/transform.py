@@ -13,6 +13,7 @@ left alone (they are the records' structure), and so are base64 payloads (image 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
@@ -20,7 +21,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ..model import convert_record, to_builtins
-from ..model.entries import Diagnostic, Entry
+from ..model.entries import Diagnostic, Entry, QuietLines
 from ..model.session import Session
 from ..readers.claude.assemble import assemble_entries
 
@@ -61,15 +62,34 @@ def transform_value(value: Any, transform: Transform) -> Any:
 
 
 def _entry(entry: Entry, walk: JsonTransform) -> Entry:
-    """``entry`` with its record transformed: ``entry`` itself when the walk handed its JSON
-    back unchanged (the same object, as ``Redactor.json`` does when nothing was removed), so
-    that only records that changed are encoded and decoded again."""
+    """``entry`` with its record (and its quiet lines) transformed: ``entry`` itself when the
+    walk handed its JSON back unchanged (the same object, as ``Redactor.json`` does when
+    nothing was removed), so that only records that changed are encoded and decoded again."""
     original = to_builtins(entry.record)
     raw = walk(original)
-    if raw is original:
+    quiet = entry.quiet
+    walked = _quiet(quiet, walk) if quiet is not None else None
+    if raw is original and walked is quiet:
         return entry
-    record = convert_record(raw).value
-    return Entry(record, entry.line, entry.offset, entry.length, entry.notes)
+    record = entry.record if raw is original else convert_record(raw).value
+    return replace(entry, record=record, quiet=walked)
+
+
+def _quiet(quiet: QuietLines, walk: JsonTransform) -> QuietLines:
+    """``quiet`` with each line's JSON transformed (``quiet`` itself when none changed): a line
+    that changed is written again, one line at a time."""
+    written: bytearray | None = None
+    for number, line in enumerate(quiet.lines()):
+        value = msgspec.json.decode(line)
+        changed = walk(value)
+        if written is None:
+            if changed is value or changed == value:
+                continue
+            written = bytearray()
+            for before in itertools.islice(quiet.lines(), number):
+                written += before + b"\n"
+        written += msgspec.json.encode(changed) + b"\n"
+    return quiet if written is None else QuietLines(bytes(written), quiet.count)
 
 
 def transform_session(

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
         replace_lone_surrogates,
         too_deep,
     )
-    from ._encode import format_json, iter_json, to_builtins, to_json
+    from ._encode import JsonStream, format_json, iter_json, stream_hook, to_builtins, to_json
     from ._large import LARGE_LINE, LargeLine, decode_large, read_large_line
     from .blocks import BLOCK_KINDS, ContentBlock, ResultContentBlock, block_kind
     from .decode import convert_record, decode_large_record, decode_record
@@ -43,6 +43,8 @@ _PLACES = {
     "too_deep": "._depth",
     "format_json": "._encode",
     "iter_json": "._encode",
+    "JsonStream": "._encode",
+    "stream_hook": "._encode",
     "to_builtins": "._encode",
     "to_json": "._encode",
     "LARGE_LINE": "._large",
@@ -77,6 +79,7 @@ __all__ = [
     "CamelModel",
     "ContentBlock",
     "Decoded",
+    "JsonStream",
     "LargeLine",
     "Lenient",
     "Message",
@@ -98,6 +101,7 @@ __all__ = [
     "read_large_line",
     "record_kind",
     "replace_lone_surrogates",
+    "stream_hook",
     "to_builtins",
     "to_json",
     "too_deep",

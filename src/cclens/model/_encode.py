@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
@@ -82,11 +82,37 @@ def format_json(value: Any, indent: int = 2) -> bytes:
     return b"".join(iter_json(value, indent))
 
 
+class JsonStream:
+    """An array of a top-level object that :func:`iter_json` writes one element at a time, as
+    ``elements()`` makes them: never held whole (a million records). Encoded any other way, it
+    is the list of its elements (:func:`stream_hook`)."""
+
+    def __init__(self, elements: Callable[[], Iterator[Any]]) -> None:
+        self.elements = elements
+
+
+def stream_hook(value: Any) -> Any:
+    """An ``enc_hook`` for :func:`msgspec.json.encode`: a :class:`JsonStream` as a list."""
+    if isinstance(value, JsonStream):
+        return list(value.elements())
+    raise NotImplementedError(f"cannot encode {type(value).__name__}")
+
+
+def _stream(stream: JsonStream, pad: bytes, indent: int) -> Iterator[bytes]:
+    first = True
+    for element in stream.elements():
+        yield b"[\n" + pad * 2 if first else b",\n" + pad * 2
+        first = False
+        yield from _piece(element, indent, 2)
+    yield b"[]" if first else b"\n" + pad + b"]"
+
+
 def iter_json(value: Any, indent: int = 2) -> Iterator[bytes]:
     """:func:`format_json`, in pieces, so that a large document is never held whole.
 
-    Each element of the arrays of a top-level object is encoded on its own, and so is every
-    string of :data:`LARGE_STRING` characters or more: memory holds one of them at a time.
+    Each element of the arrays of a top-level object (and of its :class:`JsonStream`) is
+    encoded on its own, and so is every string of :data:`LARGE_STRING` characters or more:
+    memory holds one of them at a time.
     """
     if not (isinstance(value, dict) and value and indent):
         yield from _piece(value, indent, 0)
@@ -96,7 +122,9 @@ def iter_json(value: Any, indent: int = 2) -> Iterator[bytes]:
     last = len(value) - 1
     for number, (key, child) in enumerate(value.items()):
         yield pad + msgspec.json.encode(key) + b": "
-        if isinstance(child, list) and child:
+        if isinstance(child, JsonStream):
+            yield from _stream(child, pad, indent)
+        elif isinstance(child, list) and child:
             yield b"[\n"
             end = len(child) - 1
             for index, element in enumerate(child):

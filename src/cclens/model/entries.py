@@ -7,7 +7,7 @@ record and its place in the file) and :class:`Diagnostic` values (what it could 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -74,6 +74,36 @@ class LineEntry(msgspec.Struct, Generic[T]):
     excerpt: str = ""
 
 
+#: A run of records with nothing to show longer than this keeps its first ``QUIET_KEPT``
+#: records as entries and the rest as their lines (:class:`QuietLines`).
+QUIET_KEPT = 50
+
+
+class QuietLines(msgspec.Struct, frozen=True, gc=False):
+    """The lines just after an entry's, each a record of the same kind and shape with nothing to
+    show and nothing to count (a message-less user record, a record of a type cclens does not
+    know): kept as the bytes written, one after the other, not as a million records.
+
+    A reader keeps a run so only past its first :data:`QUIET_KEPT` records, and only when every
+    line has exactly the keys of the entry's and values of the same types that the record
+    cannot take (so each line would read as the entry's did: same kind, same problems)."""
+
+    #: The lines as written, each with its line break.
+    data: bytes
+    #: How many lines (records) ``data`` holds.
+    count: int
+
+    def lines(self) -> Iterator[bytes]:
+        """Each line's JSON, without its line break (one at a time)."""
+        data = self.data
+        find = data.find
+        start = 0
+        for _ in range(self.count):
+            end = find(b"\n", start)
+            yield data[start:end].rstrip(b"\r")
+            start = end + 1
+
+
 class Entry(LineEntry[AnyRecord]):
     """One record (a Claude Code line, or another agent's line written as one) and where it
     came from."""
@@ -83,6 +113,19 @@ class Entry(LineEntry[AnyRecord]):
     #: twice: each record has its own uuid and time). Lines counts include them; figures do
     #: not count a record twice anyway.
     repeats: int = 0
+    #: Lines after those, records of the same kind with nothing to show, kept as written.
+    quiet: QuietLines | None = None
+
+    @property
+    def records(self) -> int:
+        """How many records it stands for: itself, the lines folded into it, its quiet lines."""
+        quiet = self.quiet
+        return 1 + self.repeats + (quiet.count if quiet is not None else 0)
+
+    @property
+    def last_line(self) -> int:
+        """The number of the last line it stands for."""
+        return self.line + self.records - 1
 
 
 class ReadResult(msgspec.Struct):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO, Generic, Protocol, TypeVar
+from typing import Any, BinaryIO, Generic, Protocol, TypeVar, cast
 
 import msgspec
 from msgspec.structs import replace
@@ -27,7 +27,7 @@ from ..model import (
     read_large_line,
     replace_lone_surrogates,
 )
-from ..model.entries import Diagnostic
+from ..model.entries import QUIET_KEPT, Diagnostic, QuietLines
 
 _BOM = b"\xef\xbb\xbf"
 _EXCERPT = 80
@@ -296,6 +296,27 @@ def _fold(entries: list[Any], diagnostics: list[Diagnostic], repeats: int) -> No
     count_more(diagnostics, repeats)
 
 
+class Shape(Protocol):
+    """What the lines after an entry must be to be kept as its quiet lines (compared with
+    ``==``: a run is of entries of equal shapes)."""
+
+    def fits(self, line: bytes) -> bool: ...
+
+
+class Quiets(Folds, Protocol):
+    """An entry that keeps the lines of a run of records with nothing to show after it."""
+
+    quiet: QuietLines | None
+
+    @property
+    def last_line(self) -> int: ...
+
+
+#: An agent's look at an entry just read from its line: the :class:`Shape` of the lines that
+#: may follow it as quiet lines, or ``None``.
+QuietShapeOf = Callable[[Any, bytes], "Shape | None"]
+
+
 def read_lines(
     path: Path,
     handle: BinaryIO,
@@ -304,13 +325,19 @@ def read_lines(
     decode: Callable[[Path, int, int, bytes | LargeLine, int], E | Diagnostic],
     *,
     fold: bool = False,
+    quiet: QuietShapeOf | None = None,
 ) -> LinesRead[E]:
     """Read the lines of ``handle`` (the bytes of ``path`` from ``start_offset``; ``start_line``
     lines come before) with ``decode``.
 
     ``fold`` (entries with a ``repeats`` count, :class:`Folds`): a line byte for byte the same
     as the one before is folded into its outcome instead of being decoded again (a file of a
-    million ``{}`` lines is one entry; Claude Code never writes the same line twice)."""
+    million ``{}`` lines is one entry; Claude Code never writes the same line twice).
+
+    ``quiet`` (entries with ``quiet`` lines, :class:`Quiets`): once :data:`QUIET_KEPT` entries
+    in a row, on consecutive lines, have the same shape by ``quiet``, each line after them that
+    decodes (as plain JSON) to a value matching it is kept as bytes in the last one's
+    :class:`~cclens.model.entries.QuietLines` instead of being decoded into an entry."""
     result: LinesRead[E] = LinesRead(path, end_offset=start_offset)
     entries = result.entries
     diagnostics = result.diagnostics
@@ -335,9 +362,40 @@ def read_lines(
     # shares equal ones: a line with the same is counted in it).
     problems: tuple[str, ...] | None = None
     json_decode = msgspec.json.decode
+    # The shape of the last entry by ``quiet`` and how many entries in a row had it; once the
+    # run is long enough, the entry its quiet lines follow, the lines and their count.
+    shape: Shape | None = None
+    streak = 0
+    head: Quiets | None = None
+    fits: Callable[[bytes], bool] = bool  # (replaced when a run starts)
+    kept = bytearray()
+    quiet_lines = 0
     while read := readline(limit):
         number += 1
         offset = position
+        if head is not None:
+            if (
+                number == head.line + quiet_lines + 1
+                and (quiet_lines or read != previous)  # (its own line again: folded into it)
+                and read[-1] == 10
+                and len(read) < limit
+                and b"\\" not in read
+                and read.count(b'"type"') < 2
+                and fits(read)
+            ):
+                kept += read
+                quiet_lines += 1
+                if problems:
+                    more += 1  # (its problems are the run's: in their diagnostic)
+                position += len(read)
+                lines += 1
+                end_offset = position
+                continue
+            if quiet_lines:
+                head.quiet = QuietLines(bytes(kept), quiet_lines)
+                previous = None
+            head, shape, streak, quiet_lines = None, None, 0, 0
+            kept = bytearray()
         if read == previous:
             position += len(read)
             lines += 1
@@ -390,6 +448,7 @@ def read_lines(
                 count_more(diagnostics, more)
                 more = 0
             problems = None
+            streak = 0
             if not newline:
                 # A half-written last line: report it, but leave it to be read again later.
                 why = f"incomplete last line ({outcome.reason}); the file may still be written"
@@ -399,6 +458,19 @@ def read_lines(
             if outcome.reason.startswith(_NOT_AN_OBJECT):
                 run = outcome.reason
         else:
+            if quiet is not None:
+                found = quiet(outcome, read) if newline and line is read else None
+                if found is None:
+                    streak = 0
+                elif (
+                    streak
+                    and found == shape
+                    and number == cast("Quiets", entries[-1]).last_line + 1
+                ):
+                    streak += 1
+                else:
+                    streak = 1
+                shape = found
             entries.append(outcome)
             if (
                 outcome.problems
@@ -414,9 +486,14 @@ def read_lines(
                 if problems:
                     start = line_start(line, length)
                     add_diagnostic(diagnostics, problem_diagnostic(path, outcome, start))
+        if streak >= QUIET_KEPT and shape is not None:  # the lines after it may be quiet
+            head = cast("Quiets", outcome)
+            fits = shape.fits
         if fold and newline and line is read and len(read) <= FOLDED_LINE:
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
+    if head is not None and quiet_lines:
+        head.quiet = QuietLines(bytes(kept), quiet_lines)
     if more:
         count_more(diagnostics, more)
     if repeats:

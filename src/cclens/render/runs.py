@@ -7,19 +7,24 @@ gigabytes, and say nothing the first few do not. :func:`fold_runs` keeps the fir
 the other in the file, and puts one :class:`FoldedRun` in place of the rest: the page, the
 terminal and Markdown draw it as one line ("999,980 more records of unknown type (none),
 lines 21-1,000,000"). The JSON export and the API keep every record (they never fold).
+
+The reader keeps a long run of such records as their first
+:data:`~cclens.model.entries.QUIET_KEPT` (which is :data:`LONGEST`) and the rest as lines
+(:class:`~cclens.model.entries.QuietLines`, after the last): such a run is always folded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..model.entries import QUIET_KEPT
 from ..model.records import UnknownRecord, UserRecord
 from ..model.session import Item, MetaItem, UserItem
 
 #: Records of a run drawn before the fold.
 SHOWN = 20
 #: A run of more records than this is folded after its first :data:`SHOWN`.
-LONGEST = 50
+LONGEST = QUIET_KEPT
 
 
 class FoldedRun(MetaItem, eq=False, dict=True):
@@ -34,13 +39,13 @@ class FoldedRun(MetaItem, eq=False, dict=True):
     def lines(self) -> tuple[int, int]:
         """The first and last line of the records folded (identical lines folded in them
         included)."""
-        last = self.entries[-1]
-        return self.first.line, last.line + last.repeats
+        return self.first.line, self.entries[-1].last_line
 
     @property
     def records(self) -> int:
-        """How many records are folded (identical lines folded into them included)."""
-        return sum(1 + entry.repeats for entry in self.entries)
+        """How many records are folded (identical lines and quiet lines folded into them
+        included)."""
+        return sum(entry.records for entry in self.entries)
 
 
 #: The kind of a user record without a message (no record type is written so).
@@ -58,7 +63,7 @@ def _kind(item: Item) -> str | None:
     if kind is MetaItem and type(record) is UnknownRecord:
         return record.kind
     if isinstance(item, UserItem) and type(record) is UserRecord and not record.message:
-        return _NO_MESSAGE if item.kind == "prompt" else None
+        return _NO_MESSAGE
     return None
 
 
@@ -77,9 +82,10 @@ def fold_runs(items: Sequence[Item]) -> Sequence[Item]:
         head = items[start]
         kind = _kind(head)
         end = start + 1
+        records = 0  # (in the run: its lines are consecutive)
         if kind is not None:
             entry = head.entries[0]
-            line = entry.line + entry.repeats
+            line = entry.last_line
             item_type, record_type = type(head), type(entry.record)
             while end < count:
                 following = items[end]
@@ -93,9 +99,10 @@ def fold_runs(items: Sequence[Item]) -> Sequence[Item]:
                     or _kind(following) != kind
                 ):
                     break
-                line = entry.line + entry.repeats
+                line = entry.last_line
                 end += 1
-        if end - start > LONGEST:
+            records = line - head.entries[0].line + 1
+        if records > LONGEST and end - start > SHOWN:
             if folded is None:
                 folded = list(items[:start])
             folded.extend(items[start : start + SHOWN])

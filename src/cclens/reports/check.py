@@ -127,7 +127,7 @@ class _Tally:
             )
             (self.partial if diagnostic.partial else self.malformed).append(found)
         for entry in entries:
-            count = 1 + entry.repeats
+            count = entry.records
             self.records += count
             record = entry.record
             self.kinds[record.kind] += count

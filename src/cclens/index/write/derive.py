@@ -193,8 +193,10 @@ def _blocks(record: ViewRecord) -> list[Any]:
 
 def _user_kind(record: ViewRecord) -> str:
     message = record.message
+    if message is None:
+        return "meta"  # (as the session's reader says: no message, nothing typed)
     return user_content_kind(
-        message.content if message is not None else None,
+        message.content,
         compact_summary=bool(record.is_compact_summary),
         is_meta=bool(record.is_meta),
         result_type=ViewToolResult,

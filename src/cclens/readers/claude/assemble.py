@@ -66,8 +66,10 @@ class HasText(Protocol):
 
 def _user_kind(record: UserRecord) -> UserKind:
     message = record.message
+    if not message:
+        return "meta"  # (no message: nothing was typed, nothing is shown)
     return user_content_kind(
-        message.content if message else None,
+        message.content,
         compact_summary=bool(record.is_compact_summary),
         is_meta=bool(record.is_meta),
         result_type=ToolResultBlock,
@@ -109,7 +111,7 @@ def text_kind(text: str, is_meta: bool) -> UserKind:
     while start < length and text[start].isspace():
         start += 1
     stripped = text[start : start + 400]
-    if not stripped:  # (no marker to look for: a record without a message, a blank prompt)
+    if not stripped:  # (no marker to look for: a blank prompt)
         return "meta" if is_meta else "prompt"
     if any(stripped.startswith(marker) for marker in INTERRUPTION_MARKERS):
         return "interrupt"

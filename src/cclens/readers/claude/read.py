@@ -28,6 +28,7 @@ from ..lines import (
     read_lines,
 )
 from ._gc import paused
+from .quiet import quiet_shape
 
 __all__ = [
     "FOLDED_LINE",
@@ -112,7 +113,9 @@ def read_data(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
 def _read_lines(path: Path, handle: BinaryIO, start_offset: int, start_line: int) -> ReadResult:
     """Read the lines of ``handle``: the bytes of ``path`` from ``start_offset``."""
     # Lines byte for byte the same as the one before are folded into it (Entry.repeats).
-    read = read_lines(path, handle, start_offset, start_line, _decode, fold=True)
+    # Past the first records of a long run of records with nothing to show, the lines are
+    # kept as they were written (Entry.quiet, see quiet.py).
+    read = read_lines(path, handle, start_offset, start_line, _decode, fold=True, quiet=quiet_shape)
     result = ReadResult(path, read.entries, read.diagnostics, read.lines, read.bytes)
     result.end_offset = read.end_offset
     return result

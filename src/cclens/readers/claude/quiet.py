@@ -1,0 +1,160 @@
+"""Which Claude Code records a run of lines kept as bytes may follow (``Entry.quiet``).
+
+A file can hold a million records that show nothing and count in no figure: records of a type
+cclens does not know (``{"n":1}``, ``{"n":2}``…) or user records without a message whose every
+field has a value of the wrong type (``{"type":"user","uuid":5}``). Decoding each into a record
+costs microseconds and hundreds of bytes; past the first :data:`~cclens.model.entries.QUIET_KEPT`
+of a run, :func:`cclens.readers.lines.read_lines` keeps such lines as the bytes written, once
+each is checked to be JSON of the same :class:`QuietShape` as the run's records: the same keys in
+the same order, the same ``type``, and values of the same types, each of which the record could
+not take whatever its value (so that the line would read exactly as the run's records did).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Literal
+
+import msgspec
+import msgspec.inspect as mi
+
+from ...model import RECORD_TYPES
+from ...model._base import EXTRA_KEY, RAW_KEY, UNKNOWN_TAG, UNSET
+from ...model.entries import Entry
+from ...model.records import UnknownRecord, UserRecord
+
+#: JSON values a quiet line may hold (no arrays or objects: their nesting could change what
+#: the line reads as).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+#: Keys the model keeps for itself: a line naming one takes the slow way.
+_RESERVED = frozenset({EXTRA_KEY, RAW_KEY, UNKNOWN_TAG})
+#: What a field's type is made of when it takes no JSON number and no boolean.
+_NO_NUMBER = (
+    mi.StrType,
+    mi.NoneType,
+    mi.ListType,
+    mi.VarTupleType,
+    mi.TupleType,
+    mi.SetType,
+    mi.FrozenSetType,
+    mi.DictType,
+    mi.StructType,
+    mi.TypedDictType,
+    mi.DataclassType,
+    mi.NamedTupleType,
+)
+
+
+class QuietShape(msgspec.Struct, frozen=True, gc=False):
+    """What a line must be to read as the run's records did (see the module docstring)."""
+
+    keys: tuple[str, ...]
+    types: tuple[type, ...]
+    #: The ``type`` value (``None`` when there is none).
+    kind: Any
+
+    def fits(self, line: bytes) -> bool:
+        """Whether ``line`` (one line's bytes) is JSON of this shape."""
+        decoder = _decoder(self)
+        try:
+            if decoder is not None:
+                decoder.decode(line)  # (raises unless the keys and types are the same)
+                return True
+            value = msgspec.json.decode(line)
+        except Exception:  # (not of this shape: read the way every line is)
+            return False
+        return (
+            type(value) is dict
+            and tuple(value) == self.keys
+            and tuple(map(type, value.values())) == self.types
+            and value.get("type") == self.kind
+        )
+
+
+@functools.cache
+def _decoder(shape: QuietShape) -> msgspec.json.Decoder[Any] | None:
+    """A decoder that takes only an object of ``shape`` (its keys, the types of their values,
+    the ``type`` value): msgspec checks a line in one call. ``None`` for a shape with a number
+    with a fraction (msgspec takes ``5`` for a ``float``) or a ``type`` that is ``true`` or
+    ``false``: a line is then checked value by value."""
+    if float in shape.types or type(shape.kind) not in (str, int, type(None)):
+        return None
+    fields: list[tuple[str, Any]] = []
+    rename: dict[str, str] = {}
+    for number, (key, kind) in enumerate(zip(shape.keys, shape.types, strict=True)):
+        name = f"f{number}"
+        rename[name] = key
+        fields.append((name, Literal[shape.kind] if key == "type" else kind))
+    struct = msgspec.defstruct("Quiet", fields, rename=rename, forbid_unknown_fields=True)
+    return msgspec.json.Decoder(struct)
+
+
+@functools.cache
+def _fields(record_type: type[msgspec.Struct]) -> dict[str, Any]:
+    info = mi.type_info(record_type)
+    assert isinstance(info, mi.StructType)
+    return {field.encode_name: field.type for field in info.fields}
+
+
+def _never_takes(record_type: type[msgspec.Struct], key: str, kind: type) -> bool:
+    """Whether the field ``key`` of ``record_type`` takes no value of the JSON type ``kind``
+    (an undeclared key takes none: it is kept aside whatever its value)."""
+    found = _TAKES.get((record_type, key, kind))
+    if found is None:
+        found = _TAKES[record_type, key, kind] = _takes_none(record_type, key, kind)
+    return found
+
+
+#: What :func:`_never_takes` found, by record type, key and JSON type.
+_TAKES: dict[tuple[type, str, type], bool] = {}
+
+
+def _takes_none(record_type: type[msgspec.Struct], key: str, kind: type) -> bool:
+    field = _fields(record_type).get(key)
+    if field is None:
+        return True
+    members = field.types if isinstance(field, mi.UnionType) else (field,)
+    if kind is type(None):
+        return not any(isinstance(member, mi.NoneType) for member in members)
+    if kind is bool:
+        allowed: tuple[type, ...] = (*_NO_NUMBER, mi.IntType, mi.FloatType)
+    elif kind is int or kind is float:
+        allowed = (*_NO_NUMBER, mi.BoolType)
+    else:  # a string may be taken or not depending on its value (a literal, a pattern)
+        return False
+    return all(isinstance(member, allowed) for member in members)
+
+
+def quiet_shape(entry: Entry, line: bytes) -> QuietShape | None:
+    """The shape of the lines that may follow ``entry`` (read from ``line``) as quiet lines, or
+    ``None`` when its record shows or counts something, or its line is not plain enough."""
+    record = entry.record
+    if type(record) is UnknownRecord:
+        value = record.raw
+        if type(value) is not dict:
+            return None
+        kind = value.get("type")
+        if isinstance(kind, str) and kind in RECORD_TYPES:
+            return None  # (a known type read as unknown: its key written twice)
+    elif type(record) is UserRecord:
+        extra = record.extra
+        if extra is UNSET or record.message:
+            return None
+        try:
+            value = msgspec.json.decode(line)
+        except msgspec.DecodeError:
+            return None
+        if type(value) is not dict or len(extra) != len(value) - 1:
+            return None
+        for key, item in value.items():
+            if key != "type" and (
+                key not in extra or not _never_takes(UserRecord, key, type(item))
+            ):
+                return None
+    else:
+        return None
+    if b"\\" in line or line.count(b'"type"') > 1 or not _RESERVED.isdisjoint(value):
+        return None
+    if not _SCALARS.issuperset(map(type, value.values())):
+        return None
+    return QuietShape(tuple(value), tuple(map(type, value.values())), value.get("type"))

@@ -1,0 +1,346 @@
+"""Long runs of records with nothing to show, kept as the lines written (issue 24, item 11).
+
+Past the first :data:`QUIET_KEPT` records of a run of message-less user records, or of records
+of a type cclens does not know, the reader keeps each line that is JSON of the run's shape as
+bytes (``Entry.quiet``) instead of a record: a million such lines are read in about a second
+and held in the bytes they take on disk. These tests hold that to what matters: every such line
+reads exactly as the run's records did (kind, problems, diagnostics), so that reading with and
+without quiet lines gives the same diagnostics, reports and exports; the JSON export and the
+redaction see every line; the page, the terminal and Markdown fold the run.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, Any, Literal, cast
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from cclens.cli import main
+from cclens.export import export_html, export_json, export_markdown
+from cclens.model import to_builtins
+from cclens.model.entries import QUIET_KEPT, Diagnostic, Entry, QuietLines, ReadResult
+from cclens.model.records import UnknownRecord, UserRecord
+from cclens.readers.claude import load_session, read_file
+from cclens.readers.claude import read as claude_read
+from cclens.readers.claude.quiet import _never_takes, quiet_shape
+from cclens.readers.claude.read import decode_line
+from cclens.render.runs import SHOWN, FoldedRun, fold_runs
+from cclens.reports.check import _Tally
+
+LINES = 400
+GITHUB_TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+def _write(path: Path, lines: list[bytes], end: bytes = b"\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\n".join(lines) + end)
+    return path
+
+
+@pytest.fixture
+def without_quiet(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[], Any]], Any]:
+    """Run a function with every line read as a record (no quiet lines)."""
+
+    def run(function: Callable[[], Any]) -> Any:
+        with monkeypatch.context() as patch:
+            patch.setattr(claude_read, "quiet_shape", lambda entry, line: None)
+            return function()
+
+    return run
+
+
+def test_a_long_run_keeps_its_first_records_and_the_rest_as_written(tmp_path: Path) -> None:
+    lines = [b'{"type":"user","uuid":%d}' % n for n in range(LINES)]
+    path = _write(tmp_path / "p.jsonl", lines)
+    result = read_file(path)
+    assert len(result.entries) == QUIET_KEPT
+    last = result.entries[-1]
+    assert last.quiet is not None and last.quiet.count == LINES - QUIET_KEPT
+    assert last.quiet.data == b"".join(line + b"\n" for line in lines[QUIET_KEPT:])
+    assert list(last.quiet.lines()) == lines[QUIET_KEPT:]
+    assert (last.records, last.last_line) == (LINES - QUIET_KEPT + 1, LINES)
+    assert result.lines == LINES and result.end_offset == path.stat().st_size
+    [diagnostic] = result.diagnostics  # every line's problem, in one run
+    assert (diagnostic.line, diagnostic.repeats, diagnostic.partial) == (1, LINES - 1, True)
+
+
+def test_short_runs_and_records_that_show_something_are_records(tmp_path: Path) -> None:
+    short = [b'{"n":%d}' % n for n in range(QUIET_KEPT)]  # not more than QUIET_KEPT
+    path = _write(tmp_path / "short.jsonl", short)
+    assert [entry.quiet for entry in read_file(path).entries] == [None] * QUIET_KEPT
+    # A string where a record takes one, a flag it takes, a message: each is read.
+    made: Callable[[int], bytes]
+    for made in (
+        lambda n: b'{"type":"user","uuid":"u%d"}' % n,
+        lambda n: b'{"type":"user","isMeta":%s}' % (b"true" if n % 2 else b"false"),
+        lambda n: b'{"type":"user","message":{"role":"user","content":"%d"}}' % n,
+        lambda n: b'{"type":"summary","n":%d}' % n,  # a known type with an unknown key
+        lambda n: b'{"n":[%d]}' % n,  # an array: nesting could change how it reads
+        lambda n: b'{"n":"a\\n%d"}' % n,  # an escape: read the long way
+    ):
+        path = _write(tmp_path / "other.jsonl", [made(n) for n in range(LINES)])
+        assert all(entry.quiet is None for entry in read_file(path).entries), made(1)
+
+
+def test_the_run_ends_where_the_shape_or_the_lines_change(tmp_path: Path) -> None:
+    run = [b'{"n":%d}' % n for n in range(QUIET_KEPT + 10)]
+    lines = [*run, b'{"n":"ten"}', *run, b"", *run, b"[1]", *run, b'{"n":1.5}', *run]
+    result = read_file(_write(tmp_path / "p.jsonl", lines))
+    quiet = [(entry.line, entry.quiet.count) for entry in result.entries if entry.quiet]
+    assert quiet == [(50, 10), (111, 10), (172, 10), (233, 10), (294, 10)]
+    assert sum(entry.records for entry in result.entries) == len(lines) - 2  # (blank, [1])
+
+
+def test_a_last_line_without_a_line_break_is_read_as_a_record(tmp_path: Path) -> None:
+    lines = [b'{"n":%d}' % n for n in range(QUIET_KEPT + 5)]
+    result = read_file(_write(tmp_path / "p.jsonl", lines, end=b""))
+    assert result.entries[-1].line == len(lines) and result.entries[-1].quiet is None
+    assert result.entries[-2].quiet == QuietLines(
+        b"".join(line + b"\n" for line in lines[QUIET_KEPT:-1]), 4
+    )
+
+
+def test_a_field_takes_no_value_of_a_type_only_when_no_member_of_its_type_does() -> None:
+    class Probe(msgspec.Struct, kw_only=True):
+        text: str | None = None
+        count: Annotated[int, msgspec.Meta(ge=0)] | None = None
+        ratio: float | None = None
+        flag: bool | None = None
+        mode: Literal["a", "b"] | None = None
+        level: Literal[1, 2] | None = None
+        items: list[int] | None = None
+        anything: Any = None
+
+    assert _never_takes(Probe, "text", int) and _never_takes(Probe, "text", bool)
+    assert _never_takes(Probe, "unknown", str)  # (undeclared: kept aside whatever it holds)
+    assert not _never_takes(Probe, "count", int)  # (5 is taken, -5 is not)
+    assert not _never_takes(Probe, "ratio", int) and not _never_takes(Probe, "ratio", float)
+    assert _never_takes(Probe, "count", bool) and _never_takes(Probe, "ratio", bool)
+    assert not _never_takes(Probe, "flag", bool) and _never_takes(Probe, "flag", int)
+    assert not _never_takes(Probe, "level", int)
+    assert not _never_takes(Probe, "mode", str)  # (a string may be taken or not)
+    assert _never_takes(Probe, "items", float)
+    assert not _never_takes(Probe, "anything", int)
+    assert not _never_takes(Probe, "text", type(None))  # (null is taken)
+    assert _never_takes(Probe, "items", int)
+
+
+# Random runs: each line made from a pattern and its number, with lines that break runs.
+_USER_KEYS = [
+    field.encode_name
+    for field in cast(msgspec.inspect.StructType, msgspec.inspect.type_info(UserRecord)).fields
+]
+
+
+def _value(kind: str, number: int) -> Any:
+    return {
+        "int": number * 7919 - 50_000,
+        "big": 2**60 + number,
+        "float": number + 0.5,
+        "bool": number % 3 == 0,
+        "null": None,
+        "str": f"s{number}",
+        "time": f"2026-01-{1 + number % 28:02d}T00:00:00Z",
+        "list": [number],
+        "object": {"n": number},
+    }[kind]
+
+
+_KINDS = ["int", "big", "float", "bool", "null", "str", "time", "list", "object"]
+
+
+def _patterns(randomness: random.Random) -> Iterator[Callable[[int], dict[str, Any]]]:
+    kinds = _KINDS
+    for _ in range(60):
+        head: dict[str, Any] = {}
+        kind_of_record = randomness.choice(["user", "user", "user", "zz", None, 5, True])
+        if kind_of_record is not None:
+            head["type"] = kind_of_record
+        keys = randomness.sample([*_USER_KEYS, "n", "extra_key"], randomness.randrange(1, 4))
+        chosen = [(key, randomness.choice(kinds)) for key in keys]
+
+        def make(number: int, head: dict[str, Any] = head, chosen: Any = chosen) -> dict[str, Any]:
+            return head | {key: _value(kind, number) for key, kind in chosen}
+
+        yield make
+
+
+def _breakers(number: int) -> list[bytes]:
+    return [
+        b"",
+        b"[1]",
+        b"{bad",
+        b'{"type":"user","type":"zz","n":%d}' % number,
+        b'{"type":"zz","type":"user","n":%d}' % number,
+        b'{"n":%d,"n":"x"}' % number,
+        b'{"type":"user","uuid":"a\\u0000%d"}' % number,
+        b'{"n":%d}' % number,
+        b'{"n":%d.0}' % number,
+    ]
+
+
+def _random_file(randomness: random.Random, path: Path) -> Path:
+    lines: list[bytes] = []
+    for make in _patterns(randomness):
+        length = randomness.choice([3, QUIET_KEPT, QUIET_KEPT + 1, QUIET_KEPT + 40, 3 * QUIET_KEPT])
+        for number in range(length):
+            line = msgspec.json.encode(make(number))
+            lines.append(line)
+            if randomness.random() < 0.02:
+                lines.extend([line] * randomness.randrange(1, 4))  # the same line again
+            if randomness.random() < 0.01:
+                lines.append(randomness.choice(_breakers(number)))
+            if randomness.random() < 0.03:  # the same keys, a value of another type
+                value = make(number)
+                key = randomness.choice(sorted(value))
+                value[key] = _value(randomness.choice(_KINDS), number)
+                lines.append(msgspec.json.encode(value))
+    return _write(path, lines, end=randomness.choice([b"\n", b""]))
+
+
+def _expanded(result: ReadResult) -> Iterator[tuple[int, Entry]]:
+    """Each line read with its entry: lines folded into it (the same bytes) and its quiet lines
+    decoded one by one."""
+    for entry in result.entries:
+        for line in range(entry.line, entry.line + entry.repeats + 1):
+            yield line, entry
+        if entry.quiet is None:
+            continue
+        line = entry.line + entry.repeats
+        for written in entry.quiet.lines():
+            line += 1
+            decoded = decode_line(result.path, line, 0, written + b"\n")
+            assert isinstance(decoded, Entry), written
+            # Read as the run's records were: same type, same problems, same shape.
+            assert type(decoded.record) is type(entry.record)
+            assert decoded.problems == entry.problems
+            assert quiet_shape(decoded, written + b"\n") == quiet_shape(entry, written + b"\n")
+            yield line, decoded
+
+
+def test_every_quiet_line_reads_as_the_run_s_records_did(
+    tmp_path: Path, without_quiet: Callable[[Callable[[], Any]], Any]
+) -> None:
+    randomness = random.Random(2024)
+    quiet = 0
+    for attempt in range(10):
+        path = _random_file(randomness, tmp_path / f"random-{attempt}.jsonl")
+        read = read_file(path)
+        plain: ReadResult = without_quiet(lambda: read_file(path))  # noqa: B023
+        assert (read.lines, read.end_offset, read.bytes) == (
+            plain.lines,
+            plain.end_offset,
+            plain.bytes,
+        )
+        assert read.diagnostics == plain.diagnostics
+        expanded = list(_expanded(read))
+        plain_lines = list(_expanded(plain))
+        assert [line for line, _ in expanded] == [line for line, _ in plain_lines]
+        for (_, entry), (_, expected) in zip(expanded, plain_lines, strict=True):
+            assert to_builtins(entry.record) == to_builtins(expected.record)
+            assert entry.problems == expected.problems
+        quiet += sum(entry.quiet.count for entry in read.entries if entry.quiet)
+        # What every surface makes of it is the same too.
+        session = load_session(path)
+        plain_session = without_quiet(lambda: load_session(path))  # noqa: B023
+        assert export_json(session) == export_json(plain_session)
+        assert export_markdown(session) == export_markdown(plain_session)
+        report, plain_report = _Tally(), _Tally()
+        report.add_session(session)
+        plain_report.add_session(plain_session)
+        assert vars(report) == vars(plain_report)
+    assert quiet > 300, quiet  # (the random runs did make quiet lines)
+
+
+def test_json_has_every_record_and_the_page_folds_the_run(tmp_path: Path) -> None:
+    lines = [b'{"n":%d,"type":"zz"}' % n for n in range(LINES)]
+    session = load_session(_write(tmp_path / "p.jsonl", lines))
+    document = json.loads(export_json(session))
+    assert [item["record"] for item in document["items"]] == [json.loads(x) for x in lines]
+    assert [item["line"] for item in document["items"]] == list(range(1, LINES + 1))
+    assert document["items"][-1]["anchor"] == f"line-{LINES}"
+    [*shown, run] = fold_runs(session.main_line)
+    assert len(shown) == SHOWN and isinstance(run, FoldedRun)
+    assert (run.records, run.lines) == (LINES - SHOWN, (SHOWN + 1, LINES))
+    said = f"{LINES - SHOWN:,} more records of unknown type zz"
+    assert said in export_html(session) and said in export_markdown(session)
+
+
+def test_a_secret_in_a_quiet_line_is_redacted_in_every_export(tmp_path: Path) -> None:
+    lines = [b'{"n":%d,"note":"x"}' % n for n in range(LINES)]
+    lines[QUIET_KEPT + 7] = b'{"n":7,"note":"token %s"}' % GITHUB_TOKEN.encode()
+    path = _write(tmp_path / "projects" / "-p" / "p.jsonl", lines)
+    assert read_file(path).entries[-1].quiet is not None  # (the secret is in a quiet line)
+    for fmt in ("json", "md", "html"):
+        out = tmp_path / f"out.{fmt}"
+        result = CliRunner().invoke(main, ["export", "-f", fmt, str(path), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        text = out.read_text()
+        assert GITHUB_TOKEN not in text and "ghp_A1b2" not in text, fmt
+    document = json.loads((tmp_path / "out.json").read_text())
+    assert "[REDACTED" in document["items"][QUIET_KEPT + 7]["record"]["note"]
+    assert len(document["items"]) == LINES
+
+
+def test_a_redacted_record_keeps_the_lines_folded_into_it(tmp_path: Path) -> None:
+    line = b'{"n":1,"note":"%s"}' % GITHUB_TOKEN.encode()
+    path = _write(tmp_path / "projects" / "-p" / "p.jsonl", [line] * 5)
+    out = tmp_path / "out.json"
+    CliRunner().invoke(main, ["export", "-f", "json", str(path), "-o", str(out)])
+    [item] = json.loads(out.read_text())["items"]
+    assert item["repeats"] == 4 and GITHUB_TOKEN not in json.dumps(item)
+
+
+def test_check_counts_every_line_as_a_record(tmp_path: Path) -> None:
+    lines = [b'{"type":"user","uuid":%d}' % n for n in range(LINES)]
+    lines += [b'{"n":%d}' % n for n in range(LINES)]
+    path = _write(tmp_path / "projects" / "-p" / "p.jsonl", lines)
+    report = json.loads(CliRunner().invoke(main, ["check", "--json", str(path)]).stdout)
+    assert report["records"] == 2 * LINES
+    assert report["record_types"] == {"user": LINES, "(none)": LINES}
+    assert report["unknown"]["record_types"] == {"(none)": LINES}
+    [partial] = report["partial"]
+    assert (partial["line"], partial["last_line"]) == (1, LINES)
+
+
+def test_a_message_less_user_record_is_not_a_prompt(tmp_path: Path) -> None:
+    path = _write(tmp_path / "p.jsonl", [b'{"type":"user","uuid":%d}' % n for n in range(3)])
+    session = load_session(path)
+    assert [item.kind for item in session.items] == ["meta"] * 3  # type: ignore[attr-defined]
+    document = json.loads(export_json(session))
+    assert document["counts"]["figures"]["prompts"] == 0
+
+
+def test_the_index_keeps_the_lines_and_the_page_folds_them(tmp_path: Path) -> None:
+    from cclens.index import Index
+    from cclens.web.session_view import PageRenderer
+
+    lines = [b'{"type":"user","uuid":%d}' % n for n in range(LINES)]
+    folder = tmp_path / "projects"
+    _write(folder / "-p" / "s.jsonl", lines)
+    index = Index(tmp_path / "index.db")
+    index.update([folder], workers=1)
+    [summary] = index.sessions()
+    session = index.load(summary.key)
+    assert session is not None
+    assert session.entries[-1].quiet is not None
+    assert session.entries[-1].quiet.count == LINES - QUIET_KEPT
+    body = PageRenderer().draw(session, "/parts").body
+    assert f"{LINES - SHOWN:,} more user records without a message" in body
+    counts = index.counts(summary.key)
+    assert counts is not None and counts.figures.prompts == 0  # (as the session says)
+
+
+def test_an_unknown_record_is_quiet_and_a_known_type_written_twice_is_not(tmp_path: Path) -> None:
+    entry = decode_line(tmp_path, 1, 0, b'{"type":"zz","n":1}\n')
+    assert isinstance(entry, Entry) and isinstance(entry.record, UnknownRecord)
+    assert quiet_shape(entry, b'{"type":"zz","n":1}\n') is not None
+    twice = b'{"type":"zz","type":"user"}\n'
+    found = decode_line(tmp_path, 1, 0, twice)
+    assert not isinstance(found, Diagnostic) and quiet_shape(found, twice) is None
