@@ -28,7 +28,7 @@ from cclens.model.entries import QUIET_KEPT, Diagnostic, Entry, QuietLines, Read
 from cclens.model.records import UnknownRecord, UserRecord
 from cclens.readers.claude import load_session, read_file
 from cclens.readers.claude import read as claude_read
-from cclens.readers.claude.quiet import _never_takes, quiet_shape
+from cclens.readers.claude.quiet import QuietShape, _never_takes, quiet_shape
 from cclens.readers.claude.read import decode_line
 from cclens.render.runs import SHOWN, FoldedRun, fold_runs
 from cclens.reports.check import _Tally
@@ -81,7 +81,7 @@ def test_short_runs_and_records_that_show_something_are_records(tmp_path: Path) 
         lambda n: b'{"type":"user","isMeta":%s}' % (b"true" if n % 2 else b"false"),
         lambda n: b'{"type":"user","message":{"role":"user","content":"%d"}}' % n,
         lambda n: b'{"type":"summary","n":%d}' % n,  # a known type with an unknown key
-        lambda n: b'{"n":[%d]}' % n,  # an array: nesting could change how it reads
+        lambda n: b'{"n":%s}' % (b"[" * 40 + b"]" * 40),  # may be nested past the budget
         lambda n: b'{"n":"a\\n%d"}' % n,  # an escape: read the long way
     ):
         path = _write(tmp_path / "other.jsonl", [made(n) for n in range(LINES)])
@@ -95,6 +95,15 @@ def test_the_run_ends_where_the_shape_or_the_lines_change(tmp_path: Path) -> Non
     quiet = [(entry.line, entry.quiet.count) for entry in result.entries if entry.quiet]
     assert quiet == [(50, 10), (111, 10), (172, 10), (233, 10), (294, 10)]
     assert sum(entry.records for entry in result.entries) == len(lines) - 2  # (blank, [1])
+
+
+def test_a_line_nested_past_the_budget_is_not_quiet(tmp_path: Path) -> None:
+    lines = [b'{"n":[%d],"m":{"k":"v"}}' % n for n in range(QUIET_KEPT + 5)]
+    deep = b'{"n":%s,"m":{"k":1}}' % (b"[" * 70 + b"]" * 70)  # (the same keys and types)
+    result = read_file(_write(tmp_path / "p.jsonl", [*lines, deep]))
+    assert result.entries[-2].quiet is not None and result.entries[-2].quiet.count == 5
+    assert result.entries[-1].line == len(lines) + 1  # read the long way: an entry
+    assert result.entries[-1].problems  # (what was too deep is said)
 
 
 def test_a_last_line_without_a_line_break_is_read_as_a_record(tmp_path: Path) -> None:
@@ -201,6 +210,11 @@ def _random_file(randomness: random.Random, path: Path) -> Path:
                 key = randomness.choice(sorted(value))
                 value[key] = _value(randomness.choice(_KINDS), number)
                 lines.append(msgspec.json.encode(value))
+            if randomness.random() < 0.03:  # the same keys in another order
+                value = make(number)
+                keys = list(value)
+                randomness.shuffle(keys)
+                lines.append(msgspec.json.encode({key: value[key] for key in keys}))
     return _write(path, lines, end=randomness.choice([b"\n", b""]))
 
 
@@ -213,15 +227,22 @@ def _expanded(result: ReadResult) -> Iterator[tuple[int, Entry]]:
         if entry.quiet is None:
             continue
         line = entry.line + entry.repeats
+        head_shape = quiet_shape(entry, next(entry.quiet.lines()) + b"\n")
         for written in entry.quiet.lines():
             line += 1
             decoded = decode_line(result.path, line, 0, written + b"\n")
             assert isinstance(decoded, Entry), written
-            # Read as the run's records were: same type, same problems, same shape.
+            # Read as the run's records were: same type, notes, problems; a shape of the same
+            # keys and types (an unknown record's keys in any order: its notes do not say them).
             assert type(decoded.record) is type(entry.record)
-            assert decoded.problems == entry.problems
-            assert quiet_shape(decoded, written + b"\n") == quiet_shape(entry, written + b"\n")
+            assert (decoded.notes, decoded.problems) == (entry.notes, entry.problems)
+            assert _unordered(quiet_shape(decoded, written + b"\n")) == _unordered(head_shape)
             yield line, decoded
+
+
+def _unordered(shape: QuietShape | None) -> Any:
+    assert shape is not None
+    return sorted(zip(shape.keys, [kind.__name__ for kind in shape.types], strict=True)), shape.kind
 
 
 def test_every_quiet_line_reads_as_the_run_s_records_did(

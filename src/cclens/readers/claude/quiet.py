@@ -7,7 +7,8 @@ costs microseconds and hundreds of bytes; past the first :data:`~cclens.model.en
 of a run, :func:`cclens.readers.lines.read_lines` keeps such lines as the bytes written, once
 each is checked to be JSON of the same :class:`QuietShape` as the run's records: the same keys in
 the same order, the same ``type``, and values of the same types, each of which the record could
-not take whatever its value (so that the line would read exactly as the run's records did).
+not take whatever its value, nested no deeper than the reader keeps typed (so that the line
+would read exactly as the run's records did).
 """
 
 from __future__ import annotations
@@ -18,31 +19,32 @@ from typing import Any, Literal
 import msgspec
 import msgspec.inspect as mi
 
-from ...model import RECORD_TYPES
+from ...model import RECORD_TYPES, may_be_deep
 from ...model._base import EXTRA_KEY, RAW_KEY, UNKNOWN_TAG, UNSET
 from ...model.entries import Entry
 from ...model.records import UnknownRecord, UserRecord
 
-#: JSON values a quiet line may hold (no arrays or objects: their nesting could change what
-#: the line reads as).
-_SCALARS = frozenset({str, int, float, bool, type(None)})
 #: Keys the model keeps for itself: a line naming one takes the slow way.
 _RESERVED = frozenset({EXTRA_KEY, RAW_KEY, UNKNOWN_TAG})
-#: What a field's type is made of when it takes no JSON number and no boolean.
-_NO_NUMBER = (
-    mi.StrType,
-    mi.NoneType,
+_OBJECTS = (mi.DictType, mi.TypedDictType, mi.DataclassType)
+_ARRAYS = (
     mi.ListType,
     mi.VarTupleType,
     mi.TupleType,
     mi.SetType,
     mi.FrozenSetType,
-    mi.DictType,
-    mi.StructType,
-    mi.TypedDictType,
-    mi.DataclassType,
     mi.NamedTupleType,
 )
+_SCALARS = (mi.StrType, mi.NoneType, mi.BoolType, mi.IntType, mi.FloatType)
+#: For each JSON type, the parts of a field's type that take no value of it, whatever the
+#: value (a string is left out: a literal or a pattern takes some strings and not others).
+_NEVER: dict[type, tuple[type, ...]] = {
+    int: (mi.StrType, mi.NoneType, mi.BoolType, *_ARRAYS, *_OBJECTS, mi.StructType),
+    float: (mi.StrType, mi.NoneType, mi.BoolType, *_ARRAYS, *_OBJECTS, mi.StructType),
+    bool: (mi.StrType, mi.NoneType, mi.IntType, mi.FloatType, *_ARRAYS, *_OBJECTS, mi.StructType),
+    list: (*_SCALARS, *_OBJECTS),
+    dict: (*_SCALARS, *_ARRAYS),
+}
 
 
 class QuietShape(msgspec.Struct, frozen=True, gc=False):
@@ -52,9 +54,14 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
     types: tuple[type, ...]
     #: The ``type`` value (``None`` when there is none).
     kind: Any
+    #: Whether a value is an array or an object (a line is then checked not to be nested past
+    #: the depth the reader keeps typed: :func:`cclens.model.may_be_deep`).
+    nested: bool = False
 
     def fits(self, line: bytes) -> bool:
         """Whether ``line`` (one line's bytes) is JSON of this shape."""
+        if self.nested and may_be_deep(line):
+            return False
         decoder = _decoder(self)
         try:
             if decoder is not None:
@@ -74,11 +81,14 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
 @functools.cache
 def _decoder(shape: QuietShape) -> msgspec.json.Decoder[Any] | None:
     """A decoder that takes only an object of ``shape`` (its keys, the types of their values,
-    the ``type`` value): msgspec checks a line in one call. ``None`` for a shape with a number
-    with a fraction (msgspec takes ``5`` for a ``float``) or a ``type`` that is ``true`` or
-    ``false``: a line is then checked value by value."""
+    the ``type`` value; in any order): msgspec checks a line in one call. ``None`` for a shape
+    with a number with a fraction (msgspec takes ``5`` for a ``float``), a ``type`` that is
+    ``true`` or ``false``, or of a user record with two keys or more besides ``type`` (their
+    order is that of the line's problems): a line is then checked key by key."""
     if float in shape.types or type(shape.kind) not in (str, int, type(None)):
         return None
+    if shape.kind == "user" and len(shape.keys) > 2:
+        return None  # (the order of a user record's keys is the order of its problems)
     fields: list[tuple[str, Any]] = []
     rename: dict[str, str] = {}
     for number, (key, kind) in enumerate(zip(shape.keys, shape.types, strict=True)):
@@ -116,13 +126,16 @@ def _takes_none(record_type: type[msgspec.Struct], key: str, kind: type) -> bool
     members = field.types if isinstance(field, mi.UnionType) else (field,)
     if kind is type(None):
         return not any(isinstance(member, mi.NoneType) for member in members)
-    if kind is bool:
-        allowed: tuple[type, ...] = (*_NO_NUMBER, mi.IntType, mi.FloatType)
-    elif kind is int or kind is float:
-        allowed = (*_NO_NUMBER, mi.BoolType)
-    else:  # a string may be taken or not depending on its value (a literal, a pattern)
+    never = _NEVER.get(kind)
+    if never is None:
         return False
-    return all(isinstance(member, allowed) for member in members)
+    for member in members:
+        if isinstance(member, mi.StructType):  # (an array-like struct takes arrays, not objects)
+            if member.array_like == (kind is list):
+                return False
+        elif not isinstance(member, never):
+            return False
+    return True
 
 
 def quiet_shape(entry: Entry, line: bytes) -> QuietShape | None:
@@ -155,6 +168,8 @@ def quiet_shape(entry: Entry, line: bytes) -> QuietShape | None:
         return None
     if b"\\" in line or line.count(b'"type"') > 1 or not _RESERVED.isdisjoint(value):
         return None
-    if not _SCALARS.issuperset(map(type, value.values())):
-        return None
-    return QuietShape(tuple(value), tuple(map(type, value.values())), value.get("type"))
+    types = tuple(map(type, value.values()))
+    nested = list in types or dict in types
+    if nested and may_be_deep(line):
+        return None  # (nesting past the budget is read in another way)
+    return QuietShape(tuple(value), types, value.get("type"), nested)
