@@ -279,6 +279,34 @@ def test_every_quiet_line_reads_as_the_run_s_records_did(
     assert quiet > 300, quiet  # (the random runs did make quiet lines)
 
 
+def test_the_index_s_view_counts_quiet_lines_as_the_reader_does(tmp_path: Path) -> None:
+    from cclens.index.write.derive import NeedsAssembly
+    from cclens.index.write.view import read_view
+
+    from .test_index_view import assembled, viewed
+
+    randomness = random.Random(7)
+    for attempt in range(6):
+        path = _random_file(randomness, tmp_path / f"random-{attempt}.jsonl")
+        data = path.read_bytes()
+        read, view = read_file(path), read_view(path, data)
+        assert (view.lines, view.end_offset) == (read.lines, read.end_offset)
+        # (the view does not report a field it skips: a partial diagnostic it gives, the
+        # reader gives too)
+        assert [d for d in view.diagnostics if not d.partial] == [
+            d for d in read.diagnostics if not d.partial
+        ]
+        assert {d for d in view.diagnostics if d.partial} <= set(read.diagnostics)
+        # The view leaves out the lines the reader keeps as quiet lines, and no other.
+        assert [entry[0] for entry in view.entries] == [entry.line for entry in read.entries]
+        files = [(path, "session", data)]
+        try:
+            found = viewed(files)
+        except NeedsAssembly:
+            continue
+        assert found == assembled(files)
+
+
 def test_json_has_every_record_and_the_page_folds_the_run(tmp_path: Path) -> None:
     lines = [b'{"n":%d,"type":"zz"}' % n for n in range(LINES)]
     session = load_session(_write(tmp_path / "p.jsonl", lines))

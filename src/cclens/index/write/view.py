@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 
-from ...model import UNSET, AnyRecord, Usage, may_be_deep, too_deep
+from ...model import RECORD_TYPES, UNSET, AnyRecord, Usage, may_be_deep, too_deep
 from ...model._base import Int
 from ...model.blocks import (
     ContentBlock,
@@ -43,6 +43,7 @@ from ...model.blocks import (
     ToolUseBlock,
     UnknownBlock,
 )
+from ...model.entries import QUIET_KEPT, Entry
 from ...model.messages import CacheCreation
 from ...model.records import (
     AiTitleRecord,
@@ -54,6 +55,7 @@ from ...model.records import (
     UserRecord,
 )
 from ...readers.claude import Diagnostic
+from ...readers.claude.quiet import QuietShape, quiet_shape
 from ...readers.claude.read import (
     FOLDED_LINE,
     add_diagnostic,
@@ -362,6 +364,13 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
     previous = b""
     folded: Diagnostic | None = None  # the diagnostic the lines being folded add to
     repeats = 0
+    # As read_data: past QUIET_KEPT records of a run of the same quiet shape, each line of the
+    # shape is counted and left out (Entry.quiet): the shape, the run's length, the line after
+    # the last entry's lines, the line the quiet lines follow, how many, and the lines with the
+    # run's problems not yet counted in their diagnostic.
+    shape: QuietShape | None = None
+    streak = after = head = quiet_lines = more = 0
+    problems = False  # (whether the run's records have problems: its lines count in them)
     while position < size:
         number += 1
         newline_at = data.find(b"\n", position)
@@ -369,11 +378,36 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
         end = newline_at if newline else size
         following = end + 1 if newline else end
         same = newline and previous and following - position == len(previous)
-        if same and data.startswith(previous, position):
+        same = same and data.startswith(previous, position)
+        if head:
+            if (
+                shape is not None
+                and newline
+                and number == head + quiet_lines + 1
+                and (quiet_lines or not same)
+                and data.find(b"\\", position, end) == -1
+                and data.count(b'"type"', position, end) < 2
+                and shape.fits(data[position:following])
+            ):
+                quiet_lines += 1
+                more += problems
+                result.lines += 1
+                result.newlines += 1
+                result.end_offset = start_offset + following
+                position = following
+                continue
+            if more:
+                count_more(diagnostics, more)
+            if quiet_lines:
+                previous, same = b"", False
+            head = quiet_lines = more = streak = 0
+            shape = None
+        if same:
             result.lines += 1
             result.newlines += 1
             result.end_offset = start_offset + following
             repeats += 1
+            after += 1
             position = following
             continue
         if repeats and folded is not None:
@@ -401,9 +435,11 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
                 # The full model reads that tag in its own way, and keeps what is nested past
                 # its depth budget as raw JSON.
                 record = None
+        outcome: Entry | Diagnostic | None = None
         if record is None:
             outcome = decode_line(path, number, start_offset + position, content)
             if isinstance(outcome, Diagnostic):
+                streak = 0
                 if not newline:
                     # As read_data: a half-written last line waits for the next read.
                     reason = (
@@ -425,7 +461,26 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
                 folded = problem_diagnostic(path, outcome, line_start(content, len(content)))
                 add_diagnostic(diagnostics, folded)
             record = from_record(outcome.record)
+        # (its problems are in the diagnostics only when the view could not read the line)
+        reported = outcome is not None
+        if outcome is None and (
+            (record.type == "user" and record.message is None) or record.type not in RECORD_TYPES
+        ):
+            outcome = decode_line(path, number, start_offset + position, content)  # (rare)
+        found = None
+        if newline and isinstance(outcome, Entry):
+            found = quiet_shape(outcome, data[position:following])
+        if found is None:
+            streak = 0
+        elif streak and found == shape and number == after:
+            streak += 1
+        else:
+            streak = 1
+        shape = found
+        if streak >= QUIET_KEPT and isinstance(outcome, Entry):
+            head, problems = number, reported and bool(outcome.problems)
         entries.append((number, record, position, end))
+        after = number + 1
         if newline and following - position <= FOLDED_LINE:
             previous = data[position:following]
         result.end_offset = start_offset + following
@@ -433,6 +488,8 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
         position = following
     if repeats and folded is not None:
         count_more(diagnostics, repeats)
+    if more:
+        count_more(diagnostics, more)
     return result
 
 
