@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from cclens.cli import main
 from cclens.export import export_html, export_json, export_markdown
-from cclens.model import to_builtins
+from cclens.model import JsonStream, iter_compact, to_builtins
 from cclens.model.entries import QUIET_KEPT, Diagnostic, Entry, QuietLines, ReadResult
 from cclens.model.records import UnknownRecord, UserRecord
 from cclens.readers.claude import load_session, read_file
@@ -384,6 +384,53 @@ def test_the_index_keeps_the_lines_and_the_page_folds_them(tmp_path: Path) -> No
     assert f"{LINES - SHOWN:,} more user records without a message" in body
     counts = index.counts(summary.key)
     assert counts is not None and counts.figures.prompts == 0  # (as the session says)
+
+
+def test_the_server_s_page_and_api_of_a_long_run(tmp_path: Path) -> None:
+    import httpx
+
+    from .test_web import running
+
+    lines = [b'{"n":%d,"type":"zz"}' % n for n in range(LINES)]
+    lines[QUIET_KEPT + 3] = lines[QUIET_KEPT + 4]  # (the same line twice: one item, two lines)
+    claude = tmp_path / "claude"
+    _write(claude / "projects" / "-p" / "s.jsonl", lines)
+    with (
+        running([claude], tmp_path / "index.db") as server,
+        httpx.Client(base_url=server.url, timeout=30) as client,
+    ):
+        page = client.get("/sessions/s")
+        assert page.status_code == 200
+        assert f"{LINES - SHOWN:,} more records of unknown type zz" in page.text
+        answer = client.get("/api/sessions/s")
+        assert answer.headers["content-type"].startswith("application/json")
+        items = answer.json()["transcript"]["items"]
+    records = [record for item in items for record in item["records"]]
+    assert records == [json.loads(line) for n, line in enumerate(lines) if n != QUIET_KEPT + 4]
+    assert [line for item in items for line in item["lines"]] == list(range(1, LINES + 1))
+    assert items[QUIET_KEPT + 3]["lines"] == [QUIET_KEPT + 4, QUIET_KEPT + 5]
+
+
+def test_compact_json_writes_streams_element_by_element() -> None:
+    made: list[int] = []
+
+    def elements() -> Iterator[Any]:
+        for number in range(3):
+            made.append(number)
+            yield {"n": number, "inner": JsonStream(lambda: iter([1, 2]))}
+
+    value = {"a": [1, {"b": JsonStream(elements)}], "c": JsonStream(lambda: iter([])), "d": "x"}
+    pieces = iter_compact(value)
+    first = next(pieces)
+    assert made == []  # (nothing made before it is written)
+    text = first + b"".join(pieces)
+    assert json.loads(text) == {
+        "a": [1, {"b": [{"n": n, "inner": [1, 2]} for n in range(3)]}],
+        "c": [],
+        "d": "x",
+    }
+    sneaky = {"s": "0123456789abcdef:0", "t": JsonStream(lambda: iter([5]))}
+    assert json.loads(b"".join(iter_compact(sneaky))) == {"s": "0123456789abcdef:0", "t": [5]}
 
 
 def test_an_unknown_record_is_quiet_and_a_known_type_written_twice_is_not(tmp_path: Path) -> None:

@@ -16,7 +16,15 @@ if TYPE_CHECKING:
         replace_lone_surrogates,
         too_deep,
     )
-    from ._encode import JsonStream, format_json, iter_json, stream_hook, to_builtins, to_json
+    from ._encode import (
+        JsonStream,
+        format_json,
+        iter_compact,
+        iter_json,
+        stream_hook,
+        to_builtins,
+        to_json,
+    )
     from ._large import LARGE_LINE, LargeLine, decode_large, read_large_line
     from .blocks import BLOCK_KINDS, ContentBlock, ResultContentBlock, block_kind
     from .decode import convert_record, decode_large_record, decode_record
@@ -43,6 +51,7 @@ _PLACES = {
     "too_deep": "._depth",
     "format_json": "._encode",
     "iter_json": "._encode",
+    "iter_compact": "._encode",
     "JsonStream": "._encode",
     "stream_hook": "._encode",
     "to_builtins": "._encode",
@@ -95,6 +104,7 @@ __all__ = [
     "decode_record",
     "format_json",
     "has_lone_surrogate",
+    "iter_compact",
     "iter_json",
     "may_be_deep",
     "present",

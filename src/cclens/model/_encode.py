@@ -98,6 +98,38 @@ def stream_hook(value: Any) -> Any:
     raise NotImplementedError(f"cannot encode {type(value).__name__}")
 
 
+def iter_compact(value: Any) -> Iterator[bytes]:
+    """``value`` as compact JSON (:func:`msgspec.json.encode`), in pieces: each
+    :class:`JsonStream` in it, however deep, is written one element at a time."""
+    streams: list[JsonStream] = []
+    nonce = secrets.token_hex(8)
+
+    def aside(found: Any) -> Any:
+        if not isinstance(found, JsonStream):
+            raise NotImplementedError(f"cannot encode {type(found).__name__}")
+        streams.append(found)
+        return f"{nonce}:{len(streams) - 1}"
+
+    encoded = msgspec.json.encode(value, enc_hook=aside)
+    while streams and encoded.count(nonce.encode()) != len(streams):  # the input holds it
+        streams.clear()
+        nonce = secrets.token_hex(8)
+        encoded = msgspec.json.encode(value, enc_hook=aside)
+    previous = 0
+    for found in _MARKER.finditer(encoded):
+        if found[1].decode() != nonce:
+            continue
+        yield encoded[previous : found.start()]
+        separator = b"["
+        for element in streams[int(found[2])].elements():
+            yield separator
+            yield msgspec.json.encode(element, enc_hook=stream_hook)
+            separator = b","
+        yield b"[]" if separator == b"[" else b"]"
+        previous = found.end()
+    yield encoded[previous:]
+
+
 def _stream(stream: JsonStream, pad: bytes, indent: int) -> Iterator[bytes]:
     first = True
     for element in stream.elements():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -9,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from ..index import SessionSummary
-from ..model import to_builtins
+from ..model import JsonStream, iter_compact, to_builtins
 from ..readers.claude import AssistantItem, Item, Session, UserItem
 from .state import Rendered, app_state
 
@@ -59,8 +61,32 @@ def item_json(item: Item) -> dict[str, Any]:
     return found
 
 
+def items_json(session: Session) -> Iterator[dict[str, Any]]:
+    """Each item of ``session`` (:func:`item_json`), and after an item whose record is followed
+    by quiet lines (:class:`~cclens.model.entries.QuietLines`) one item per line, its
+    ``anchor``, ``lines`` and ``records`` its own (a line the same as the one before is one
+    of its ``lines``, as the reader folds such lines into one record)."""
+    for item in session.items:
+        found = item_json(item)
+        yield found
+        for entry in item.entries:
+            if entry.quiet is None:
+                continue
+            line = entry.line + entry.repeats + 1
+            for written, same in itertools.groupby(entry.quiet.lines()):
+                count = sum(1 for _ in same)
+                yield found | {
+                    "anchor": f"line-{line}",
+                    "lines": list(range(line, line + count)),
+                    "records": [msgspec.json.decode(written)],
+                }
+                line += count
+
+
 def transcript_json(session: Session) -> dict[str, Any]:
-    """A session's items, and its subagents' (nested the same way)."""
+    """A session's items, and its subagents' (nested the same way); its items are a
+    :class:`~cclens.model.JsonStream`, written as they are made
+    (:func:`cclens.model.iter_compact`)."""
     return {
         "agent_id": session.agent_id,
         "parent_tool_use_id": session.parent_tool_use_id,
@@ -69,7 +95,7 @@ def transcript_json(session: Session) -> dict[str, Any]:
             | ({"repeats": d.repeats} if d.repeats else {})
             for d in session.diagnostics
         ],
-        "items": [item_json(item) for item in session.items],
+        "items": JsonStream(lambda: items_json(session)),
         "subagents": [transcript_json(agent) for agent in session.subagents],
     }
 
@@ -104,9 +130,9 @@ def session(request: Request) -> Response:
     if isinstance(asked, Response):
         return asked
     _, summary, loaded = asked
-    return JSONResponse(
-        {"session": summary.as_json(), "transcript": transcript_json(loaded.session)}
-    )
+    document = {"session": summary.as_json(), "transcript": transcript_json(loaded.session)}
+    # Written as its items are made: a million records are never held as JSON values at once.
+    return StreamingResponse(iter_compact(document), media_type="application/json")
 
 
 def status(request: Request) -> Response:
