@@ -26,7 +26,12 @@ load of the page (wall) and the server's resident memory before and after (``VmR
 the same page of a genuine small session served by the same process (the baseline). The same
 lines made distinct (``[N]``, ``{"type":"user","uuid":N}``, ``{"n":N}``) are measured against
 the same aims: runs of lines with the same problem, or of records of the same unknown kind, are
-folded where they are reported and drawn (each line is still read).
+folded where they are reported and drawn (each line is still read), and past the first 50
+records of a run with nothing to show the lines are kept as written (``Entry.quiet``). Four more
+such runs (an array, a fraction, a string, two keys) are measured the same way, and a million
+records that each are a node of the conversation (a uuid), which the aims do not cover. Each
+file is also indexed once (``cclens index``: wall time and peak, not an aim; the peak includes
+the semantic model when that extra is installed), then served from that index.
 """
 
 from __future__ import annotations
@@ -229,6 +234,19 @@ DISTINCT = {
     '{"type":"user","uuid":N}': lambda number: b'{"type":"user","uuid":%d}' % number,
     '{"n":N}': lambda number: b'{"n":%d}' % number,
 }
+#: More runs of records with nothing to show (kept as quiet lines past their first 50).
+OTHER = {
+    '{"n":[N]}': lambda number: b'{"n":[%d]}' % number,
+    '{"f":N.5}': lambda number: b'{"f":%d.5}' % number,
+    '{"type":"zz","s":"text N"}': lambda number: b'{"type":"zz","s":"text %d"}' % number,
+    '{"type":"user","uuid":N,"cwd":N}': lambda number: (
+        b'{"type":"user","uuid":%d,"cwd":%d}' % (number, number)
+    ),
+}
+#: Records that are each a node of the conversation tree (a uuid): kept as records.
+RECORDS = {
+    '{"type":"user","uuid":"uN"}': lambda number: b'{"type":"user","uuid":"u%d"}' % number,
+}
 SMALL = "fed8ce56-bc79-401f-a83e-af084253362f"  # a genuine 18 KB session of the corpus
 
 
@@ -302,7 +320,16 @@ def pathological(work: Path, runs: int, lines: int, only: list[str] | None = Non
     )
     corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
     small = next(corpus.rglob(f"{SMALL}.jsonl"))
-    for group, shapes in (("same line", PATHOLOGICAL), ("distinct lines", DISTINCT)):
+    groups = (
+        ("same line", PATHOLOGICAL),
+        ("distinct lines", DISTINCT),
+        ("other runs of records with nothing to show", OTHER),
+        (
+            "records that are conversation nodes (beyond the aims: see benchmarks/README.md)",
+            RECORDS,
+        ),
+    )
+    for group, shapes in groups:
         print(f"  {group}:")
         for number, (shape, make) in enumerate(shapes.items()):
             if only and shape not in only:
@@ -325,6 +352,9 @@ def pathological(work: Path, runs: int, lines: int, only: list[str] | None = Non
             db = work / f"{claude.name}.db"
             for leftover in db.parent.glob(db.name + "*"):
                 leftover.unlink()
+            # (once: the server below opens this index, up to date)
+            wall, _, peak = measure(cclens("index", "--db", db, "--dir", claude))
+            figures.append(f"index {wall:.1f} s, peak {peak / MB:.0f} MB")
             seconds, growth, baseline = _served_page(claude, db, "p")
             figures.append(
                 f"page {seconds:.2f} s (the genuine 18 KB session's {baseline:.2f} s: "

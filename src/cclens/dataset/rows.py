@@ -186,6 +186,8 @@ class RowBuilder:
         base = {"machine": self.machine, "session_id": rows.session_id, "agent_id": agent_id}
         turns = turn_index(session)
         for item in own_items(session):
+            if isinstance(item, UserItem) and not item.record.message:
+                continue  # (a user record without a message is no message: nothing was said)
             if isinstance(item, UserItem | AssistantItem):
                 rows.tables["messages"].append({**base, **self._message(item, turns)})
             if isinstance(item, AssistantItem):
