@@ -106,6 +106,32 @@ def test_a_line_nested_past_the_budget_is_not_quiet(tmp_path: Path) -> None:
     assert result.entries[-1].problems  # (what was too deep is said)
 
 
+@pytest.mark.parametrize(
+    "odd",
+    [b'{"f":5}', b'{"f":1.5e3}', b'{"f":1e999}', b'{"f":"1.5"}', b'{"f":%s.5}' % (b"9" * 400)],
+)
+def test_a_number_not_written_as_the_run_s_is_read_as_every_line_is(
+    tmp_path: Path, odd: bytes, without_quiet: Callable[[Callable[[], Any]], Any]
+) -> None:
+    lines = [b'{"f":%d.5}' % n for n in range(QUIET_KEPT + 5)]
+    lines.insert(QUIET_KEPT + 2, odd)
+    path = _write(tmp_path / "p.jsonl", lines)
+    read, plain = read_file(path), without_quiet(lambda: read_file(path))
+    assert read.diagnostics == plain.diagnostics
+    spans = [(entry.line, entry.last_line) for entry in read.entries if entry.quiet]
+    assert not any(first <= QUIET_KEPT + 3 <= last for first, last in spans)  # (read alone)
+    assert sum(entry.records for entry in read.entries) == len(plain.entries)
+
+
+def test_keys_in_another_order_are_read_as_every_line_is(tmp_path: Path) -> None:
+    lines = [b'{"type":"user","uuid":%d,"cwd":%d}' % (n, n) for n in range(QUIET_KEPT + 5)]
+    lines.insert(QUIET_KEPT + 2, b'{"type":"user","cwd":1,"uuid":1}')
+    result = read_file(_write(tmp_path / "p.jsonl", lines))
+    [swapped] = [entry for entry in result.entries if entry.line == QUIET_KEPT + 3]
+    assert swapped.problems[0].startswith("$.cwd")  # (its problems in its own order)
+    assert [d.line for d in result.diagnostics] == [1, QUIET_KEPT + 3, QUIET_KEPT + 4]
+
+
 def test_a_last_line_without_a_line_break_is_read_as_a_record(tmp_path: Path) -> None:
     lines = [b'{"n":%d}' % n for n in range(QUIET_KEPT + 5)]
     result = read_file(_write(tmp_path / "p.jsonl", lines, end=b""))

@@ -18,6 +18,8 @@ Shape (``format`` ``"cclens.session"``, ``version`` 1)::
                  ...per kind: user: text, blocks · assistant: message_id, model, stop_reason,
                  usage, blocks, tool_call_ids · others: record, and repeats when the
                  line was followed by identical lines folded into it}],
+      # one item per record: the lines of a long run of records with nothing to show that
+      # the reader keeps as written (Entry.quiet) are an item each, made as they are written
       "tool_calls": [{id, name, canonical_name, item, input, result, result_content, status,
                       is_error, started, finished, duration_seconds, subagents: [<session>]}],
       "branches": [{fork, items: [anchor]}],

@@ -300,7 +300,9 @@ class Shape(Protocol):
     """What the lines after an entry must be to be kept as its quiet lines (compared with
     ``==``: a run is of entries of equal shapes)."""
 
-    def fits(self, line: bytes) -> bool: ...
+    def fitting(self) -> Callable[[bytes], bool]:
+        """Whether a line (its bytes) has the shape: a function called for each line."""
+        ...
 
 
 class Quiets(Folds, Protocol):
@@ -335,9 +337,10 @@ def read_lines(
     million ``{}`` lines is one entry; Claude Code never writes the same line twice).
 
     ``quiet`` (entries with ``quiet`` lines, :class:`Quiets`): once :data:`QUIET_KEPT` entries
-    in a row, on consecutive lines, have the same shape by ``quiet``, each line after them that
-    decodes (as plain JSON) to a value matching it is kept as bytes in the last one's
-    :class:`~cclens.model.entries.QuietLines` instead of being decoded into an entry."""
+    in a row, on consecutive lines, have the same shape by ``quiet``, each complete line after
+    them that the shape fits (no escape in it, ``"type"`` at most once) is kept as bytes in
+    the last one's :class:`~cclens.model.entries.QuietLines` instead of being decoded into an
+    entry; its problems, the run's, count in their diagnostic."""
     result: LinesRead[E] = LinesRead(path, end_offset=start_offset)
     entries = result.entries
     diagnostics = result.diagnostics
@@ -488,7 +491,7 @@ def read_lines(
                     add_diagnostic(diagnostics, problem_diagnostic(path, outcome, start))
         if streak >= QUIET_KEPT and shape is not None:  # the lines after it may be quiet
             head = cast("Quiets", outcome)
-            fits = shape.fits
+            fits = shape.fitting()
         if fold and newline and line is read and len(read) <= FOLDED_LINE:
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position

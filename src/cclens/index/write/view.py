@@ -26,6 +26,7 @@ diagnostic, wherever the session is read whole: pages, exports, ``check``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
@@ -371,6 +372,7 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
     shape: QuietShape | None = None
     streak = after = head = quiet_lines = more = 0
     problems = False  # (whether the run's records have problems: its lines count in them)
+    fits: Callable[[bytes], bool] = bool  # (the shape's, while a run is kept)
     while position < size:
         number += 1
         newline_at = data.find(b"\n", position)
@@ -381,13 +383,12 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
         same = same and data.startswith(previous, position)
         if head:
             if (
-                shape is not None
-                and newline
+                newline
                 and number == head + quiet_lines + 1
                 and (quiet_lines or not same)
                 and data.find(b"\\", position, end) == -1
                 and data.count(b'"type"', position, end) < 2
-                and shape.fits(data[position:following])
+                and fits(data[position:following])
             ):
                 quiet_lines += 1
                 more += problems
@@ -477,8 +478,9 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
         else:
             streak = 1
         shape = found
-        if streak >= QUIET_KEPT and isinstance(outcome, Entry):
+        if streak >= QUIET_KEPT and shape is not None and isinstance(outcome, Entry):
             head, problems = number, reported and bool(outcome.problems)
+            fits = shape.fitting()
         entries.append((number, record, position, end))
         after = number + 1
         if newline and following - position <= FOLDED_LINE:

@@ -14,6 +14,7 @@ would read exactly as the run's records did).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any, Literal
 
 import msgspec
@@ -59,14 +60,19 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
     nested: bool = False
 
     def fits(self, line: bytes) -> bool:
-        """Whether ``line`` (one line's bytes) is JSON of this shape."""
-        if self.nested and may_be_deep(line):
-            return False
-        decoder = _decoder(self)
+        """Whether ``line`` (one line's bytes, without an escape) is JSON of this shape."""
+        return self.fitting()(line)
+
+    def fitting(self) -> Callable[[bytes], bool]:
+        """:meth:`fits`, as one function to call for each line of a run."""
+        checker = _checker(self)
+        fits = checker.fits if checker is not None else self._fits_key_by_key
+        if self.nested:
+            return lambda line: not may_be_deep(line) and fits(line)
+        return fits
+
+    def _fits_key_by_key(self, line: bytes) -> bool:
         try:
-            if decoder is not None:
-                decoder.decode(line)  # (raises unless the keys and types are the same)
-                return True
             value = msgspec.json.decode(line)
         except Exception:  # (not of this shape: read the way every line is)
             return False
@@ -78,25 +84,73 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
         )
 
 
+#: The first byte of a JSON number; the longest number with a fraction taken as it is (a
+#: double as JavaScript writes it is shorter; a longer one may be out of a double's range).
+_NUMBER_START = frozenset(b"-0123456789")
+_LONGEST_NUMBER = 26
+
+
+class _Checker:
+    """A line checked against a shape by one msgspec call into a struct of exactly its keys and
+    types, and what msgspec does not see: a number kept as written for a ``float`` must be a
+    short one with a fraction (msgspec takes ``5`` for one; an exponent may be out of range),
+    and the keys of a user record must come in the shape's order (the order of its problems)."""
+
+    def __init__(self, shape: QuietShape) -> None:
+        fields: list[tuple[str, Any]] = []
+        rename: dict[str, str] = {}
+        self.fractions: list[str] = []
+        for number, (key, kind) in enumerate(zip(shape.keys, shape.types, strict=True)):
+            name = f"f{number}"
+            rename[name] = key
+            if key == "type":
+                fields.append((name, Literal[shape.kind]))
+            elif kind is float:
+                fields.append((name, msgspec.Raw))  # (checked below)
+                self.fractions.append(name)
+            else:
+                fields.append((name, kind))
+        struct = msgspec.defstruct("Quiet", fields, rename=rename, forbid_unknown_fields=True)
+        self.decoder = msgspec.json.Decoder(struct)
+        ordered = shape.kind == "user" and len(shape.keys) > 2
+        #: The keys as they are written (``"key":``), in order, when their order matters.
+        self.order = [msgspec.json.encode(key) + b":" for key in shape.keys] if ordered else []
+
+    def fits(self, line: bytes) -> bool:
+        try:
+            decoded = self.decoder.decode(line)  # (raises unless the keys and types are)
+        except Exception:  # (not of this shape)
+            return False
+        for name in self.fractions:  # a number with a fraction, without an exponent
+            raw = bytes(getattr(decoded, name))
+            if (
+                raw[0] not in _NUMBER_START
+                or len(raw) > _LONGEST_NUMBER
+                or b"." not in raw
+                or b"e" in raw
+                or b"E" in raw
+            ):
+                return False
+        at = -1
+        for key in self.order:  # (no escape: "key": is only ever a key in a flat line)
+            found = line.find(key)
+            if found <= at:
+                return False
+            at = found
+        return True
+
+
 @functools.cache
-def _decoder(shape: QuietShape) -> msgspec.json.Decoder[Any] | None:
-    """A decoder that takes only an object of ``shape`` (its keys, the types of their values,
-    the ``type`` value; in any order): msgspec checks a line in one call. ``None`` for a shape
-    with a number with a fraction (msgspec takes ``5`` for a ``float``), a ``type`` that is
-    ``true`` or ``false``, or of a user record with two keys or more besides ``type`` (their
-    order is that of the line's problems): a line is then checked key by key."""
-    if float in shape.types or type(shape.kind) not in (str, int, type(None)):
+def _checker(shape: QuietShape) -> _Checker | None:
+    """The :class:`_Checker` of ``shape``; ``None`` for a ``type`` that is ``true`` or
+    ``false`` (not a literal msgspec takes), or a user record with arrays or objects and two
+    keys or more (whose order a search of the line cannot tell): a line is then checked key by
+    key."""
+    if type(shape.kind) not in (str, int, type(None)):
         return None
-    if shape.kind == "user" and len(shape.keys) > 2:
-        return None  # (the order of a user record's keys is the order of its problems)
-    fields: list[tuple[str, Any]] = []
-    rename: dict[str, str] = {}
-    for number, (key, kind) in enumerate(zip(shape.keys, shape.types, strict=True)):
-        name = f"f{number}"
-        rename[name] = key
-        fields.append((name, Literal[shape.kind] if key == "type" else kind))
-    struct = msgspec.defstruct("Quiet", fields, rename=rename, forbid_unknown_fields=True)
-    return msgspec.json.Decoder(struct)
+    if shape.nested and shape.kind == "user" and len(shape.keys) > 2:
+        return None
+    return _Checker(shape)
 
 
 @functools.cache
