@@ -26,7 +26,7 @@ from cclens.export import export_html, export_json, export_markdown
 from cclens.model import JsonStream, iter_compact, to_builtins
 from cclens.model.entries import QUIET_KEPT, Diagnostic, Entry, QuietLines, ReadResult
 from cclens.model.records import UnknownRecord, UserRecord
-from cclens.readers.claude import load_session, read_file
+from cclens.readers.claude import load_session, read_data, read_file
 from cclens.readers.claude import read as claude_read
 from cclens.readers.claude.quiet import QuietShape, _never_takes, quiet_shape
 from cclens.readers.claude.read import decode_line
@@ -130,6 +130,66 @@ def test_keys_in_another_order_are_read_as_every_line_is(tmp_path: Path) -> None
     [swapped] = [entry for entry in result.entries if entry.line == QUIET_KEPT + 3]
     assert swapped.problems[0].startswith("$.cwd")  # (its problems in its own order)
     assert [d.line for d in result.diagnostics] == [1, QUIET_KEPT + 3, QUIET_KEPT + 4]
+
+
+_ODD = [
+    (30_000, b'{"type":"zz","n":1},{"type":"zz","n":2}'),
+    (30_000, b'{"type":"user","type":"zz","n":3}'),
+    (30_000, b'{"type":"user","typ\\u0065":"zz","n":3}'),
+    (30_000, b'{"typ\\u0065":"zz","n":3}'),
+    (30_000, b'{"type":"zz","n":"4"}'),
+    (30_000, b""),
+    (30_000, b"  "),
+    (90_000, b'{"n":1},{"n":2}'),
+    (90_000, b'{"n":1} {"n":2}'),
+    (90_000, b'{"n":"a\\"}'),
+    (90_000, b'{"n":1,"type":"zz"}'),
+]
+
+
+@pytest.mark.parametrize(
+    ("at", "odd", "ending"),
+    [(at, odd, b"\n") for at, odd in _ODD] + [(90_000, b'{"n":1},{"n":2}', b"\r\n")],
+)
+def test_runs_longer_than_a_block_read_as_line_by_line(
+    tmp_path: Path,
+    at: int,
+    odd: bytes,
+    ending: bytes,
+    without_quiet: Callable[[Callable[[], Any]], Any],
+) -> None:
+    """Quiet lines are taken a block (1 MB) at a time; a line that breaks a run anywhere in a
+    block (two objects on it, ``type`` twice, a blank line, another type) ends it there."""
+    lines = [b'{"type":"zz","n":%d}' % n for n in range(60_000)]
+    lines += [b'{"n":%d}' % n for n in range(60_000)]
+    lines[at] = odd
+    path = _write(tmp_path / "p.jsonl", lines, end=b"")  # (the last line: no line break)
+    path.write_bytes(path.read_bytes().replace(b"\n", ending))
+    data = path.read_bytes()
+    read, plain = read_file(path), without_quiet(lambda: read_file(path))
+    assert (read.lines, read.end_offset, read.diagnostics) == (
+        plain.lines,
+        plain.end_offset,
+        plain.diagnostics,
+    )
+    assert [entry.records for entry in read.entries if entry.line == at + 1] == [
+        entry.records for entry in plain.entries if entry.line == at + 1
+    ]  # (the odd line is read as every line is: its own entry, or a diagnostic)
+    assert sum(entry.records for entry in read.entries) == sum(
+        entry.records for entry in plain.entries
+    )
+    for entry in read.entries:  # each quiet line is the file's, in place
+        if entry.quiet is not None:
+            start = entry.offset + entry.length + len(ending)
+            assert data[start : start + len(entry.quiet.data)] == entry.quiet.data
+    assert sum(entry.quiet.count for entry in read.entries if entry.quiet) > 100_000
+    # Read on from an offset (as the index reads what was appended): the same records.
+    middle = data.index(b"\n", len(data) // 3) + 1
+    before = data[:middle].count(b"\n")
+    tail = read_data(path, data[middle:], middle, before)
+    plain_tail = without_quiet(lambda: read_data(path, data[middle:], middle, before))
+    assert tail.diagnostics == plain_tail.diagnostics
+    assert sum(e.records for e in tail.entries) == sum(e.records for e in plain_tail.entries)
 
 
 def test_a_last_line_without_a_line_break_is_read_as_a_record(tmp_path: Path) -> None:

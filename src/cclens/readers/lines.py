@@ -304,6 +304,39 @@ class Shape(Protocol):
         """Whether a line (its bytes) has the shape: a function called for each line."""
         ...
 
+    def leading(self) -> Callable[[list[bytes]], int]:
+        """How many of the lines given (without their line breaks), from the first, have the
+        shape, with no escape and ``"type"`` at most once in each."""
+        ...
+
+
+#: Bytes read at once while a run of quiet lines goes on.
+_QUIET_BLOCK = 1 << 20
+
+
+def _quiet_lines(handle: BinaryIO, leading: Callable[[list[bytes]], int]) -> tuple[bytes, int]:
+    """The complete lines from ``handle``'s position on that ``leading`` says have the run's
+    shape, as written (with their line breaks), and how many; ``handle`` is left after them.
+    Read a block at a time: a million quiet lines cost one msgspec call per thousands."""
+    start = handle.tell()
+    taken: list[bytes] = []
+    count = taken_bytes = 0
+    while block := handle.read(_QUIET_BLOCK):
+        end = block.rfind(b"\n")
+        if end == -1:
+            break  # (a last line without a line break, or a long one: read line by line)
+        lines = block[:end].split(b"\n")
+        fit = leading(lines)
+        size = end + 1 if fit == len(lines) else sum(map(len, lines[:fit])) + fit
+        taken.append(block[:size])
+        taken_bytes += size
+        count += fit
+        handle.seek(start + taken_bytes)
+        if fit < len(lines):
+            break
+    handle.seek(start + taken_bytes)
+    return b"".join(taken), count
+
 
 class Quiets(Folds, Protocol):
     """An entry that keeps the lines of a run of records with nothing to show after it."""
@@ -370,7 +403,8 @@ def read_lines(
     shape: Shape | None = None
     streak = 0
     head: Quiets | None = None
-    fits: Callable[[bytes], bool] = bool  # (replaced when a run starts)
+    fits: Callable[[bytes], bool] = bool  # (the shape's, when a run starts)
+    leading: Callable[[list[bytes]], int] = len
     kept = bytearray()
     quiet_lines = 0
     while read := readline(limit):
@@ -386,12 +420,16 @@ def read_lines(
                 and read.count(b'"type"') < 2
                 and fits(read)
             ):
+                # This line, and as many after it as fit, a block at a time.
+                taken, count = _quiet_lines(handle, leading)
                 kept += read
-                quiet_lines += 1
+                kept += taken
+                quiet_lines += 1 + count
                 if problems:
-                    more += 1  # (its problems are the run's: in their diagnostic)
-                position += len(read)
-                lines += 1
+                    more += 1 + count  # (their problems are the run's: in its diagnostic)
+                position += len(read) + len(taken)
+                number += count
+                lines += 1 + count
                 end_offset = position
                 continue
             if quiet_lines:
@@ -491,7 +529,7 @@ def read_lines(
                     add_diagnostic(diagnostics, problem_diagnostic(path, outcome, start))
         if streak >= QUIET_KEPT and shape is not None:  # the lines after it may be quiet
             head = cast("Quiets", outcome)
-            fits = shape.fitting()
+            fits, leading = shape.fitting(), shape.leading()
         if fold and newline and line is read and len(read) <= FOLDED_LINE:
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position

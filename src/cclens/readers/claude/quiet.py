@@ -71,6 +71,36 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
             return lambda line: not may_be_deep(line) and fits(line)
         return fits
 
+    def leading(self) -> Callable[[list[bytes]], int]:
+        """How many of the lines given (each without its line break), from the first, the
+        shape fits, with no escape and ``"type"`` at most once in each: one msgspec call for
+        a block of lines of a plain shape (an array of them), else line by line."""
+        fits = self.fitting()
+
+        def one_by_one(lines: list[bytes]) -> int:
+            for number, line in enumerate(lines):
+                if b"\\" in line or line.count(b'"type"') > 1 or not fits(line):
+                    return number
+            return len(lines)
+
+        checker = _checker(self)
+        if checker is None or self.nested or checker.order or checker.fractions:
+            return one_by_one
+        array = msgspec.json.Decoder(list[checker.struct])  # type: ignore[name-defined]
+        typed = "type" in self.keys
+
+        def at_once(lines: list[bytes]) -> int:
+            joined = b",".join(lines)
+            if b"\\" not in joined and (not typed or joined.count(b'"type"') == len(lines)):
+                try:
+                    if len(array.decode(b"[" + joined + b"]")) == len(lines):
+                        return len(lines)  # (a line holding two objects would be two)
+                except Exception:  # (one does not fit: which, line by line)
+                    pass
+            return one_by_one(lines)
+
+        return at_once
+
     def _fits_key_by_key(self, line: bytes) -> bool:
         try:
             value = msgspec.json.decode(line)
@@ -110,8 +140,8 @@ class _Checker:
                 self.fractions.append(name)
             else:
                 fields.append((name, kind))
-        struct = msgspec.defstruct("Quiet", fields, rename=rename, forbid_unknown_fields=True)
-        self.decoder = msgspec.json.Decoder(struct)
+        self.struct = msgspec.defstruct("Quiet", fields, rename=rename, forbid_unknown_fields=True)
+        self.decoder = msgspec.json.Decoder(self.struct)
         ordered = shape.kind == "user" and len(shape.keys) > 2
         #: The keys as they are written (``"key":``), in order, when their order matters.
         self.order = [msgspec.json.encode(key) + b":" for key in shape.keys] if ordered else []
