@@ -88,19 +88,21 @@ class QuietLines(msgspec.Struct, frozen=True, gc=False):
     line has exactly the keys of the entry's and values of the same types that the record
     cannot take (so each line would read as the entry's did: same kind, same problems)."""
 
-    #: The lines as written, each with its line break.
-    data: bytes
+    #: The lines as written, each with its line break (the reader hands over the buffer it
+    #: filled, not a copy).
+    data: bytes | bytearray
     #: How many lines (records) ``data`` holds.
     count: int
 
     def lines(self) -> Iterator[bytes]:
         """Each line's JSON, without its line break (one at a time)."""
         data = self.data
+        view = memoryview(data)
         find = data.find
         start = 0
         for _ in range(self.count):
             end = find(b"\n", start)
-            yield data[start:end].rstrip(b"\r")
+            yield bytes(view[start:end]).rstrip(b"\r")
             start = end + 1
 
 

@@ -314,28 +314,30 @@ class Shape(Protocol):
 _QUIET_BLOCK = 1 << 20
 
 
-def _quiet_lines(handle: BinaryIO, leading: Callable[[list[bytes]], int]) -> tuple[bytes, int]:
-    """The complete lines from ``handle``'s position on that ``leading`` says have the run's
-    shape, as written (with their line breaks), and how many; ``handle`` is left after them.
-    Read a block at a time: a million quiet lines cost one msgspec call per thousands."""
+def _quiet_lines(
+    handle: BinaryIO, leading: Callable[[list[bytes]], int], kept: bytearray
+) -> tuple[int, int]:
+    """Append to ``kept`` the complete lines from ``handle``'s position on that ``leading`` says
+    have the run's shape, as written (with their line breaks); how many, and their bytes.
+    ``handle`` is left after them. Read a block at a time: a million quiet lines cost one
+    msgspec call per thousands, and no copy of them but ``kept``."""
     start = handle.tell()
-    taken: list[bytes] = []
-    count = taken_bytes = 0
+    count = size = 0
     while block := handle.read(_QUIET_BLOCK):
-        end = block.rfind(b"\n")
-        if end == -1:
-            break  # (a last line without a line break, or a long one: read line by line)
-        lines = block[:end].split(b"\n")
+        lines = block.split(b"\n")
+        lines.pop()  # (after the last line break: a line read line by line, or in the next block)
+        if not lines:
+            break  # (a last line without a line break, or a long one)
         fit = leading(lines)
-        size = end + 1 if fit == len(lines) else sum(map(len, lines[:fit])) + fit
-        taken.append(block[:size])
-        taken_bytes += size
+        taken = sum(map(len, lines[:fit])) + fit if fit < len(lines) else block.rfind(b"\n") + 1
+        kept += memoryview(block)[:taken]
         count += fit
-        handle.seek(start + taken_bytes)
+        size += taken
+        handle.seek(start + size)  # (the next block starts at the first line not taken)
         if fit < len(lines):
             break
-    handle.seek(start + taken_bytes)
-    return b"".join(taken), count
+    handle.seek(start + size)  # (after the last line taken, whatever was read past it)
+    return count, size
 
 
 class Quiets(Folds, Protocol):
@@ -421,19 +423,18 @@ def read_lines(
                 and fits(read)
             ):
                 # This line, and as many after it as fit, a block at a time.
-                taken, count = _quiet_lines(handle, leading)
                 kept += read
-                kept += taken
+                count, size = _quiet_lines(handle, leading, kept)
                 quiet_lines += 1 + count
                 if problems:
                     more += 1 + count  # (their problems are the run's: in its diagnostic)
-                position += len(read) + len(taken)
+                position += len(read) + size
                 number += count
                 lines += 1 + count
                 end_offset = position
                 continue
             if quiet_lines:
-                head.quiet = QuietLines(bytes(kept), quiet_lines)
+                head.quiet = QuietLines(kept, quiet_lines)  # (handed over, not copied)
                 previous = None
             head, shape, streak, quiet_lines = None, None, 0, 0
             kept = bytearray()
@@ -534,7 +535,7 @@ def read_lines(
             previous = read  # (a huge line is never folded: only its first chunk is held)
         end_offset = position
     if head is not None and quiet_lines:
-        head.quiet = QuietLines(bytes(kept), quiet_lines)
+        head.quiet = QuietLines(kept, quiet_lines)
     if more:
         count_more(diagnostics, more)
     if repeats:
