@@ -74,7 +74,8 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
     def leading(self) -> Callable[[list[bytes]], int]:
         """How many of the lines given (each without its line break), from the first, the
         shape fits, with no escape and ``"type"`` at most once in each: one msgspec call for
-        a block of lines of a plain shape (an array of them), else line by line."""
+        a block of lines (an array of them), and what msgspec does not check looked at line by
+        line; where one does not fit, each line on its own."""
         fits = self.fitting()
 
         def one_by_one(lines: list[bytes]) -> int:
@@ -84,19 +85,27 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
             return len(lines)
 
         checker = _checker(self)
-        if checker is None or self.nested or checker.order or checker.fractions:
+        if checker is None:
             return one_by_one
         array = msgspec.json.Decoder(list[checker.struct])  # type: ignore[name-defined]
         typed = "type" in self.keys
+        each = self.nested or checker.order or checker.fractions  # (looked at line by line)
+        nested, rest = self.nested, checker.rest_fits
 
         def at_once(lines: list[bytes]) -> int:
             joined = b",".join(lines)
             if b"\\" not in joined and (not typed or joined.count(b'"type"') == len(lines)):
                 try:
-                    if len(array.decode(b"[" + joined + b"]")) == len(lines):
-                        return len(lines)  # (a line holding two objects would be two)
+                    decoded = array.decode(b"[" + joined + b"]")
                 except Exception:  # (one does not fit: which, line by line)
-                    pass
+                    return one_by_one(lines)
+                if len(decoded) == len(lines):  # (a line holding two objects would be two)
+                    if not each:
+                        return len(lines)
+                    for number, (value, line) in enumerate(zip(decoded, lines, strict=True)):
+                        if (nested and may_be_deep(line)) or not rest(value, line):
+                            return number
+                    return len(lines)
             return one_by_one(lines)
 
         return at_once
@@ -151,6 +160,10 @@ class _Checker:
             decoded = self.decoder.decode(line)  # (raises unless the keys and types are)
         except Exception:  # (not of this shape)
             return False
+        return self.rest_fits(decoded, line)
+
+    def rest_fits(self, decoded: Any, line: bytes) -> bool:
+        """What msgspec does not check of ``line``, decoded as ``decoded``."""
         for name in self.fractions:  # a number with a fraction, without an exponent
             raw = bytes(getattr(decoded, name))
             if (
