@@ -28,8 +28,9 @@ from cclens.model.entries import QUIET_KEPT, Diagnostic, Entry, QuietLines, Read
 from cclens.model.records import UnknownRecord, UserRecord
 from cclens.readers.claude import load_session, read_data, read_file
 from cclens.readers.claude import read as claude_read
-from cclens.readers.claude.quiet import QuietShape, _never_takes, quiet_shape
+from cclens.readers.claude.quiet import _never_takes, quiet_shape
 from cclens.readers.claude.read import decode_line
+from cclens.readers.quiet import QuietShape
 from cclens.render.runs import SHOWN, FoldedRun, fold_runs
 from cclens.reports.check import _Tally
 
@@ -526,3 +527,69 @@ def test_an_unknown_record_is_quiet_and_a_known_type_written_twice_is_not(tmp_pa
     twice = b'{"type":"zz","type":"user"}\n'
     found = decode_line(tmp_path, 1, 0, twice)
     assert not isinstance(found, Diagnostic) and quiet_shape(found, twice) is None
+
+
+_CODEX_META = (
+    b'{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":'
+    b'"0193f0b2-0000-7000-8000-000000000001","timestamp":"2025-01-01T00:00:00.000Z",'
+    b'"cwd":"/tmp/x","originator":"codex_cli_rs","cli_version":"0.30.0"}}'
+)
+_CODEX_PROMPT = (
+    b'{"timestamp":"2025-01-01T00:00:01.000Z","type":"event_msg","payload":'
+    b'{"type":"user_message","message":"hello %d"}}'
+)
+
+
+def test_codex_runs_of_unknown_lines_read_as_every_line_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex CLI's reader keeps runs of lines of a kind cclens does not know as written too:
+    `check`, the JSON export and Markdown are the same as when each line is read."""
+    from cclens.readers.codex import read as codex_read
+
+    randomness = random.Random(18)
+    makers: list[Callable[[int], bytes]] = [
+        lambda n: b'{"n":%d}' % n,
+        lambda n: b'{"type":"zz","s":"text %d"}' % n,
+        lambda n: b'{"type":"zz","v":[%d],"f":%d.5}' % (n, n),
+        lambda n: b'{"id":%d,"x":1}' % n,  # (a header is told by its keys: never quiet)
+        lambda n: b'{"record_type":"state","n":%d}' % n,
+        lambda n: _CODEX_PROMPT % n,
+    ]
+    lines = [_CODEX_META]
+    for _ in range(30):
+        make = randomness.choice(makers)
+        for number in range(randomness.choice([3, QUIET_KEPT + 1, 3 * QUIET_KEPT])):
+            lines.append(make(number))
+            if randomness.random() < 0.02:
+                lines.append(randomness.choice([b"", b"[1]", b'{"n":"x"}', b'{"n":1},{"n":2}']))
+    folder = tmp_path / "codex" / "sessions" / "2025" / "01" / "01"
+    path = _write(
+        folder / "rollout-2025-01-01T00-00-00-0193f0b2-0000-7000-8000-000000000001.jsonl", lines
+    )
+    read = codex_read.read_file(path)
+    assert sum(entry.quiet.count for entry in read.entries if entry.quiet) > 200
+    runner = CliRunner()
+
+    def outputs() -> list[str]:
+        found = [runner.invoke(main, ["check", "--json", "--dir", str(tmp_path / "codex")]).stdout]
+        for fmt in ("json", "md"):
+            out = tmp_path / f"codex.{fmt}"
+            result = runner.invoke(main, ["export", "-f", fmt, str(path), "-o", str(out)])
+            assert result.exit_code == 0, result.output
+            found.append(out.read_text())
+        return found
+
+    quiet = outputs()
+    with monkeypatch.context() as patch:
+        patch.setattr(codex_read, "quiet_shape", lambda entry, line: None)
+        plain_read = codex_read.read_file(path)
+        plain = outputs()
+    assert quiet == plain
+    assert (read.lines, read.end_offset, read.diagnostics) == (
+        plain_read.lines,
+        plain_read.end_offset,
+        plain_read.diagnostics,
+    )
+    assert sum(entry.records for entry in read.entries) == len(plain_read.entries)
+    assert json.loads(quiet[0])["records"] == len(plain_read.entries)

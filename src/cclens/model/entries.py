@@ -57,23 +57,6 @@ class Diagnostic(msgspec.Struct, frozen=True):
         return "read in part" if self.partial else "skipped"
 
 
-class LineEntry(msgspec.Struct, Generic[T]):
-    """One line of an agent's file, decoded (``record``), and where it came from."""
-
-    record: T
-    line: int
-    offset: int
-    length: int
-    #: What the lenient decoder had to set aside (unknown fields, unexpected types).
-    notes: tuple[str, ...] = ()
-    #: The notes that mean the line does not have the shape the agent writes (each is also
-    #: reported as a partial :class:`Diagnostic`).
-    problems: tuple[str, ...] = ()
-    #: The start of the line, for a diagnostic (the readers of ``readers/lines.py`` leave it
-    #: empty: the diagnostic of the line's ``problems`` holds it, not each entry).
-    excerpt: str = ""
-
-
 #: A run of records with nothing to show longer than this keeps its first ``QUIET_KEPT``
 #: records as entries and the rest as their lines (:class:`QuietLines`).
 QUIET_KEPT = 50
@@ -106,10 +89,21 @@ class QuietLines(msgspec.Struct, frozen=True, gc=False):
             start = end + 1
 
 
-class Entry(LineEntry[AnyRecord]):
-    """One record (a Claude Code line, or another agent's line written as one) and where it
-    came from."""
+class LineEntry(msgspec.Struct, Generic[T]):
+    """One line of an agent's file, decoded (``record``), and where it came from."""
 
+    record: T
+    line: int
+    offset: int
+    length: int
+    #: What the lenient decoder had to set aside (unknown fields, unexpected types).
+    notes: tuple[str, ...] = ()
+    #: The notes that mean the line does not have the shape the agent writes (each is also
+    #: reported as a partial :class:`Diagnostic`).
+    problems: tuple[str, ...] = ()
+    #: The start of the line, for a diagnostic (the readers of ``readers/lines.py`` leave it
+    #: empty: the diagnostic of the line's ``problems`` holds it, not each entry).
+    excerpt: str = ""
     #: Lines just after this one, byte for byte the same, folded into it: a file of a million
     #: ``{}`` lines is one entry, read and drawn once (Claude Code never writes the same line
     #: twice: each record has its own uuid and time). Lines counts include them; figures do
@@ -128,6 +122,11 @@ class Entry(LineEntry[AnyRecord]):
     def last_line(self) -> int:
         """The number of the last line it stands for."""
         return self.line + self.records - 1
+
+
+class Entry(LineEntry[AnyRecord]):
+    """One record (a Claude Code line, or another agent's line written as one) and where it
+    came from."""
 
 
 class ReadResult(msgspec.Struct):

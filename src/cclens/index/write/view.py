@@ -56,7 +56,7 @@ from ...model.records import (
     UserRecord,
 )
 from ...readers.claude import Diagnostic
-from ...readers.claude.quiet import QuietShape, quiet_shape
+from ...readers.claude.quiet import quiet_shape
 from ...readers.claude.read import (
     FOLDED_LINE,
     add_diagnostic,
@@ -65,6 +65,7 @@ from ...readers.claude.read import (
     line_start,
     problem_diagnostic,
 )
+from ...readers.quiet import QuietShape
 
 _BOM = b"\xef\xbb\xbf"
 #: The ``type`` the full model gives a record or block it does not know.

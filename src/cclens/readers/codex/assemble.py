@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from ...model.codex import line_kind
 from ...model.entries import Entry
 from ...model.session import Session, ToolCall
 from ..claude.assemble import assemble_entries
@@ -43,7 +44,15 @@ class Loaded:
 
 
 def _translated(path: Path, read: CodexRead) -> tuple[list[Entry], Thread]:
-    return translate(path, ((e.line, e.offset, e.length, e.record, e.notes) for e in read.entries))
+    entries, thread = translate(
+        path, ((e.line, e.offset, e.length, e.record, e.notes) for e in read.entries)
+    )
+    for entry in read.entries:
+        if entry.quiet is not None:  # lines of the entry's unknown kind, kept as written
+            kind = line_kind(entry.record)
+            thread.kinds[kind] += entry.quiet.count
+            thread.unknown[kind] += entry.quiet.count
+    return entries, thread
 
 
 def assemble_read(
