@@ -35,6 +35,9 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
     #: Whether a value is an array or an object (a line is then checked not to be nested past
     #: the depth the reader keeps typed: :func:`cclens.model.may_be_deep`).
     nested: bool = False
+    #: Whether the keys must come in this order (what the agent's reader says of the line
+    #: depends on it: a Claude Code user record's problems come in the order of its keys).
+    ordered: bool = False
 
     def fits(self, line: bytes) -> bool:
         """Whether ``line`` (one line's bytes, without an escape) is JSON of this shape."""
@@ -110,7 +113,7 @@ class _Checker:
     """A line checked against a shape by one msgspec call into a struct of exactly its keys and
     types, and what msgspec does not see: a number kept as written for a ``float`` must be a
     short one with a fraction (msgspec takes ``5`` for one; an exponent may be out of range),
-    and the keys of a user record must come in the shape's order (the order of its problems)."""
+    and the keys of an ordered shape must come in its order (found in the line)."""
 
     def __init__(self, shape: QuietShape) -> None:
         fields: list[tuple[str, Any]] = []
@@ -128,9 +131,10 @@ class _Checker:
                 fields.append((name, kind))
         self.struct = msgspec.defstruct("Quiet", fields, rename=rename, forbid_unknown_fields=True)
         self.decoder = msgspec.json.Decoder(self.struct)
-        ordered = shape.kind == "user" and len(shape.keys) > 2
         #: The keys as they are written (``"key":``), in order, when their order matters.
-        self.order = [msgspec.json.encode(key) + b":" for key in shape.keys] if ordered else []
+        self.order = (
+            [msgspec.json.encode(key) + b":" for key in shape.keys] if shape.ordered else []
+        )
 
     def fits(self, line: bytes) -> bool:
         try:
@@ -163,27 +167,27 @@ class _Checker:
 @functools.cache
 def _checker(shape: QuietShape) -> _Checker | None:
     """The :class:`_Checker` of ``shape``; ``None`` for a ``type`` that is ``true`` or
-    ``false`` (not a literal msgspec takes), or a user record with arrays or objects and two
-    keys or more (whose order a search of the line cannot tell): a line is then checked key by
-    key."""
+    ``false`` (not a literal msgspec takes), or an ordered shape with arrays or objects (whose
+    keys' order a search of the line cannot tell): a line is then checked key by key."""
     if type(shape.kind) not in (str, int, type(None)):
         return None
-    if shape.nested and shape.kind == "user" and len(shape.keys) > 2:
+    if shape.nested and shape.ordered:
         return None
     return _Checker(shape)
 
 
-def shape_of(value: dict[str, Any], line: bytes) -> QuietShape | None:
-    """The shape of ``value``, the object of ``line``, for lines of a run to have; ``None``
-    when its line has an escape, ``"type"`` twice, a key the model keeps for itself, or nesting
-    that may be past the depth budget (such lines are read the long way)."""
+def shape_of(value: dict[str, Any], line: bytes, *, ordered: bool = False) -> QuietShape | None:
+    """The shape of ``value``, the object of ``line``, for lines of a run to have (``ordered``:
+    their keys in its order); ``None`` when its line has an escape, ``"type"`` twice, a key
+    the model keeps for itself, or nesting that may be past the depth budget (such lines are
+    read the long way)."""
     if b"\\" in line or line.count(b'"type"') > 1 or not _RESERVED.isdisjoint(value):
         return None
     types = tuple(map(type, value.values()))
     nested = list in types or dict in types
     if nested and may_be_deep(line):
         return None  # (nesting past the budget is read in another way)
-    return QuietShape(tuple(value), types, value.get("type"), nested)
+    return QuietShape(tuple(value), types, value.get("type"), nested, ordered)
 
 
 def unknown_shape(raw: Any, line: bytes, known: frozenset[str]) -> QuietShape | None:

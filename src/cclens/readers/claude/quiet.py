@@ -103,4 +103,5 @@ def quiet_shape(entry: Entry, line: bytes) -> QuietShape | None:
     for key, item in value.items():
         if key != "type" and (key not in extra or not _never_takes(UserRecord, key, type(item))):
             return None
-    return shape_of(value, line)
+    # (two keys or more besides ``type``: the record's problems come in their order)
+    return shape_of(value, line, ordered=len(value) > 2)
