@@ -22,6 +22,9 @@ unknown record), while the view reads either; checking for them would cost more 
 rest. And a value of an unexpected
 shape in a field the view skips is not reported (the full model reports it, as a partial
 diagnostic, wherever the session is read whole: pages, exports, ``check``).
+
+The lines the reader keeps as quiet lines (``Entry.quiet``: past 50 records in a row, of one
+shape, with nothing to show) are counted and left out here too, found the same way.
 """
 
 from __future__ import annotations
