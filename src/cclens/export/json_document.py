@@ -35,7 +35,6 @@ so nothing is lost; timestamps are ISO 8601 strings.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -130,24 +129,14 @@ def _items(session: Session) -> Iterator[dict[str, Any]]:
         out = _item(item)
         yield out
         for entry in item.entries:
-            if entry.quiet is not None:
-                yield from _quiet_items(out, entry.line + entry.repeats + 1, entry.quiet.lines())
-
-
-def _quiet_items(
-    out: dict[str, Any], line: int, written: Iterator[bytes]
-) -> Iterator[dict[str, Any]]:
-    """The items of quiet lines (``written``, the first on ``line``) after the item ``out``."""
-    for first, same in itertools.groupby(written):
-        each = out | {"anchor": f"line-{line}", "line": line}
-        each.pop("repeats", None)
-        repeats = sum(1 for _ in same) - 1
-        if "record" in out:
-            each["record"] = msgspec.json.decode(first)
-            if repeats:
-                each["repeats"] = repeats
-        line += 1 + repeats
-        yield each
+            for line, count, written in entry.quiet_records():
+                each = out | {"anchor": f"line-{line}", "line": line}
+                each.pop("repeats", None)
+                if "record" in out:
+                    each["record"] = msgspec.json.decode(written)
+                    if count > 1:
+                        each["repeats"] = count - 1
+                yield each
 
 
 def _call(call: ToolCall) -> dict[str, Any]:

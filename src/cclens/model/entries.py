@@ -7,6 +7,7 @@ record and its place in the file) and :class:`Diagnostic` values (what it could 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -122,6 +123,18 @@ class LineEntry(msgspec.Struct, Generic[T]):
     def last_line(self) -> int:
         """The number of the last line it stands for."""
         return self.line + self.records - 1
+
+    def quiet_records(self) -> Iterator[tuple[int, int, bytes]]:
+        """The records of its quiet lines, as a reader would fold them: the number of each
+        one's first line, how many lines it is (a line byte for byte the same as the one before
+        is folded into it) and its JSON."""
+        if self.quiet is None:
+            return
+        line = self.line + self.repeats + 1
+        for written, same in itertools.groupby(self.quiet.lines()):
+            count = sum(1 for _ in same)
+            yield line, count, written
+            line += count
 
 
 class Entry(LineEntry[AnyRecord]):

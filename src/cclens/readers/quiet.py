@@ -39,12 +39,9 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
     #: depends on it: a Claude Code user record's problems come in the order of its keys).
     ordered: bool = False
 
-    def fits(self, line: bytes) -> bool:
-        """Whether ``line`` (one line's bytes, without an escape) is JSON of this shape."""
-        return self.fitting()(line)
-
     def fitting(self) -> Callable[[bytes], bool]:
-        """:meth:`fits`, as one function to call for each line of a run."""
+        """Whether a line (its bytes, without an escape) is JSON of this shape: one function
+        to call for each line of a run."""
         checker = _checker(self)
         fits = checker.fits if checker is not None else self._fits_key_by_key
         if self.nested:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -70,17 +69,12 @@ def items_json(session: Session) -> Iterator[dict[str, Any]]:
         found = item_json(item)
         yield found
         for entry in item.entries:
-            if entry.quiet is None:
-                continue
-            line = entry.line + entry.repeats + 1
-            for written, same in itertools.groupby(entry.quiet.lines()):
-                count = sum(1 for _ in same)
+            for line, count, written in entry.quiet_records():
                 yield found | {
                     "anchor": f"line-{line}",
                     "lines": list(range(line, line + count)),
                     "records": [msgspec.json.decode(written)],
                 }
-                line += count
 
 
 def transcript_json(session: Session) -> dict[str, Any]:
