@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .fresh import loaded_by_help
+
 ROOT = Path(__file__).resolve().parent.parent
 #: A small Claude Code session of the shared corpus: Bash, Glob, TodoWrite and Write calls.
 CLAUDE = (
@@ -85,15 +87,7 @@ def test_a_codex_export_loads_its_reader_and_draws_its_views(tmp_path: Path) -> 
 def test_export_help_loads_no_model_library() -> None:
     # The command line's own helpers (--dir, output checks, the SESSION argument) are plain
     # classes: the model's and the pages' Structs come with the work, not with --help.
-    code = (
-        "import sys\nfrom cclens.cli.main import main\n"
-        "try:\n    main(['export', '--help'])\nexcept SystemExit:\n    pass\n"
-        "print(' '.join(sorted(sys.modules)))"
-    )
-    found = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.splitlines()[-1]
-    assert "msgspec" not in found.split()
+    assert "msgspec" not in loaded_by_help("export")
 
 
 def test_every_deferred_function_of_the_registries_exists() -> None:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from .fresh import loaded_by_help
+
 SESSION_ID = "5f0e6a8e-1b6c-4d55-9d6e-0f9a5b3c2d1e"
 LINE = json.dumps(
     {
@@ -114,18 +116,10 @@ HEAVY = (
 def test_no_command_help_loads_the_work() -> None:
     from cclens.cli.main import COMMANDS
 
-    code = (
-        "import sys\nfrom cclens.cli.main import main\n"
-        "for name in sys.argv[1:]:\n"
-        "    try:\n        main([name, '--help'])\n    except SystemExit:\n        pass\n"
-        "print(' '.join(sorted(sys.modules)))"
-    )
+    inside = tuple(f"{module}." for module in HEAVY)
     for name in COMMANDS:  # one process each: what one command loads, not all of them
-        found = subprocess.run(
-            [sys.executable, "-c", code, name], capture_output=True, text=True, check=True
-        ).stdout.splitlines()[-1]
-        inside = tuple(f"{module}." for module in HEAVY)
-        heavy = [m for m in found.split() if m in HEAVY or m.startswith(inside)]
+        found = loaded_by_help(name)
+        heavy = sorted(m for m in found if m in HEAVY or m.startswith(inside))
         assert not heavy, f"cclens {name} --help loads {heavy[:10]}"
 
 
