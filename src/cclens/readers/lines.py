@@ -301,12 +301,13 @@ class Shape(Protocol):
     ``==``: a run is of entries of equal shapes)."""
 
     def fitting(self) -> Callable[[bytes], bool]:
-        """Whether a line (its bytes) has the shape: a function called for each line."""
+        """Whether a line (its bytes) has the shape (no escape in it, ``"type"`` at most once):
+        a function called for each line."""
         ...
 
     def leading(self) -> Callable[[list[bytes]], int]:
         """How many of the lines given (without their line breaks), from the first, have the
-        shape, with no escape and ``"type"`` at most once in each."""
+        shape (as :meth:`fitting` says of each)."""
         ...
 
 
@@ -373,9 +374,9 @@ def read_lines(
 
     ``quiet`` (entries with ``quiet`` lines, :class:`Quiets`): once :data:`QUIET_KEPT` entries
     in a row, on consecutive lines, have the same shape by ``quiet``, each complete line after
-    them that the shape fits (no escape in it, ``"type"`` at most once) is kept as bytes in
-    the last one's :class:`~cclens.model.entries.QuietLines` instead of being decoded into an
-    entry; its problems, the run's, count in their diagnostic."""
+    them that the shape fits is kept as bytes in the last one's
+    :class:`~cclens.model.entries.QuietLines` instead of being decoded into an entry; its
+    problems, the run's, count in their diagnostic."""
     result: LinesRead[E] = LinesRead(path, end_offset=start_offset)
     entries = result.entries
     diagnostics = result.diagnostics
@@ -418,8 +419,6 @@ def read_lines(
                 and (quiet_lines or read != previous)  # (its own line again: folded into it)
                 and read[-1] == 10
                 and len(read) < limit
-                and b"\\" not in read
-                and read.count(b'"type"') < 2
                 and fits(read)
             ):
                 # This line, and as many after it as fit, a block at a time.

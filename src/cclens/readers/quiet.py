@@ -40,12 +40,20 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
     ordered: bool = False
 
     def fitting(self) -> Callable[[bytes], bool]:
-        """Whether a line (its bytes, without an escape) is JSON of this shape: one function
-        to call for each line of a run."""
+        """Whether a line (its bytes) is JSON of this shape, with no escape and ``"type"`` at
+        most once: one function to call for each line of a run."""
         checker = _checker(self)
-        fits = checker.fits if checker is not None else self._fits_key_by_key
-        if self.nested:
-            return lambda line: not may_be_deep(line) and fits(line)
+        decodes = checker.fits if checker is not None else self._fits_key_by_key
+        nested = self.nested
+
+        def fits(line: bytes) -> bool:
+            return (
+                b"\\" not in line
+                and line.count(b'"type"') < 2
+                and not (nested and may_be_deep(line))
+                and decodes(line)
+            )
+
         return fits
 
     def leading(self) -> Callable[[list[bytes]], int]:
@@ -57,7 +65,7 @@ class QuietShape(msgspec.Struct, frozen=True, gc=False):
 
         def one_by_one(lines: list[bytes]) -> int:
             for number, line in enumerate(lines):
-                if b"\\" in line or line.count(b'"type"') > 1 or not fits(line):
+                if not fits(line):
                     return number
             return len(lines)
 

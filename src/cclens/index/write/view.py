@@ -390,8 +390,6 @@ def read_view(path: Path, data: bytes, start_offset: int = 0, start_line: int = 
                 newline
                 and number == head + quiet_lines + 1
                 and (quiet_lines or not same)
-                and data.find(b"\\", position, end) == -1
-                and data.count(b'"type"', position, end) < 2
                 and fits(data[position:following])
             ):
                 quiet_lines += 1
